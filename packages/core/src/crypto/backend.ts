@@ -1,0 +1,132 @@
+import type { CryptoKeyLike, Jwk, KeyObjectLike } from './jwk.js'
+import type { JwsSigner } from './signer.js'
+
+/**
+ * Which profile's algorithm rules apply when a key becomes a signer: SMART (RS384 for RSA,
+ * ES384 for P-384) or UDAP (RS256/RS384, ES256, ES384, intersected with the server's list).
+ *
+ * @see ../../../../shared/DESIGN.md#4-crypto-backends
+ */
+export type KeyProfile = 'smart' | 'udap'
+
+/**
+ * A private key in any form the library accepts: PEM text (PKCS#8, PKCS#1 RSA, SEC1 EC), a
+ * private JWK, a WebCrypto `CryptoKey`, a Node `KeyObject` (crypto-node only), or a ready
+ * {@link JwsSigner} (HSM/KMS), which is used as it is.
+ */
+export type PrivateKeyInput = string | Jwk | CryptoKeyLike | KeyObjectLike | JwsSigner
+
+/** A certificate as PEM text, DER bytes, or the backend's native certificate object. */
+export type CertificateInput = string | Uint8Array | object
+
+/** A certificate revocation list as PEM text or DER bytes. */
+export type CrlInput = string | Uint8Array
+
+/** Options of {@link CryptoBackend.importSigner}. */
+export interface ImportSignerOptions {
+  readonly profile: KeyProfile
+  /**
+   * An explicit algorithm (the config's `jwtAlgorithm`). It must be allowed by the profile
+   * and makeable with the key, else a `ConfigurationError` on `jwtAlgorithm` lists the ones
+   * that would work.
+   */
+  readonly algorithm?: string | undefined
+  /** Algorithms the server advertises; the choice is intersected with them (UDAP). */
+  readonly advertisedAlgorithms?: readonly string[] | undefined
+  readonly kid?: string | undefined
+  /** DER certificates, leaf first, attached to the signer for the `x5c` header. */
+  readonly certificateChain?: readonly Uint8Array[] | undefined
+}
+
+/** What the library needs to know about one X.509 certificate. */
+export interface CertificateInfo {
+  readonly der: Uint8Array
+  /** Distinguished name, RFC 4514 string form (for messages; compare `der` fields for trust). */
+  readonly subject: string
+  readonly issuer: string
+  /** Serial number as lowercase hex without leading zero bytes. */
+  readonly serialNumber: string
+  readonly notBefore: Date
+  readonly notAfter: Date
+  /** `uniformResourceIdentifier` subject alternative names, exact strings as encoded. */
+  readonly subjectAltNameUris: readonly string[]
+  /** DER SubjectPublicKeyInfo, for {@link CryptoBackend.verifySignature}. */
+  readonly publicKeySpki: Uint8Array
+  /** The public key as a JWK (verification with jose or any JOSE library). */
+  readonly publicKeyJwk: Jwk
+  /** basicConstraints cA = true. */
+  readonly isCertificateAuthority: boolean
+}
+
+/** Input of {@link CryptoBackend.verifyCertificateChain}. Time and trust are always explicit. */
+export interface VerifyCertificateChainParams {
+  /** Leaf first, then its issuer, and so on (the `x5c` order). */
+  readonly chain: readonly CertificateInput[]
+  readonly trustAnchors: readonly CertificateInput[]
+  /** CRLs; every CA in the path below the anchor must have a current one (fail closed). */
+  readonly crls: readonly CrlInput[]
+  readonly at: Date
+}
+
+/** A chain that validated: the leaf, and the path from leaf to trust anchor inclusive. */
+export interface VerifiedCertificateChain {
+  readonly leaf: CertificateInfo
+  readonly path: readonly CertificateInfo[]
+}
+
+/** What {@link CryptoBackend.loadPkcs12} returns. */
+export interface Pkcs12Contents {
+  /** The private key, in a form this backend's `importSigner` accepts. */
+  readonly privateKey: PrivateKeyInput
+  /** DER certificates, leaf (the one matching the key) first, then issuers in order. */
+  readonly certificateChain: readonly Uint8Array[]
+}
+
+/**
+ * Signature schemes a backend verifies. `RS*` = RSASSA-PKCS1-v1_5, `PS*` = RSASSA-PSS (salt
+ * length = hash length), `ES*` = ECDSA with that hash on the curve the key names.
+ */
+export type VerificationAlgorithm =
+  | 'RS256'
+  | 'RS384'
+  | 'RS512'
+  | 'PS256'
+  | 'PS384'
+  | 'PS512'
+  | 'ES256'
+  | 'ES384'
+  | 'ES512'
+
+/** Input of {@link CryptoBackend.verifySignature}. */
+export interface SignatureCheck {
+  readonly algorithm: VerificationAlgorithm
+  /** DER SubjectPublicKeyInfo of the signer. */
+  readonly publicKeySpki: Uint8Array
+  readonly data: Uint8Array
+  /** ECDSA signatures are JOSE `r‖s`; core converts X.509's DER form before calling. */
+  readonly signature: Uint8Array
+}
+
+/**
+ * The crypto a fhir-auth client needs, implemented by `@fhir-auth/crypto-node` and
+ * `@fhir-auth/crypto-webcrypto`; both pass one contract suite. Every method rejects with a
+ * typed `CryptoError`, `CertificateChainError` or `ConfigurationError`, never a raw one.
+ *
+ * @see ../../../../shared/DESIGN.md#4-crypto-backends
+ */
+export interface CryptoBackend {
+  /** `'node'`, `'webcrypto'`, or a custom backend's name. */
+  readonly name: string
+  /** Turns a private key into a signer, choosing the algorithm by profile, key and server. */
+  importSigner(key: PrivateKeyInput, options: ImportSignerOptions): Promise<JwsSigner>
+  /** Parses a certificate from PEM, DER or the backend's native object. */
+  parseCertificate(certificate: CertificateInput): Promise<CertificateInfo>
+  /** True when the private key belongs to the certificate's public key. */
+  keyMatchesCertificate(key: PrivateKeyInput, certificate: CertificateInput): Promise<boolean>
+  /** Validates a leaf-first chain; rejects with `CertificateChainError` and its `reason`. */
+  verifyCertificateChain(params: VerifyCertificateChainParams): Promise<VerifiedCertificateChain>
+  /** Opens a PKCS#12 file; rejects with `CryptoError` (`pkcs12-*` reasons). */
+  loadPkcs12(data: Uint8Array, password: string): Promise<Pkcs12Contents>
+  /** Verifies one signature with a public key; false when it does not verify. */
+  verifySignature(check: SignatureCheck): Promise<boolean>
+}

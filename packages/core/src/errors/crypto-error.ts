@@ -1,0 +1,79 @@
+import { FhirAuthError, type FhirAuthErrorOptions } from './fhir-auth-error.js'
+
+/**
+ * Why a key, signature, certificate or PKCS#12 operation failed.
+ *
+ * - `invalid-key`: the key could not be read (garbage PEM, truncated DER, a public key where a
+ *   private one is needed);
+ * - `unsupported-key`: a key type or curve the profile does not allow (SMART: RSA or P-384);
+ * - `algorithm-mismatch`: the requested algorithm cannot be made with this key;
+ * - `no-common-algorithm`: none of the server's advertised algorithms fits the key;
+ * - `invalid-certificate` / `invalid-crl`: not parseable as X.509 / a CRL;
+ * - `key-certificate-mismatch`: the private key does not belong to the leaf certificate;
+ * - `invalid-signature`: a signature did not verify or a signer returned malformed bytes;
+ * - `pkcs12-password`: wrong PKCS#12 password or corrupted MAC;
+ * - `pkcs12-unsupported-encryption`: a PKCS#12 encryption this backend cannot decrypt;
+ * - `pkcs12-invalid`: the file is not a usable PKCS#12 (no key, no certificate, bad structure).
+ */
+export type CryptoErrorReason =
+  | 'invalid-key'
+  | 'unsupported-key'
+  | 'algorithm-mismatch'
+  | 'no-common-algorithm'
+  | 'invalid-certificate'
+  | 'invalid-crl'
+  | 'key-certificate-mismatch'
+  | 'invalid-signature'
+  | 'pkcs12-password'
+  | 'pkcs12-unsupported-encryption'
+  | 'pkcs12-invalid'
+
+/** A key, signature, certificate or PKCS#12 problem; `reason` says which. */
+export class CryptoError extends FhirAuthError {
+  readonly code = 'ERR_CRYPTO' as const
+  override readonly name = 'CryptoError'
+  readonly reason: CryptoErrorReason
+
+  constructor(reason: CryptoErrorReason, message: string, options?: FhirAuthErrorOptions) {
+    super(message, options)
+    this.reason = reason
+  }
+}
+
+/**
+ * Why a certificate chain was refused. Revocation is required: a CA in the path without a
+ * CRL gives `crl-missing` (fail closed).
+ */
+export type CertificateChainFailureReason =
+  | 'untrusted'
+  | 'expired'
+  | 'not-yet-valid'
+  | 'revoked'
+  | 'bad-signature'
+  | 'no-path'
+  | 'crl-missing'
+  | 'crl-stale'
+  | 'crl-bad-signature'
+  | 'order'
+  | 'not-a-ca'
+  | 'malformed'
+
+/** A certificate chain failed validation; `reason` says why, `subject` names the certificate. */
+export class CertificateChainError extends FhirAuthError {
+  readonly code = 'ERR_CERTIFICATE_CHAIN' as const
+  override readonly name = 'CertificateChainError'
+  readonly reason: CertificateChainFailureReason
+  /** Subject of the certificate the failure is about, when one is known. */
+  readonly subject: string | undefined
+
+  constructor(
+    reason: CertificateChainFailureReason,
+    message: string,
+    subject?: string,
+    options?: FhirAuthErrorOptions,
+  ) {
+    super(message, options)
+    this.reason = reason
+    this.subject = subject
+  }
+}

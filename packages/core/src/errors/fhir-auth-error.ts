@@ -1,0 +1,49 @@
+/**
+ * Stable error codes. A code is part of the public API: codes are added, never renamed or
+ * reused, so callers can `switch (error.code)` across releases.
+ *
+ * @see ../../../../docs/adr/0002-errors.md
+ */
+export type FhirAuthErrorCode =
+  | 'ERR_CONFIGURATION'
+  | 'ERR_DISCOVERY'
+  | 'ERR_TOKEN'
+  | 'ERR_REGISTRATION'
+  | 'ERR_HTTP'
+  | 'ERR_CRYPTO'
+  | 'ERR_CERTIFICATE_CHAIN'
+
+const marker = Symbol.for('fhir-auth.error')
+
+/** Options every fhir-auth error accepts; `cause` must already be free of secrets. */
+export interface FhirAuthErrorOptions {
+  readonly cause?: unknown
+}
+
+/**
+ * Base class of every error the library throws on purpose.
+ *
+ * Messages name what was wrong and what was expected, and never contain a secret (client
+ * secret, key, token, code, verifier, assertion or password); the same holds for `cause`.
+ *
+ * @see ../../../../shared/spec/client-library-spec.md#errors
+ */
+export abstract class FhirAuthError extends Error {
+  /** A stable string to switch on; see {@link FhirAuthErrorCode}. */
+  abstract readonly code: FhirAuthErrorCode
+  /** The class name, kept explicit so minified bundles still report it. */
+  abstract override readonly name: string
+
+  constructor(message: string, options?: FhirAuthErrorOptions) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause })
+    Object.defineProperty(this, marker, { value: true })
+  }
+
+  /**
+   * True for any fhir-auth error, even one thrown by another copy of the library (two
+   * installed versions, or a bundle beside `node_modules`), where `instanceof` fails.
+   */
+  static isFhirAuthError(value: unknown): value is FhirAuthError {
+    return typeof value === 'object' && value !== null && marker in value
+  }
+}

@@ -1,0 +1,84 @@
+import { FhirAuthError, type FhirAuthErrorOptions } from './fhir-auth-error.js'
+
+/**
+ * The fields of an OAuth error response body (RFC 6749 §5.2, RFC 7591 §3.2.2), camelCased,
+ * plus the HTTP status. Every field is `undefined` when the failure had no such part (a
+ * transport failure has no status; a text/html 502 has no `error`).
+ */
+export interface OAuthErrorFields {
+  readonly message: string
+  readonly status?: number | undefined
+  readonly error?: string | undefined
+  readonly errorDescription?: string | undefined
+  readonly errorUri?: string | undefined
+}
+
+abstract class OAuthFlowError extends FhirAuthError {
+  readonly status: number | undefined
+  /** The OAuth `error` code, e.g. `invalid_grant` or `unapproved_software_statement`. */
+  readonly error: string | undefined
+  readonly errorDescription: string | undefined
+  readonly errorUri: string | undefined
+
+  constructor(fields: OAuthErrorFields, options?: FhirAuthErrorOptions) {
+    super(fields.message, options)
+    this.status = fields.status
+    this.error = fields.error
+    this.errorDescription = fields.errorDescription
+    this.errorUri = fields.errorUri
+  }
+}
+
+/**
+ * A token request (code exchange, refresh, backend services, UDAP client credentials) failed:
+ * an OAuth error response, an unusable success response, or a transport failure or timeout.
+ *
+ * @see ../../../../shared/spec/client-library-spec.md#transport-failures
+ */
+export class TokenError extends OAuthFlowError {
+  readonly code = 'ERR_TOKEN' as const
+  override readonly name = 'TokenError'
+}
+
+/**
+ * A client registration, modification or cancellation failed: an RFC 7591 / UDAP error
+ * response, an unusable success response, or a transport failure or timeout.
+ *
+ * @see ../../../../shared/spec/client-library-spec.md#transport-failures
+ */
+export class RegistrationError extends OAuthFlowError {
+  readonly code = 'ERR_REGISTRATION' as const
+  override readonly name = 'RegistrationError'
+}
+
+/** The error members of an OAuth error body, each kept only when it is a string. */
+export interface OAuthErrorBody {
+  readonly error?: string
+  readonly errorDescription?: string
+  readonly errorUri?: string
+}
+
+const maxFieldLength = 512
+
+/**
+ * Reads the RFC 6749 §5.2 members from a parsed response body. Anything that is not a JSON
+ * object with a string `error` gives `undefined`; over-long strings are cut so a hostile
+ * server cannot flood error messages and logs.
+ */
+export function parseOAuthErrorBody(body: unknown): OAuthErrorBody | undefined {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined
+  const record = body as Record<string, unknown>
+  if (typeof record.error !== 'string' || record.error === '') return undefined
+  const result: { error: string; errorDescription?: string; errorUri?: string } = {
+    error: clip(record.error),
+  }
+  if (typeof record.error_description === 'string') {
+    result.errorDescription = clip(record.error_description)
+  }
+  if (typeof record.error_uri === 'string') result.errorUri = clip(record.error_uri)
+  return result
+}
+
+function clip(text: string): string {
+  return text.length > maxFieldLength ? `${text.slice(0, maxFieldLength)}…` : text
+}

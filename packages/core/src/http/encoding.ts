@@ -1,0 +1,32 @@
+import { base64Encode } from '../crypto/base64.js'
+
+/**
+ * `application/x-www-form-urlencoded` serialisation (WHATWG URL standard), skipping
+ * `undefined` members so optional parameters can be written inline.
+ */
+export function encodeForm(parameters: Readonly<Record<string, string | undefined>>): string {
+  const form = new URLSearchParams()
+  for (const [name, value] of Object.entries(parameters)) {
+    if (value !== undefined) form.append(name, value)
+  }
+  return form.toString()
+}
+
+/**
+ * Percent-encodes like `application/x-www-form-urlencoded` (space as `+`), as RFC 6749 §2.3.1
+ * requires for the client id and secret before HTTP Basic encoding.
+ */
+export function formUrlEncode(value: string): string {
+  return new URLSearchParams({ v: value }).toString().slice(2)
+}
+
+/**
+ * The `Authorization` header value for HTTP Basic client authentication (RFC 6749 §2.3.1):
+ * client id and secret each form-urlencoded, joined by `:`, UTF-8, base64.
+ *
+ * @see https://www.rfc-editor.org/rfc/rfc6749#section-2.3.1
+ */
+export function basicAuthorization(clientId: string, clientSecret: string): string {
+  const credentials = `${formUrlEncode(clientId)}:${formUrlEncode(clientSecret)}`
+  return `Basic ${base64Encode(new TextEncoder().encode(credentials))}`
+}

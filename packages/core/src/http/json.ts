@@ -1,0 +1,60 @@
+import { HttpError } from '../errors/http-error.js'
+import { type HttpResponse, safeUrl } from './request.js'
+
+/** A parsed JSON object (not an array, not null). */
+export type JsonRecord = Record<string, unknown>
+
+/** True for a JSON object: an object that is neither `null` nor an array. */
+export function isJsonObject(value: unknown): value is JsonRecord {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+/**
+ * Parses a response body as JSON, whatever its content type (SMART discovery SHALL be JSON
+ * "regardless of Accept", and servers get content types wrong; the body decides).
+ *
+ * @throws HttpError `invalid-json` naming the status and content type.
+ */
+export function parseJsonBody(response: HttpResponse): unknown {
+  try {
+    return JSON.parse(response.bodyText)
+  } catch {
+    const type = response.headers.get('content-type') ?? 'no content type'
+    throw new HttpError({
+      reason: 'invalid-json',
+      url: safeUrl(response.url),
+      status: response.status,
+      message: `response from ${safeUrl(response.url)} (HTTP ${response.status}, ${type}) is not valid JSON`,
+    })
+  }
+}
+
+/**
+ * Parses a response body as a JSON object.
+ *
+ * @throws HttpError `invalid-json` or `not-an-object`.
+ */
+export function parseJsonObjectBody(response: HttpResponse): JsonRecord {
+  const value = parseJsonBody(response)
+  if (!isJsonObject(value)) {
+    throw new HttpError({
+      reason: 'not-an-object',
+      url: safeUrl(response.url),
+      status: response.status,
+      message: `response from ${safeUrl(response.url)} (HTTP ${response.status}) is JSON but not an object`,
+    })
+  }
+  return value
+}
+
+/**
+ * Parses a body as JSON when it is JSON, else `undefined`: for error responses, where a
+ * non-JSON body (an HTML 502 page) is normal and only the status is left to report.
+ */
+export function tryParseJsonBody(response: HttpResponse): unknown {
+  try {
+    return JSON.parse(response.bodyText)
+  } catch {
+    return undefined
+  }
+}

@@ -1,0 +1,6 @@
+/**
+ * Not filled in yet: this package exports nothing until its issue lands.
+ *
+ * @packageDocumentation
+ */
+export {}
