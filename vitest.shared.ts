@@ -19,7 +19,10 @@ export function packageTestConfig(packageDirectory: string): ViteUserConfig {
       hookTimeout: 30_000,
       pool: 'threads',
       maxWorkers: 2,
-      reporters: ['default', ['json', { outputFile: join(packageDirectory, '.vitest-report.json') }]],
+      reporters: [
+        'default',
+        ['json', { outputFile: join(packageDirectory, '.vitest-report.json') }],
+      ],
     },
   }
 }

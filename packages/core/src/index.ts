@@ -8,10 +8,10 @@
 
 export { ClientConfig, type ClientConfigInput } from './config/client-config.js'
 export {
-  compatibleAlgorithms,
-  selectSigningAlgorithm,
   type AlgorithmSelection,
+  compatibleAlgorithms,
   type KeyDescription,
+  selectSigningAlgorithm,
 } from './crypto/algorithms.js'
 export type {
   CertificateInfo,
@@ -35,20 +35,25 @@ export {
   base64UrlEncodeText,
 } from './crypto/base64.js'
 export { ecdsaDerToJose, normalizeEcdsaSignature } from './crypto/ecdsa-signature.js'
-export { isJwk, type CryptoKeyLike, type Jwk, type KeyObjectLike } from './crypto/jwk.js'
-export { decodeCompactJws, signCompactJws, type DecodedJws, type JsonObject } from './crypto/jws.js'
+export { type CryptoKeyLike, isJwk, type Jwk, type KeyObjectLike } from './crypto/jwk.js'
+export { type DecodedJws, decodeCompactJws, type JsonObject, signCompactJws } from './crypto/jws.js'
 export { computeCodeChallenge, generateCodeVerifier, isValidCodeVerifier } from './crypto/pkce.js'
 export { generateJti, generateState, randomBytes } from './crypto/random.js'
-export { isJwsSigner, signingAlgorithms, type JwsSigner, type SigningAlgorithm } from './crypto/signer.js'
+export {
+  isJwsSigner,
+  type JwsSigner,
+  type SigningAlgorithm,
+  signingAlgorithms,
+} from './crypto/signer.js'
 export {
   ConfigurationError,
-  describeValue,
   type ConfigurationErrorFields,
+  describeValue,
 } from './errors/configuration-error.js'
 export {
   CertificateChainError,
-  CryptoError,
   type CertificateChainFailureReason,
+  CryptoError,
   type CryptoErrorReason,
 } from './errors/crypto-error.js'
 export { DiscoveryError, type DiscoveryErrorFields } from './errors/discovery-error.js'
@@ -59,28 +64,28 @@ export {
 } from './errors/fhir-auth-error.js'
 export { HttpError, type HttpErrorFields, type HttpErrorReason } from './errors/http-error.js'
 export {
+  type OAuthErrorBody,
+  type OAuthErrorFields,
   parseOAuthErrorBody,
   RegistrationError,
   TokenError,
-  type OAuthErrorBody,
-  type OAuthErrorFields,
 } from './errors/oauth-error.js'
 export { basicAuthorization, encodeForm, formUrlEncode } from './http/encoding.js'
 export {
   isJsonObject,
+  type JsonRecord,
   parseJsonBody,
   parseJsonObjectBody,
   tryParseJsonBody,
-  type JsonRecord,
 } from './http/json.js'
 export {
   defaultMaxResponseBytes,
   defaultTimeoutMs,
-  safeUrl,
-  sendRequest,
   type FetchLike,
   type HttpRequest,
   type HttpResponse,
+  safeUrl,
+  sendRequest,
   type TransportOptions,
 } from './http/request.js'
 export {
@@ -93,10 +98,10 @@ export {
 export {
   consoleLogger,
   defaultLogger,
-  silentLogger,
   type LogFields,
   type Logger,
   type LogLevel,
+  silentLogger,
 } from './logging/logger.js'
 export {
   isSensitiveName,
@@ -106,4 +111,4 @@ export {
   redactSecrets,
   redactUrl,
 } from './logging/redact.js'
-export { epochSeconds, systemClock, type Clock } from './time/clock.js'
+export { type Clock, epochSeconds, systemClock } from './time/clock.js'

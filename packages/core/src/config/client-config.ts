@@ -1,7 +1,7 @@
 import type { CertificateInput, PrivateKeyInput } from '../crypto/backend.js'
 import { ConfigurationError } from '../errors/configuration-error.js'
-import { redacted } from '../logging/redact.js'
 import { parseAbsoluteUrl } from '../http/url-policy.js'
+import { redacted } from '../logging/redact.js'
 
 /**
  * The plain-object form of a {@link ClientConfig}: the spec's attributes in camelCase. `null`
@@ -118,7 +118,8 @@ export class ClientConfig {
     const read = (name: string): unknown => (source[name] === null ? undefined : source[name])
 
     const strings: Record<string, string | undefined> = {}
-    for (const name of [...stringAttributes, ...urlAttributes]) strings[name] = readString(name, read(name))
+    for (const name of [...stringAttributes, ...urlAttributes])
+      strings[name] = readString(name, read(name))
     for (const name of urlAttributes) checkUrlSyntax(name, strings[name])
 
     this.baseUrl = strings.baseUrl
@@ -135,7 +136,10 @@ export class ClientConfig {
     this.scopes = readScopes(read('scopes'))
     this.#privateKey = readPrivateKey(read('privateKey'))
     this.certificateChain = readCertificateChain(read('certificateChain'))
-    this.allowInsecureLocalhost = readBoolean('allowInsecureLocalhost', read('allowInsecureLocalhost'))
+    this.allowInsecureLocalhost = readBoolean(
+      'allowInsecureLocalhost',
+      read('allowInsecureLocalhost'),
+    )
     Object.freeze(this)
   }
 
@@ -172,7 +176,8 @@ export class ClientConfig {
     for (const [name, value] of Object.entries(this.#toInput())) {
       if (value === undefined) continue
       if (secretAttributes.has(name)) output[name] = redacted
-      else if (name === 'certificateChain') output[name] = `[${(value as unknown[]).length} certificate(s)]`
+      else if (name === 'certificateChain')
+        output[name] = `[${(value as unknown[]).length} certificate(s)]`
       else output[name] = value
     }
     return output
@@ -218,14 +223,25 @@ function readString(name: string, value: unknown): string | undefined {
   })
 }
 
+/** Schemes no redirect URI may use: they run code or embed content instead of navigating. */
+const scriptSchemes = new Set(['javascript:', 'data:', 'vbscript:', 'blob:', 'file:'])
+
 function checkUrlSyntax(name: string, value: string | undefined): void {
   if (value === undefined) return
-  if (parseAbsoluteUrl(value) === undefined) {
+  const url = parseAbsoluteUrl(value)
+  const fail = (expected: string): never => {
     throw new ConfigurationError({
       invalidAttribute: name,
       invalidValue: value,
-      message: `${name} must be an absolute URL, got ${JSON.stringify(value.slice(0, 100))}`,
+      message: `${name} must be ${expected}, got ${JSON.stringify(value.slice(0, 100))}`,
     })
+  }
+  if (url === undefined) fail('an absolute URL')
+  else if (name === 'redirectUri') {
+    // Native apps may register private-use schemes (RFC 8252 §7.1); script and content schemes never.
+    if (scriptSchemes.has(url.protocol)) fail('an http(s) or private-use scheme URL')
+  } else if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    fail('an http(s) URL')
   }
 }
 
@@ -243,7 +259,10 @@ function readScopes(value: unknown): readonly string[] | undefined {
 
 function readPrivateKey(value: unknown): PrivateKeyInput | undefined {
   if (value === undefined) return undefined
-  if (typeof value === 'string' || (typeof value === 'object' && value !== null && !Array.isArray(value))) {
+  if (
+    typeof value === 'string' ||
+    (typeof value === 'object' && value !== null && !Array.isArray(value))
+  ) {
     return value as PrivateKeyInput
   }
   throw new ConfigurationError({
@@ -257,12 +276,15 @@ function readCertificateChain(value: unknown): readonly CertificateInput[] | und
   if (value === undefined) return undefined
   const valid =
     Array.isArray(value) &&
-    value.every((entry) => typeof entry === 'string' || (typeof entry === 'object' && entry !== null))
+    value.every(
+      (entry) => typeof entry === 'string' || (typeof entry === 'object' && entry !== null),
+    )
   if (!valid) {
     throw new ConfigurationError({
       invalidAttribute: 'certificateChain',
       invalidValue: typeName(value),
-      message: 'certificateChain must be an array of PEM strings, DER bytes or certificate objects, leaf first',
+      message:
+        'certificateChain must be an array of PEM strings, DER bytes or certificate objects, leaf first',
     })
   }
   return Object.freeze([...(value as CertificateInput[])])

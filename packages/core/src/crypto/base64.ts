@@ -19,7 +19,10 @@ function encode(bytes: Uint8Array, chars: string, pad: boolean): string {
   let output = ''
   let index = 0
   for (; index + 2 < bytes.length; index += 3) {
-    const triple = ((bytes[index] as number) << 16) | ((bytes[index + 1] as number) << 8) | (bytes[index + 2] as number)
+    const triple =
+      ((bytes[index] as number) << 16) |
+      ((bytes[index + 1] as number) << 8) |
+      (bytes[index + 2] as number)
     output +=
       chars.charAt(triple >> 18) +
       chars.charAt((triple >> 12) & 63) +

@@ -53,7 +53,10 @@ export function ecdsaDerToJose(der: Uint8Array, componentLength: number): Uint8A
  *
  * @throws CryptoError `invalid-signature` when the bytes are neither form.
  */
-export function normalizeEcdsaSignature(signature: Uint8Array, componentLength: number): Uint8Array {
+export function normalizeEcdsaSignature(
+  signature: Uint8Array,
+  componentLength: number,
+): Uint8Array {
   if (signature.length === componentLength * 2) return signature
   return ecdsaDerToJose(signature, componentLength)
 }

@@ -26,7 +26,10 @@ export async function signCompactJws(
   } catch (error) {
     if (error instanceof CryptoError) throw error
     // The signer's own error may describe key material; keep only its class name.
-    throw new CryptoError('invalid-signature', `the ${signer.alg} signer failed (${errorName(error)})`)
+    throw new CryptoError(
+      'invalid-signature',
+      `the ${signer.alg} signer failed (${errorName(error)})`,
+    )
   }
   if (!(signature instanceof Uint8Array) || signature.length === 0) {
     throw new CryptoError('invalid-signature', 'the signer returned no signature bytes')

@@ -34,7 +34,10 @@ export async function computeCodeChallenge(codeVerifier: string): Promise<string
       message: 'codeVerifier must be 43 to 128 characters from A-Z a-z 0-9 - . _ ~ (RFC 7636 §4.1)',
     })
   }
-  const digest = await globalThis.crypto.subtle.digest('SHA-256', new TextEncoder().encode(codeVerifier))
+  const digest = await globalThis.crypto.subtle.digest(
+    'SHA-256',
+    new TextEncoder().encode(codeVerifier),
+  )
   return base64UrlEncode(new Uint8Array(digest))
 }
 

@@ -41,7 +41,8 @@ function defaultMessage(fields: ConfigurationErrorFields): string {
 
 /** A short, non-secret description of a value for messages: strings quoted and truncated. */
 export function describeValue(value: unknown): string {
-  if (typeof value === 'string') return JSON.stringify(value.length > 64 ? `${value.slice(0, 61)}...` : value)
+  if (typeof value === 'string')
+    return JSON.stringify(value.length > 64 ? `${value.slice(0, 61)}...` : value)
   if (value === null) return 'null'
   if (Array.isArray(value)) return 'an array'
   if (typeof value === 'object') return 'an object'

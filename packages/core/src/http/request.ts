@@ -111,7 +111,13 @@ async function fetchOnce(
     return await deadline.race(Promise.resolve().then(() => fetchImplementation(url, init)))
   } catch (error) {
     if (deadline.reason !== undefined) throw expiredError(request, url, deadline, timeoutMs)
-    throw failure('network', url, `${request.method} ${safeUrl(url)} failed: ${networkCause(error)}`, undefined, error)
+    throw failure(
+      'network',
+      url,
+      `${request.method} ${safeUrl(url)} failed: ${networkCause(error)}`,
+      undefined,
+      error,
+    )
   }
 }
 
@@ -119,7 +125,8 @@ function buildHeaders(request: HttpRequest): Record<string, string> {
   const headers: Record<string, string> = { accept: 'application/json' }
   if (request.form !== undefined) headers['content-type'] = 'application/x-www-form-urlencoded'
   else if (request.json !== undefined) headers['content-type'] = 'application/json'
-  for (const [name, value] of Object.entries(request.headers ?? {})) headers[name.toLowerCase()] = value
+  for (const [name, value] of Object.entries(request.headers ?? {}))
+    headers[name.toLowerCase()] = value
   return headers
 }
 
@@ -133,17 +140,37 @@ function isRedirect(response: Response): boolean {
   return response.type === 'opaqueredirect' || (response.status >= 300 && response.status < 400)
 }
 
-function nextLocation(request: HttpRequest, url: string, response: Response, redirects: number): string {
+function nextLocation(
+  request: HttpRequest,
+  url: string,
+  response: Response,
+  redirects: number,
+): string {
   const status = response.status
   if (request.method !== 'GET') {
-    throw failure('redirect', url, `POST ${safeUrl(url)} answered with a redirect (HTTP ${status}); POSTs are never re-sent`, status)
+    throw failure(
+      'redirect',
+      url,
+      `POST ${safeUrl(url)} answered with a redirect (HTTP ${status}); POSTs are never re-sent`,
+      status,
+    )
   }
   const location = response.headers.get('location')
   if (response.type === 'opaqueredirect' || location === null) {
-    throw failure('redirect', url, `GET ${safeUrl(url)} answered with a redirect the library cannot follow (no Location)`, status || undefined)
+    throw failure(
+      'redirect',
+      url,
+      `GET ${safeUrl(url)} answered with a redirect the library cannot follow (no Location)`,
+      status || undefined,
+    )
   }
   if (redirects >= maxRedirects) {
-    throw failure('redirect', url, `GET ${safeUrl(url)} redirected more than ${maxRedirects} times`, status)
+    throw failure(
+      'redirect',
+      url,
+      `GET ${safeUrl(url)} redirected more than ${maxRedirects} times`,
+      status,
+    )
   }
   let next: string
   try {
@@ -153,7 +180,12 @@ function nextLocation(request: HttpRequest, url: string, response: Response, red
   }
   const problem = checkUrl(next, request.allowInsecureLocalhost === true)
   if (problem !== undefined) {
-    throw failure('redirect', url, `GET ${safeUrl(url)} redirected to ${safeUrl(next)}, which the HTTPS policy refuses`, status)
+    throw failure(
+      'redirect',
+      url,
+      `GET ${safeUrl(url)} redirected to ${safeUrl(next)}, which the HTTPS policy refuses`,
+      status,
+    )
   }
   return next
 }
@@ -167,7 +199,12 @@ async function readBody(
 ): Promise<string> {
   const limit = request.maxResponseBytes ?? defaultMaxResponseBytes
   const tooLarge = () =>
-    failure('too-large', url, `${request.method} ${safeUrl(url)}: response body exceeds ${limit} bytes`, response.status)
+    failure(
+      'too-large',
+      url,
+      `${request.method} ${safeUrl(url)}: response body exceeds ${limit} bytes`,
+      response.status,
+    )
   const declared = Number(response.headers.get('content-length') ?? Number.NaN)
   if (declared > limit) {
     discard(response)
@@ -189,7 +226,13 @@ async function readBody(
     reader.cancel().catch(() => {})
     if (error instanceof HttpError) throw error
     if (deadline.reason !== undefined) throw expiredError(request, url, deadline, timeoutMs)
-    throw failure('network', url, `${request.method} ${safeUrl(url)}: reading the response failed: ${networkCause(error)}`, response.status, error)
+    throw failure(
+      'network',
+      url,
+      `${request.method} ${safeUrl(url)}: reading the response failed: ${networkCause(error)}`,
+      response.status,
+      error,
+    )
   }
   const bytes = new Uint8Array(total)
   let offset = 0
@@ -204,13 +247,24 @@ function discard(response: Response): void {
   response.body?.cancel().catch(() => {})
 }
 
-function expiredError(request: HttpRequest, url: string, deadline: Deadline, timeoutMs: number): HttpError {
+function expiredError(
+  request: HttpRequest,
+  url: string,
+  deadline: Deadline,
+  timeoutMs: number,
+): HttpError {
   return deadline.reason === 'aborted'
     ? failure('aborted', url, `${request.method} ${safeUrl(url)} was aborted by the caller`)
     : failure('timeout', url, `${request.method} ${safeUrl(url)} timed out after ${timeoutMs} ms`)
 }
 
-function failure(reason: HttpErrorReason, url: string, message: string, status?: number, cause?: unknown): HttpError {
+function failure(
+  reason: HttpErrorReason,
+  url: string,
+  message: string,
+  status?: number,
+  cause?: unknown,
+): HttpError {
   return new HttpError(
     { message, reason, url: safeUrl(url), status },
     cause === undefined ? undefined : { cause: sanitizeCause(cause) },
@@ -242,8 +296,10 @@ function sanitizeCause(error: unknown): Error {
   if (!(error instanceof Error)) return new Error('non-Error rejection')
   const copy = new Error(safeMessage(error.message))
   copy.name = error.name
-  const code = (error as { code?: unknown }).code ?? (error as { cause?: { code?: unknown } }).cause?.code
-  if (typeof code === 'string') Object.defineProperty(copy, 'code', { value: code, enumerable: true })
+  const code =
+    (error as { code?: unknown }).code ?? (error as { cause?: { code?: unknown } }).cause?.code
+  if (typeof code === 'string')
+    Object.defineProperty(copy, 'code', { value: code, enumerable: true })
   return copy
 }
 

@@ -71,7 +71,10 @@ export function redactFields(value: unknown, depth = 0): unknown {
   if (Array.isArray(value)) return value.map((item) => redactFields(item, depth + 1))
   const copy: Record<string, unknown> = {}
   for (const [name, member] of Object.entries(value)) {
-    copy[name] = isSensitiveName(name) && member !== undefined && member !== null ? redacted : redactFields(member, depth + 1)
+    copy[name] =
+      isSensitiveName(name) && member !== undefined && member !== null
+        ? redacted
+        : redactFields(member, depth + 1)
   }
   return copy
 }

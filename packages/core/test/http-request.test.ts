@@ -1,0 +1,399 @@
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import {
+  defaultTimeoutMs,
+  type FetchLike,
+  HttpError,
+  parseJsonBody,
+  parseJsonObjectBody,
+  sendRequest,
+  tryParseJsonBody,
+} from '../src/index.js'
+
+async function httpError(promise: Promise<unknown>): Promise<HttpError> {
+  try {
+    await promise
+  } catch (error) {
+    expect(error).toBeInstanceOf(HttpError)
+    return error as HttpError
+  }
+  throw new Error('expected an HttpError')
+}
+
+interface Call {
+  url: string
+  init: RequestInit
+}
+
+function recordingFetch(respond: (call: Call) => Response | Promise<Response>): {
+  fetch: FetchLike
+  calls: Call[]
+} {
+  const calls: Call[] = []
+  return {
+    calls,
+    fetch: async (url, init) => {
+      const call = { url, init }
+      calls.push(call)
+      return respond(call)
+    },
+  }
+}
+
+describe('sendRequest with an injected fetch', () => {
+  it('sends Accept: application/json, redirect manual, and form bodies with their content type', async () => {
+    const { fetch, calls } = recordingFetch(() => new Response('{"ok":true}', { status: 200 }))
+    const response = await sendRequest({
+      method: 'POST',
+      url: 'https://as.example.org/token',
+      form: { grant_type: 'authorization_code', code: 'a b+c', skipped: undefined },
+      headers: { Authorization: 'Basic x' },
+      fetch,
+    })
+    expect(response.status).toBe(200)
+    expect(response.bodyText).toBe('{"ok":true}')
+    const init = calls[0]?.init as RequestInit & { headers: Record<string, string> }
+    expect(init.method).toBe('POST')
+    expect(init.redirect).toBe('manual')
+    expect(init.headers).toMatchObject({
+      accept: 'application/json',
+      'content-type': 'application/x-www-form-urlencoded',
+      authorization: 'Basic x',
+    })
+    expect(init.body).toBe('grant_type=authorization_code&code=a+b%2Bc')
+  })
+
+  it('encodes JSON bodies with their content type', async () => {
+    const { fetch, calls } = recordingFetch(() => new Response('{}', { status: 201 }))
+    await sendRequest({
+      method: 'POST',
+      url: 'https://as.example.org/reg',
+      json: { client_name: 'x' },
+      fetch,
+    })
+    const init = calls[0]?.init as RequestInit & { headers: Record<string, string> }
+    expect(init.headers['content-type']).toBe('application/json')
+    expect(init.body).toBe('{"client_name":"x"}')
+  })
+
+  it.each([
+    ['http://as.example.org/token', false, 'insecure-url'],
+    ['http://127.0.0.1/token', false, 'insecure-url'],
+    ['javascript:alert(1)', true, 'insecure-url'],
+    ['data:application/json,{}', true, 'insecure-url'],
+    ['/relative', true, 'invalid-url'],
+  ] as const)(
+    'refuses %s (allowInsecureLocalhost %s) before calling fetch',
+    async (url, allow, reason) => {
+      const { fetch, calls } = recordingFetch(() => new Response('{}'))
+      const error = await httpError(
+        sendRequest({ method: 'GET', url, fetch, allowInsecureLocalhost: allow }),
+      )
+      expect(error.reason).toBe(reason)
+      expect(calls).toHaveLength(0)
+    },
+  )
+
+  it('allows loopback HTTP under allowInsecureLocalhost', async () => {
+    const { fetch } = recordingFetch(() => new Response('{}'))
+    const response = await sendRequest({
+      method: 'GET',
+      url: 'http://127.0.0.1:9/x',
+      fetch,
+      allowInsecureLocalhost: true,
+    })
+    expect(response.status).toBe(200)
+  })
+
+  it.each([301, 302, 303, 307, 308])(
+    'treats a %i answer to a POST as an error and never re-sends',
+    async (status) => {
+      const { fetch, calls } = recordingFetch(
+        () =>
+          new Response(null, { status, headers: { location: 'https://as.example.org/elsewhere' } }),
+      )
+      const error = await httpError(
+        sendRequest({ method: 'POST', url: 'https://as.example.org/token', form: {}, fetch }),
+      )
+      expect(error.reason).toBe('redirect')
+      expect(error.status).toBe(status)
+      expect(calls).toHaveLength(1)
+    },
+  )
+
+  it('follows GET redirects to HTTPS, resolving relative locations', async () => {
+    const { fetch, calls } = recordingFetch(({ url }) =>
+      url.endsWith('/old')
+        ? new Response(null, { status: 302, headers: { location: '/new' } })
+        : new Response('{"moved":true}'),
+    )
+    const response = await sendRequest({ method: 'GET', url: 'https://ehr.example.org/old', fetch })
+    expect(response.url).toBe('https://ehr.example.org/new')
+    expect(calls.map((call) => call.url)).toEqual([
+      'https://ehr.example.org/old',
+      'https://ehr.example.org/new',
+    ])
+  })
+
+  it('refuses a GET redirect to plain HTTP', async () => {
+    const { fetch, calls } = recordingFetch(
+      () => new Response(null, { status: 301, headers: { location: 'http://ehr.example.org/x' } }),
+    )
+    const error = await httpError(
+      sendRequest({ method: 'GET', url: 'https://ehr.example.org/x', fetch }),
+    )
+    expect(error.reason).toBe('redirect')
+    expect(calls).toHaveLength(1)
+  })
+
+  it('stops after five redirects', async () => {
+    let hop = 0
+    const { fetch } = recordingFetch(
+      () =>
+        new Response(null, {
+          status: 302,
+          headers: { location: `https://ehr.example.org/${++hop}` },
+        }),
+    )
+    const error = await httpError(
+      sendRequest({ method: 'GET', url: 'https://ehr.example.org/0', fetch }),
+    )
+    expect(error.reason).toBe('redirect')
+    expect(hop).toBe(6)
+  })
+
+  it('reports a redirect without Location', async () => {
+    const { fetch } = recordingFetch(() => new Response(null, { status: 302 }))
+    expect(
+      (await httpError(sendRequest({ method: 'GET', url: 'https://e.example/x', fetch }))).reason,
+    ).toBe('redirect')
+  })
+
+  it('wraps a rejecting fetch as a network error without the request body', async () => {
+    const fetch: FetchLike = async (_url, init) => {
+      throw Object.assign(new TypeError(`fetch failed for body ${String(init.body)}`), {
+        cause: { code: 'ECONNREFUSED' },
+      })
+    }
+    const error = await httpError(
+      sendRequest({
+        method: 'POST',
+        url: 'https://as.example.org/token?x=secret-query',
+        form: { client_secret: 'hunter2' },
+        fetch,
+      }),
+    )
+    expect(error.reason).toBe('network')
+    expect(error.message).toContain('ECONNREFUSED')
+    expect(error.url).toBe('https://as.example.org/token')
+    expect(JSON.stringify(error)).not.toContain('secret-query')
+    expect(String((error.cause as Error).message)).not.toContain('secret-query')
+  })
+
+  it('wraps a fetch that throws synchronously', async () => {
+    const fetch: FetchLike = () => {
+      throw new Error('sync boom')
+    }
+    expect(
+      (await httpError(sendRequest({ method: 'GET', url: 'https://e.example/x', fetch }))).reason,
+    ).toBe('network')
+  })
+
+  it('times out a fetch that never settles, even one ignoring its signal', async () => {
+    const fetch: FetchLike = () => new Promise<Response>(() => {})
+    const started = Date.now()
+    const error = await httpError(
+      sendRequest({ method: 'GET', url: 'https://e.example/x', fetch, timeoutMs: 50 }),
+    )
+    expect(error.reason).toBe('timeout')
+    expect(error.message).toContain('50 ms')
+    expect(Date.now() - started).toBeLessThan(5_000)
+  })
+
+  it('reports an already-aborted caller signal without calling fetch', async () => {
+    const { fetch, calls } = recordingFetch(() => new Response('{}'))
+    const error = await httpError(
+      sendRequest({
+        method: 'GET',
+        url: 'https://e.example/x',
+        fetch,
+        signal: AbortSignal.abort(),
+      }),
+    )
+    expect(error.reason).toBe('aborted')
+    expect(calls).toHaveLength(0)
+  })
+
+  it('reports a caller abort during the request as aborted, not timeout', async () => {
+    const controller = new AbortController()
+    const fetch: FetchLike = () => new Promise<Response>(() => {})
+    const pending = sendRequest({
+      method: 'GET',
+      url: 'https://e.example/x',
+      fetch,
+      signal: controller.signal,
+    })
+    setTimeout(() => controller.abort(), 10)
+    expect((await httpError(pending)).reason).toBe('aborted')
+  })
+
+  it('rejects a body above the size cap by Content-Length', async () => {
+    const { fetch } = recordingFetch(
+      () => new Response('x'.repeat(100), { headers: { 'content-length': '100' } }),
+    )
+    const error = await httpError(
+      sendRequest({ method: 'GET', url: 'https://e.example/x', fetch, maxResponseBytes: 10 }),
+    )
+    expect(error.reason).toBe('too-large')
+  })
+
+  it('rejects a streamed body above the size cap without Content-Length', async () => {
+    const stream = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        controller.enqueue(new Uint8Array(1024))
+      },
+    })
+    const { fetch } = recordingFetch(() => new Response(stream))
+    const error = await httpError(
+      sendRequest({ method: 'GET', url: 'https://e.example/x', fetch, maxResponseBytes: 4096 }),
+    )
+    expect(error.reason).toBe('too-large')
+  })
+
+  it('documents a default timeout of 10 seconds', () => {
+    expect(defaultTimeoutMs).toBe(10_000)
+  })
+})
+
+describe('JSON body helpers', () => {
+  const response = (bodyText: string) => ({
+    url: 'https://e.example/x?community=a',
+    status: 200,
+    headers: new Headers({ 'content-type': 'text/html' }),
+    bodyText,
+  })
+
+  it('parses JSON whatever the content type', () => {
+    expect(parseJsonObjectBody(response('{"a":1}'))).toEqual({ a: 1 })
+  })
+
+  it.each(['', 'not json', '{"a":', '<html></html>'])(
+    'reports %j as invalid-json naming the content type',
+    (body) => {
+      try {
+        parseJsonBody(response(body))
+        expect.unreachable()
+      } catch (error) {
+        expect(error).toBeInstanceOf(HttpError)
+        expect((error as HttpError).reason).toBe('invalid-json')
+        expect((error as HttpError).message).toContain('text/html')
+        expect((error as HttpError).message).not.toContain('community=')
+      }
+    },
+  )
+
+  it.each(['[]', '"text"', '42', 'null', 'true'])('reports %s as not-an-object', (body) => {
+    try {
+      parseJsonObjectBody(response(body))
+      expect.unreachable()
+    } catch (error) {
+      expect((error as HttpError).reason).toBe('not-an-object')
+    }
+  })
+
+  it('parses deeply nested JSON without crashing', () => {
+    const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`
+    expect(() => parseJsonObjectBody(response(deep))).toThrow(HttpError)
+  })
+
+  it('tryParseJsonBody returns undefined instead of throwing', () => {
+    expect(tryParseJsonBody(response('<html>'))).toBeUndefined()
+    expect(tryParseJsonBody(response('{"error":"x"}'))).toEqual({ error: 'x' })
+  })
+})
+
+describe('sendRequest against a real loopback server', () => {
+  let server: Server
+  let origin: string
+
+  beforeAll(async () => {
+    server = createServer((request, response) => {
+      if (request.url === '/hang') return // never answers
+      if (request.url === '/slow-body') {
+        response.writeHead(200, { 'content-type': 'application/json' })
+        response.write('{"partial":')
+        return // body never ends
+      }
+      if (request.url === '/big') {
+        response.writeHead(200)
+        response.end('x'.repeat(2 * 1024 * 1024))
+        return
+      }
+      response.writeHead(200, { 'content-type': 'application/json' })
+      response.end(JSON.stringify({ method: request.method, url: request.url }))
+    })
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  })
+
+  afterAll(async () => {
+    server.closeAllConnections()
+    await new Promise((resolve) => server.close(resolve))
+  })
+
+  it('talks to loopback HTTP with allowInsecureLocalhost', async () => {
+    const response = await sendRequest({
+      method: 'GET',
+      url: `${origin}/ok`,
+      allowInsecureLocalhost: true,
+    })
+    expect(parseJsonObjectBody(response)).toEqual({ method: 'GET', url: '/ok' })
+  })
+
+  it('times out a server that never answers', async () => {
+    const error = await httpError(
+      sendRequest({
+        method: 'GET',
+        url: `${origin}/hang`,
+        allowInsecureLocalhost: true,
+        timeoutMs: 100,
+      }),
+    )
+    expect(error.reason).toBe('timeout')
+  })
+
+  it('times out a body that never ends', async () => {
+    const error = await httpError(
+      sendRequest({
+        method: 'GET',
+        url: `${origin}/slow-body`,
+        allowInsecureLocalhost: true,
+        timeoutMs: 150,
+      }),
+    )
+    expect(error.reason).toBe('timeout')
+  })
+
+  it('caps a 2 MiB body at the default 1 MiB', async () => {
+    const error = await httpError(
+      sendRequest({ method: 'GET', url: `${origin}/big`, allowInsecureLocalhost: true }),
+    )
+    expect(error.reason).toBe('too-large')
+  })
+
+  it('reports a closed port as a network error', async () => {
+    const closed = createServer()
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve))
+    const port = (closed.address() as AddressInfo).port
+    await new Promise((resolve) => closed.close(resolve))
+    const error = await httpError(
+      sendRequest({
+        method: 'GET',
+        url: `http://127.0.0.1:${port}/`,
+        allowInsecureLocalhost: true,
+      }),
+    )
+    expect(error.reason).toBe('network')
+  })
+})
