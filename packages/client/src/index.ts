@@ -1,6 +1,54 @@
 /**
- * Not filled in yet: this package exports nothing until its issue lands.
+ * `@fhir-auth/client`: the `Client` facade for SMART App Launch 2.2.0 and UDAP Security STU2,
+ * plus everything a `Client` user needs from the other packages, so one import is enough.
  *
  * @packageDocumentation
  */
-export {}
+
+export {
+  CertificateChainError,
+  type CertificateChainFailureReason,
+  type CertificateInput,
+  ClientConfig,
+  type ClientConfigInput,
+  type Clock,
+  ConfigurationError,
+  type CrlInput,
+  type CryptoBackend,
+  CryptoError,
+  type CryptoErrorReason,
+  consoleLogger,
+  DiscoveryError,
+  type FetchLike,
+  FhirAuthError,
+  type FhirAuthErrorCode,
+  HttpError,
+  type HttpErrorReason,
+  type Jwk,
+  type JwsSigner,
+  type LogFields,
+  type Logger,
+  type PrivateKeyInput,
+  RegistrationError,
+  type SigningAlgorithm,
+  silentLogger,
+  TokenError,
+} from '@fhir-auth/core'
+export type { RegistrationResponse, SmartMetadata, TokenResponse } from '@fhir-auth/smart'
+export { Client } from './client.js'
+export type { ClientOptions } from './client-options.js'
+export { type ClientType, clientTypes, type Protocol } from './client-type.js'
+export type {
+  AuthorizationUrlOptions,
+  AuthorizationUrlResult,
+  B2bAuthorizationExtension,
+  CancellableOptions,
+  CredentialOverrides,
+  RefreshTokenOptions,
+  RequestAccessTokenOptions,
+  RequestBackendTokenOptions,
+  SmartRegistrationOptions,
+  TokenResponseCheckOptions,
+  UdapRegistrationOptions,
+  UdapTrustOptions,
+} from './operation-options.js'

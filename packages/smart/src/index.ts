@@ -1,6 +1,52 @@
 /**
- * Not filled in yet: this package exports nothing until its issue lands.
+ * `@fhir-auth/smart`: stateless SMART App Launch 2.2.0 client functions — discovery,
+ * authorization requests (GET and `authorize-post`), code exchange, refresh, Backend Services,
+ * RFC 7591 registration and token response checks — plus the parsers that do no I/O. Each
+ * function takes one options object; the `Client` in `@fhir-auth/client` is a stateful facade
+ * over them.
  *
+ * @see https://hl7.org/fhir/smart-app-launch/STU2.2/
  * @packageDocumentation
  */
-export {}
+
+export {
+  type AuthorizationCodeExchangeOptions,
+  exchangeAuthorizationCode,
+} from './authorization-code.js'
+export {
+  type AuthorizationRequest,
+  type AuthorizationRequestOptions,
+  buildAuthorizationRequest,
+} from './authorization-request.js'
+export {
+  type BackendServicesTokenOptions,
+  requestBackendServicesToken,
+  resolveBackendScopes,
+} from './backend-services.js'
+export {
+  type ClientAssertionOptions,
+  createClientAssertion,
+  jwtBearerAssertionType,
+} from './client-assertion.js'
+export type { ClientAuthentication } from './client-authentication.js'
+export {
+  type DiscoverSmartOptions,
+  discoverSmartConfiguration,
+  smartConfigurationUrl,
+} from './discovery.js'
+export { type DiscoveredEndpointField, requireDiscoveredEndpoint } from './endpoints.js'
+export { type RefreshOptions, refreshAccessToken } from './refresh.js'
+export {
+  parseRegistrationResponse,
+  type RegisterSmartClientOptions,
+  type RegistrationResponse,
+  registerSmartClient,
+} from './registration.js'
+export {
+  type AssociatedEndpoint,
+  SmartMetadata,
+  type SmartMetadataSource,
+} from './smart-metadata.js'
+export type { TokenRequestCommon } from './token-request.js'
+export { parseTokenResponse, type TokenResponse } from './token-response.js'
+export { isTokenResponseValid, type TokenResponseCheckOptions } from './token-response-check.js'

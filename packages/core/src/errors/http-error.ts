@@ -4,7 +4,7 @@ import { FhirAuthError, type FhirAuthErrorOptions } from './fhir-auth-error.js'
  * Why an HTTP exchange failed before any protocol logic could look at the response.
  *
  * - `invalid-url`: not an absolute URL; `insecure-url`: not HTTPS (and not loopback HTTP under
- *   `allowInsecureLocalhost`);
+ *   `allowInsecureLocalhost`); `invalid-body`: the JSON body cannot be serialised (cycles, BigInt);
  * - `network`: `fetch` rejected; `timeout`: the library's timeout fired; `aborted`: the
  *   caller's `AbortSignal` fired;
  * - `redirect`: a 3xx on a POST, too many redirects, or a redirect to a URL the policy refuses;
@@ -14,6 +14,7 @@ import { FhirAuthError, type FhirAuthErrorOptions } from './fhir-auth-error.js'
 export type HttpErrorReason =
   | 'invalid-url'
   | 'insecure-url'
+  | 'invalid-body'
   | 'network'
   | 'timeout'
   | 'aborted'

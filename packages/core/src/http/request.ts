@@ -104,8 +104,7 @@ async function fetchOnce(
     redirect: 'manual',
     signal: deadline.signal,
   }
-  const body = buildBody(request)
-  if (body !== undefined) init.body = body
+  init.body = encodeBody(request, url)
   if (deadline.reason !== undefined) throw expiredError(request, url, deadline, timeoutMs)
   try {
     return await deadline.race(Promise.resolve().then(() => fetchImplementation(url, init)))
@@ -130,10 +129,15 @@ function buildHeaders(request: HttpRequest): Record<string, string> {
   return headers
 }
 
-function buildBody(request: HttpRequest): string | undefined {
+function encodeBody(request: HttpRequest, url: string): string | null {
   if (request.form !== undefined) return encodeForm(request.form)
-  if (request.json !== undefined) return JSON.stringify(request.json)
-  return undefined
+  if (request.json === undefined) return null
+  try {
+    return JSON.stringify(request.json)
+  } catch {
+    // Cycles and BigInts cannot be sent; say so instead of surfacing a raw TypeError.
+    throw failure('invalid-body', url, `${request.method} ${safeUrl(url)} refused: the JSON body cannot be serialised`)
+  }
 }
 
 function isRedirect(response: Response): boolean {
@@ -289,21 +293,15 @@ function networkCause(error: unknown): string {
 }
 
 /**
- * Keeps a transport error's name, code and message but nothing else: a custom `fetch` could
- * attach the request (and so its body, with secrets) to the error it throws.
+ * Keeps only a transport error's name and code: a custom `fetch` may quote the request — and so
+ * its body, with codes, verifiers, assertions or secrets — in its message or attach it to the error.
  */
 function sanitizeCause(error: unknown): Error {
-  if (!(error instanceof Error)) return new Error('non-Error rejection')
-  const copy = new Error(safeMessage(error.message))
-  copy.name = error.name
+  const name = error instanceof Error ? error.name : 'Error'
   const code =
-    (error as { code?: unknown }).code ?? (error as { cause?: { code?: unknown } }).cause?.code
-  if (typeof code === 'string')
-    Object.defineProperty(copy, 'code', { value: code, enumerable: true })
+    (error as { code?: unknown } | undefined)?.code ?? (error as { cause?: { code?: unknown } } | undefined)?.cause?.code
+  const copy = new Error(typeof code === 'string' ? `${name} (${code})` : name)
+  copy.name = name
+  if (typeof code === 'string') Object.defineProperty(copy, 'code', { value: code, enumerable: true })
   return copy
-}
-
-function safeMessage(message: string): string {
-  // Messages of fetch implementations name URLs at most; cut query strings and length anyway.
-  return message.replace(/\?[^\s'"]*/g, '?…').slice(0, 300)
 }

@@ -1,0 +1,76 @@
+import { ConfigurationError } from '@fhir-auth/core'
+
+/**
+ * How a SMART client authenticates at the token endpoint. UDAP clients have no client type.
+ *
+ * @see ../../../../shared/spec/client-library-spec.md#client-type-of-a-smart-client
+ */
+export type ClientType = 'public' | 'confidential_symmetric' | 'confidential_asymmetric'
+
+/** The protocols a {@link Client} speaks. */
+export type Protocol = 'smart' | 'udap'
+
+/** Every SMART client type, in the spec's order. */
+export const clientTypes: readonly ClientType[] = Object.freeze([
+  'public',
+  'confidential_symmetric',
+  'confidential_asymmetric',
+])
+
+const protocols: readonly Protocol[] = Object.freeze(['smart', 'udap'])
+
+/** The spec's `valid_values` text for any client type given to a UDAP client. */
+export const udapClientTypeText = 'client_type is not applicable for protocol udap'
+
+/**
+ * The spec's first check in `new Client`: a client type is absent or a string.
+ *
+ * @throws ConfigurationError `clientType` with the three valid values.
+ */
+export function checkClientTypeKind(value: unknown): asserts value is string | null | undefined {
+  if (value === undefined || value === null || typeof value === 'string') return
+  throw new ConfigurationError({
+    invalidAttribute: 'clientType',
+    invalidValue: value,
+    validValues: clientTypes,
+    message: `clientType must be a string or null, got ${typeof value}; valid values: ${clientTypes.join(', ')}`,
+  })
+}
+
+/**
+ * The spec's second check: the protocol is `smart` or `udap`.
+ *
+ * @throws ConfigurationError `protocol` with the valid values `smart`, `udap`.
+ */
+export function checkProtocol(value: unknown): Protocol {
+  if (value === 'smart' || value === 'udap') return value
+  throw new ConfigurationError({
+    invalidAttribute: 'protocol',
+    invalidValue: value,
+    validValues: protocols,
+  })
+}
+
+/**
+ * The spec's last check, also used by the `clientType` setter: a SMART client type must be one
+ * of the three; a UDAP client takes none at all.
+ *
+ * @throws ConfigurationError `clientType`.
+ */
+export function checkClientType(protocol: Protocol, value: unknown): ClientType | null {
+  if (protocol === 'udap') {
+    throw new ConfigurationError({
+      invalidAttribute: 'clientType',
+      invalidValue: value,
+      validValues: [udapClientTypeText],
+      message: `clientType ${JSON.stringify(value)} cannot be set: ${udapClientTypeText} (UDAP clients always authenticate with signed JWTs)`,
+    })
+  }
+  if (typeof value === 'string' && (clientTypes as readonly string[]).includes(value))
+    return value as ClientType
+  throw new ConfigurationError({
+    invalidAttribute: 'clientType',
+    invalidValue: value,
+    validValues: clientTypes,
+  })
+}

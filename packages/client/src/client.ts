@@ -1,0 +1,262 @@
+import { ClientConfig, type ClientConfigInput, ConfigurationError } from '@fhir-auth/core'
+import type { RegistrationResponse, SmartMetadata, TokenResponse } from '@fhir-auth/smart'
+import { type ClientOptions, readClientOptions, resolveClientOptions } from './client-options.js'
+import {
+  type ClientType,
+  checkClientType,
+  checkClientTypeKind,
+  checkProtocol,
+  type Protocol,
+} from './client-type.js'
+import type {
+  AuthorizationUrlOptions,
+  AuthorizationUrlResult,
+  RefreshTokenOptions,
+  RequestAccessTokenOptions,
+  RequestBackendTokenOptions,
+  SmartRegistrationOptions,
+  TokenResponseCheckOptions,
+  UdapRegistrationOptions,
+  UdapTrustOptions,
+} from './operation-options.js'
+import { ProtocolContext } from './protocol-context.js'
+import { checkTokenResponse, SmartProtocol } from './smart/smart-protocol.js'
+import type { UdapMetadata, UdapProtocol } from './udap/udap-protocol.js'
+
+/**
+ * The fhir-auth client: one object per authorization server relationship, speaking SMART App
+ * Launch 2.2.0 (`protocol: 'smart'`, the default) or UDAP Security STU2 (`protocol: 'udap'`).
+ *
+ * Construction does no I/O. Each operation delegates to a protocol implementation built lazily
+ * on first use; SMART discovery is fetched once and cached for the life of that implementation,
+ * and a failed discovery is retried by the next call.
+ *
+ * @example
+ * ```ts
+ * const client = new Client({
+ *   baseUrl: 'https://ehr.example.org/fhir',
+ *   clientId: 'my-app',
+ *   redirectUri: 'https://app.example.org/callback',
+ *   scopes: ['launch/patient', 'patient/*.rs', 'openid', 'fhirUser'],
+ * })
+ * const { authUrl, state, codeVerifier } = await client.authorizationUrl()
+ * ```
+ * @see ../../../../shared/spec/client-library-spec.md
+ */
+export class Client {
+  readonly #config: ClientConfig
+  readonly #protocol: Protocol
+  #clientType: ClientType | null
+  readonly #context: ProtocolContext
+  #smart: SmartProtocol | undefined
+  #udap: Promise<UdapProtocol> | undefined
+
+  /**
+   * @param config a `ClientConfig` or a plain object of its attributes.
+   * @param options protocol, client type and the injectable parts (crypto, fetch, timeout, logger, clock).
+   * @throws ConfigurationError for an invalid configuration, and — in the spec's order — a
+   *   client type that is not a string, an unknown protocol, or a client type invalid for it.
+   */
+  constructor(config: ClientConfig | ClientConfigInput, options?: ClientOptions) {
+    this.#config = ClientConfig.from(config)
+    const raw = readClientOptions(options)
+    // Spec order: client_type kind, protocol, default client type, client_type value.
+    checkClientTypeKind(raw.clientType)
+    this.#protocol = checkProtocol(raw.protocol ?? 'smart')
+    const explicitType = raw.clientType ?? null
+    this.#clientType =
+      explicitType === null
+        ? this.#protocol === 'smart'
+          ? 'public'
+          : null
+        : checkClientType(this.#protocol, explicitType)
+    this.#context = new ProtocolContext(this.#config, resolveClientOptions(raw))
+  }
+
+  /** The resolved, frozen configuration. */
+  get config(): ClientConfig {
+    return this.#config
+  }
+
+  /** `'smart'` or `'udap'`. */
+  get protocol(): Protocol {
+    return this.#protocol
+  }
+
+  /** The SMART client type; `null` for UDAP. */
+  get clientType(): ClientType | null {
+    return this.#clientType
+  }
+
+  /**
+   * Changes a SMART client's type. An implementation already built is updated in place: its
+   * fetched server metadata is kept and no new discovery happens.
+   *
+   * @throws ConfigurationError `clientType` for an invalid value, and for any value on a UDAP client.
+   */
+  set clientType(value: ClientType) {
+    const clientType = checkClientType(this.#protocol, value) as ClientType
+    this.#clientType = clientType
+    if (this.#smart !== undefined) this.#smart.clientType = clientType
+  }
+
+  /**
+   * SMART: fetches (once) and returns the `.well-known/smart-configuration` document.
+   *
+   * @throws DiscoveryError when the request fails or the document is not a JSON object.
+   */
+  serverMetadata(): Promise<SmartMetadata>
+  /**
+   * UDAP: fetches `.well-known/udap` and validates `signed_metadata` against the given trust
+   * anchors and CRLs; the result is cached per community and trust inputs.
+   *
+   * @throws DiscoveryError naming the reason when anything fails (fail closed).
+   */
+  serverMetadata(
+    options: UdapTrustOptions & { readonly signal?: AbortSignal },
+  ): Promise<UdapMetadata>
+  async serverMetadata(
+    options?: UdapTrustOptions & { readonly signal?: AbortSignal },
+  ): Promise<SmartMetadata | UdapMetadata> {
+    if (this.#protocol === 'udap') return (await this.#udapProtocol()).serverMetadata(options)
+    return this.#smartProtocol().serverMetadata(options?.signal)
+  }
+
+  /**
+   * Builds an authorization request (SMART EHR or standalone launch) with a fresh `state` and
+   * PKCE verifier. GET gives a redirect URL; POST gives the bare endpoint plus form `params`.
+   *
+   * @throws ConfigurationError in the spec's order: `method`, `clientId`, `scopes`, `redirectUri`,
+   *   `authorizationEndpoint` (neither configured nor discoverable).
+   * @throws DiscoveryError when discovery fails or the discovered endpoint is not usable HTTPS.
+   */
+  async authorizationUrl(options?: AuthorizationUrlOptions): Promise<AuthorizationUrlResult> {
+    return this.#implementation('authorizationUrl').authorizationUrl(options)
+  }
+
+  /**
+   * Exchanges an authorization code (with its PKCE verifier) for tokens, authenticating as the
+   * client type says.
+   *
+   * @throws ConfigurationError for a missing `clientId` or credential; TokenError for every failed exchange.
+   */
+  async requestAccessToken(options: RequestAccessTokenOptions): Promise<TokenResponse> {
+    return this.#implementation('requestAccessToken').requestAccessToken(options)
+  }
+
+  /**
+   * Refreshes an access token. Without `scopes` the original grant's scopes are requested. When
+   * the server returns no new refresh token, the result carries the one sent.
+   *
+   * @throws ConfigurationError for a missing `clientId` or credential; TokenError for every failed exchange.
+   */
+  async refreshToken(options: RefreshTokenOptions): Promise<TokenResponse> {
+    return this.#implementation('refreshToken').refreshToken(options)
+  }
+
+  /**
+   * SMART Backend Services (client credentials with a signed assertion), or for UDAP a
+   * client-credentials request with a UDAP authentication token (`hl7-b2b` when `b2b` is given).
+   *
+   * @throws ConfigurationError for missing `clientId`, key or `kid`; TokenError for every failed exchange.
+   */
+  async requestBackendToken(options?: RequestBackendTokenOptions): Promise<TokenResponse> {
+    if (this.#protocol === 'udap') return (await this.#udapProtocol()).requestBackendToken(options)
+    return this.#smartProtocol().requestBackendToken(options)
+  }
+
+  /** SMART: RFC 7591 dynamic registration. */
+  registerClient(
+    metadata: Readonly<Record<string, unknown>>,
+    options?: SmartRegistrationOptions,
+  ): Promise<RegistrationResponse>
+  /** UDAP: signed dynamic registration (or modification) with a software statement. */
+  registerClient(
+    metadata: Readonly<Record<string, unknown>>,
+    options: UdapRegistrationOptions,
+  ): Promise<RegistrationResponse>
+  async registerClient(
+    metadata: Readonly<Record<string, unknown>>,
+    options?: SmartRegistrationOptions | UdapRegistrationOptions,
+  ): Promise<RegistrationResponse> {
+    if (this.#protocol === 'udap') {
+      return (await this.#udapProtocol()).registerClient(
+        metadata,
+        options as UdapRegistrationOptions,
+      )
+    }
+    return this.#smartProtocol().registerClient(metadata, options as SmartRegistrationOptions)
+  }
+
+  /**
+   * UDAP: cancels the registration (a software statement with `grant_types: []`); the response
+   * must echo an empty `grant_types`.
+   *
+   * @throws ConfigurationError for a SMART client (there is no SMART cancellation); RegistrationError otherwise.
+   */
+  async cancelRegistration(
+    metadata: Readonly<Record<string, unknown>>,
+    options: UdapRegistrationOptions,
+  ): Promise<RegistrationResponse> {
+    if (this.#protocol !== 'udap') {
+      throw new ConfigurationError({
+        invalidAttribute: 'protocol',
+        invalidValue: this.#protocol,
+        validValues: ['udap'],
+        message:
+          'cancelRegistration is a UDAP operation; SMART clients have no registration cancellation',
+      })
+    }
+    return (await this.#udapProtocol()).cancelRegistration(metadata, options)
+  }
+
+  /**
+   * Checks a token response against SMART's rules (`access_token`, `scope`, `token_type`
+   * Bearer, and `expires_in` for backend services). Logs one warning per violation and returns
+   * false if there is any. Never throws.
+   */
+  isTokenResponseValid(response: unknown, options?: TokenResponseCheckOptions): boolean {
+    return checkTokenResponse(response, options, this.#context)
+  }
+
+  /** A summary safe to log: protocol, client type and the redacted configuration. */
+  toJSON(): Record<string, unknown> {
+    return { protocol: this.#protocol, clientType: this.#clientType, config: this.#config.toJSON() }
+  }
+
+  /** Node's `util.inspect` shows the redacted summary. */
+  [Symbol.for('nodejs.util.inspect.custom')](): string {
+    return `Client ${JSON.stringify(this.toJSON(), null, 2)}`
+  }
+
+  #smartProtocol(): SmartProtocol {
+    this.#smart ??= new SmartProtocol(this.#context, this.#clientType ?? 'public')
+    return this.#smart
+  }
+
+  #udapProtocol(): Promise<UdapProtocol> {
+    if (this.#udap === undefined) {
+      const pending = import('./udap/udap-protocol.js').then(
+        ({ UdapProtocol }) => new UdapProtocol(this.#context),
+      )
+      this.#udap = pending
+      pending.catch(() => {
+        if (this.#udap === pending) this.#udap = undefined
+      })
+    }
+    return this.#udap
+  }
+
+  /** The SMART implementation for an app-launch operation; UDAP clients do not have these (yet). */
+  #implementation(operation: string): SmartProtocol {
+    if (this.#protocol === 'udap') {
+      throw new ConfigurationError({
+        invalidAttribute: 'protocol',
+        invalidValue: 'udap',
+        validValues: ['smart'],
+        message: `${operation} is not available for protocol udap in this version: UDAP clients discover, register, cancel and request client-credentials tokens`,
+      })
+    }
+    return this.#smartProtocol()
+  }
+}

@@ -1,0 +1,104 @@
+import type { CertificateInput, CrlInput, PrivateKeyInput } from '@fhir-auth/core'
+
+/** Every operation accepts a caller `AbortSignal`, combined with the client's timeout. */
+export interface CancellableOptions {
+  readonly signal?: AbortSignal | undefined
+}
+
+/** Options of `client.authorizationUrl`. */
+export interface AuthorizationUrlOptions extends CancellableOptions {
+  /** The EHR launch token (`launch` parameter); sent only when given. */
+  readonly launch?: string | undefined
+  /** Replaces the configured scopes for this request. */
+  readonly customScopes?: readonly string[] | undefined
+  /** `'get'` (default): a redirect URL. `'post'`: the bare endpoint plus form `params` (authorize-post). */
+  readonly method?: 'get' | 'post' | undefined
+}
+
+/** The result of `client.authorizationUrl`. Store `state` and `codeVerifier` for the callback. */
+export interface AuthorizationUrlResult {
+  /** GET: the full authorization URL. POST: the bare authorization endpoint. */
+  readonly authUrl: string
+  readonly state: string
+  readonly codeVerifier: string
+  /** POST only: the parameters to submit as the form body. */
+  readonly params?: Readonly<Record<string, string>>
+}
+
+/** Per-call credentials; each defaults to the configured value. */
+export interface CredentialOverrides {
+  readonly clientSecret?: string | undefined
+  readonly privateKey?: PrivateKeyInput | undefined
+  readonly kid?: string | undefined
+}
+
+/** Options of `client.requestAccessToken`. */
+export interface RequestAccessTokenOptions extends CredentialOverrides, CancellableOptions {
+  readonly code: string
+  readonly codeVerifier: string
+}
+
+/** Options of `client.refreshToken`. */
+export interface RefreshTokenOptions extends CredentialOverrides, CancellableOptions {
+  readonly refreshToken: string
+  /** A reduced scope list; omitted, the original grant's scopes are requested. */
+  readonly scopes?: readonly string[] | undefined
+}
+
+/**
+ * UDAP trust inputs: the anchors the caller trusts and CRLs for every CA in the server's chain
+ * (revocation is required). `community` selects the trust community (`?community=`).
+ */
+export interface UdapTrustOptions {
+  readonly trustedAnchors: readonly CertificateInput[]
+  readonly crls: readonly CrlInput[]
+  readonly community?: string | undefined
+}
+
+/** The `hl7-b2b` authorization extension of a UDAP client-credentials request. */
+export interface B2bAuthorizationExtension {
+  /** A URI identifying the requesting organization. */
+  readonly organizationId: string
+  /** One or more purpose-of-use codes, e.g. `urn:oid:2.16.840.1.113883.5.8#TREAT`. */
+  readonly purposeOfUse: readonly string[]
+  readonly organizationName?: string | undefined
+  readonly subjectName?: string | undefined
+  readonly subjectId?: string | undefined
+  readonly subjectRole?: string | undefined
+  readonly consentPolicy?: readonly string[] | undefined
+  readonly consentReference?: readonly string[] | undefined
+}
+
+/** Options of `client.requestBackendToken` (SMART Backend Services, or UDAP client credentials). */
+export interface RequestBackendTokenOptions extends CancellableOptions, Partial<UdapTrustOptions> {
+  readonly scopes?: readonly string[] | undefined
+  /** SMART: the signing key; defaults to the configured one. */
+  readonly privateKey?: PrivateKeyInput | undefined
+  /** SMART: the key id; defaults to the configured one. */
+  readonly kid?: string | undefined
+  /** UDAP: the `hl7-b2b` extension (required by B2B servers). */
+  readonly b2b?: B2bAuthorizationExtension | undefined
+  /** UDAP unregistered-client flow: the client URI (a URI SAN of the certificate). */
+  readonly clientUri?: string | undefined
+}
+
+/** Options of the SMART `client.registerClient`. */
+export interface SmartRegistrationOptions extends CancellableOptions {
+  /** The registration endpoint; defaults to the discovered `registration_endpoint`. */
+  readonly registrationEndpoint?: string | undefined
+  /** The full `Authorization` header value, e.g. `Bearer <initial access token>`. */
+  readonly authorization?: string | undefined
+}
+
+/** Options of the UDAP `client.registerClient` and `client.cancelRegistration`. */
+export interface UdapRegistrationOptions extends CancellableOptions, UdapTrustOptions {
+  /** The client URI: `iss`/`sub` of the software statement; must be a URI SAN of the leaf certificate. */
+  readonly clientUri: string
+  /** Signed certification JWTs to send with the registration. */
+  readonly certifications?: readonly string[] | undefined
+}
+
+/** Options of `client.isTokenResponseValid`. */
+export interface TokenResponseCheckOptions {
+  readonly flow?: 'app_launch' | 'backend_services' | undefined
+}

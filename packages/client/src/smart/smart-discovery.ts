@@ -1,0 +1,105 @@
+import { ConfigurationError, DiscoveryError } from '@fhir-auth/core'
+import {
+  type DiscoveredEndpointField,
+  discoverSmartConfiguration,
+  requireDiscoveredEndpoint,
+  type SmartMetadata,
+  smartConfigurationUrl,
+} from '@fhir-auth/smart'
+import type { ProtocolContext } from '../protocol-context.js'
+
+/**
+ * The spec's discovery cache and endpoint resolution for one SMART implementation:
+ *
+ * - metadata is fetched on first need and kept for the life of the implementation;
+ * - concurrent callers share one request; a failure is not kept, so the next call retries;
+ * - a configured endpoint is used as is; a discovered one is checked (usable HTTPS) and memoized.
+ *
+ * @see ../../../../shared/spec/client-library-spec.md#discovery-cache-and-endpoint-resolution
+ * @internal
+ */
+export class SmartDiscovery {
+  readonly #context: ProtocolContext
+  #metadata: SmartMetadata | undefined
+  #pending: Promise<SmartMetadata> | undefined
+  readonly #endpoints = new Map<DiscoveredEndpointField, string>()
+
+  constructor(context: ProtocolContext) {
+    this.#context = context
+  }
+
+  /** The SMART configuration, fetched once. */
+  metadata(signal?: AbortSignal): Promise<SmartMetadata> {
+    if (this.#metadata !== undefined) return Promise.resolve(this.#metadata)
+    this.#pending ??= this.#fetch(signal).finally(() => {
+      this.#pending = undefined
+    })
+    return this.#pending
+  }
+
+  async authorizationEndpoint(signal?: AbortSignal): Promise<string> {
+    const configured = this.#context.config.authorizationEndpoint
+    if (configured !== undefined) return configured
+    const metadata = await this.metadata(signal)
+    // Spec: an authorization endpoint "neither configured nor discoverable" is a configuration problem.
+    if (metadata.authorizationEndpoint === undefined) {
+      throw new ConfigurationError({
+        invalidAttribute: 'authorizationEndpoint',
+        message: 'authorizationEndpoint is neither configured nor in the SMART configuration',
+      })
+    }
+    return this.#discovered(metadata, 'authorization_endpoint')
+  }
+
+  async tokenEndpoint(signal?: AbortSignal): Promise<string> {
+    const configured = this.#context.config.tokenEndpoint
+    if (configured !== undefined) return configured
+    return this.#discovered(await this.metadata(signal), 'token_endpoint')
+  }
+
+  async registrationEndpoint(signal?: AbortSignal): Promise<string> {
+    return this.#discovered(await this.metadata(signal), 'registration_endpoint')
+  }
+
+  #discovered(metadata: SmartMetadata, field: DiscoveredEndpointField): string {
+    const known = this.#endpoints.get(field)
+    if (known !== undefined) return known
+    const endpoint = requireDiscoveredEndpoint(
+      metadata,
+      field,
+      this.#context.config.allowInsecureLocalhost,
+    )
+    this.#endpoints.set(field, endpoint)
+    return endpoint
+  }
+
+  async #fetch(signal?: AbortSignal): Promise<SmartMetadata> {
+    const { config, options } = this.#context
+    if (config.baseUrl === undefined) {
+      throw new ConfigurationError({
+        invalidAttribute: 'baseUrl',
+        message: 'baseUrl is required for SMART discovery',
+      })
+    }
+    const endpoint = smartConfigurationUrl(config.baseUrl)
+    options.logger.info(`Fetching SMART configuration from ${endpoint}`, {
+      event: 'smart.discovery',
+    })
+    try {
+      const metadata = await discoverSmartConfiguration({
+        ...this.#context.transport(signal),
+        baseUrl: config.baseUrl,
+      })
+      this.#metadata = metadata
+      return metadata
+    } catch (error) {
+      if (error instanceof DiscoveryError) {
+        options.logger.error(
+          `SMART discovery failed for ${error.endpoint ?? endpoint}: ${error.status === undefined ? error.message : `HTTP ${error.status}`}`,
+          { event: 'smart.discovery.failed', status: error.status },
+        )
+      }
+      throw error
+    }
+  }
+}

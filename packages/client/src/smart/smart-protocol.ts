@@ -1,0 +1,292 @@
+import {
+  ConfigurationError,
+  type CryptoBackend,
+  type JwsSigner,
+  type PrivateKeyInput,
+} from '@fhir-auth/core'
+import {
+  buildAuthorizationRequest,
+  type ClientAuthentication,
+  exchangeAuthorizationCode,
+  isTokenResponseValid,
+  type RegistrationResponse,
+  refreshAccessToken,
+  registerSmartClient,
+  requestBackendServicesToken,
+  resolveBackendScopes,
+  type SmartMetadata,
+  type TokenResponse,
+} from '@fhir-auth/smart'
+import {
+  isPresent,
+  optionalScopes,
+  optionalString,
+  readOptions,
+  requireString,
+  usableScopes,
+} from '../arguments.js'
+import type { ClientType } from '../client-type.js'
+import type {
+  AuthorizationUrlOptions,
+  AuthorizationUrlResult,
+  CredentialOverrides,
+  RefreshTokenOptions,
+  RequestAccessTokenOptions,
+  RequestBackendTokenOptions,
+  SmartRegistrationOptions,
+  TokenResponseCheckOptions,
+} from '../operation-options.js'
+import type { ProtocolContext } from '../protocol-context.js'
+import { importSmartSigner, SmartSignerCache } from './signers.js'
+import { SmartDiscovery } from './smart-discovery.js'
+
+const methods = ['get', 'post'] as const
+
+/**
+ * The SMART App Launch 2.2.0 implementation behind a `Client`. Internal: built lazily by
+ * `Client` only, never exported (spec: "may change without notice").
+ *
+ * Holds the per-client state the spec fixes: the client type (updated in place on assignment,
+ * keeping discovery), the discovery cache and the memoized discovered endpoints.
+ *
+ * @internal
+ */
+export class SmartProtocol {
+  clientType: ClientType
+  readonly #context: ProtocolContext
+  readonly #discovery: SmartDiscovery
+  readonly #signers = new SmartSignerCache()
+
+  constructor(context: ProtocolContext, clientType: ClientType) {
+    this.#context = context
+    this.clientType = clientType
+    this.#discovery = new SmartDiscovery(context)
+  }
+
+  serverMetadata(signal?: AbortSignal): Promise<SmartMetadata> {
+    return this.#discovery.metadata(signal)
+  }
+
+  async authorizationUrl(
+    input: AuthorizationUrlOptions | undefined,
+  ): Promise<AuthorizationUrlResult> {
+    const options = readOptions(input, 'authorizationUrl')
+    const { config, logger } = this.#contextParts()
+    // Spec order: method, client_id, scopes, then redirect_uri and authorization_endpoint.
+    const method = options.method ?? 'get'
+    if (!(methods as readonly unknown[]).includes(method)) {
+      throw new ConfigurationError({
+        invalidAttribute: 'method',
+        invalidValue: method,
+        validValues: methods,
+      })
+    }
+    logger.info(
+      `Generating authorization URL for SMART ${this.clientType} client (method: ${method})`,
+      {
+        event: 'smart.authorization_url',
+      },
+    )
+    const clientId = requireString(config.clientId, 'clientId')
+    const customScopes = optionalScopes(options.customScopes, 'customScopes')
+    const scopes = usableScopes(customScopes ?? config.scopes)
+    if (scopes === undefined) {
+      throw new ConfigurationError({
+        invalidAttribute: 'scopes',
+        message:
+          'scopes are required for an authorization request: configure scopes or pass customScopes',
+      })
+    }
+    const redirectUri = requireString(config.redirectUri, 'redirectUri')
+    const launch = optionalString(options.launch, 'launch')
+    const authorizationEndpoint = await this.#discovery.authorizationEndpoint(options.signal)
+    const audience = requireString(config.issuer, 'issuer')
+    const request = await buildAuthorizationRequest({
+      authorizationEndpoint,
+      clientId,
+      redirectUri,
+      scopes,
+      audience,
+      launch,
+      method,
+    })
+    return request.params === undefined
+      ? { authUrl: request.authUrl, state: request.state, codeVerifier: request.codeVerifier }
+      : request
+  }
+
+  async requestAccessToken(input: RequestAccessTokenOptions): Promise<TokenResponse> {
+    const options = readOptions(input, 'requestAccessToken')
+    const { config, logger, now } = this.#contextParts()
+    logger.info('Requesting access token using authorization code', {
+      event: 'smart.token.authorization_code',
+    })
+    const clientId = requireString(config.clientId, 'clientId')
+    const code = requireString(options.code, 'code', true)
+    const codeVerifier = requireString(options.codeVerifier, 'codeVerifier', true)
+    const redirectUri = requireString(config.redirectUri, 'redirectUri')
+    const clientAuthentication = await this.#clientAuthentication(clientId, options)
+    return exchangeAuthorizationCode({
+      ...this.#context.transport(options.signal),
+      tokenEndpoint: await this.#discovery.tokenEndpoint(options.signal),
+      code,
+      codeVerifier,
+      redirectUri,
+      clientAuthentication,
+      now,
+    })
+  }
+
+  async refreshToken(input: RefreshTokenOptions): Promise<TokenResponse> {
+    const options = readOptions(input, 'refreshToken')
+    const { config, logger, now } = this.#contextParts()
+    logger.info('Refreshing access token', { event: 'smart.token.refresh' })
+    const clientId = requireString(config.clientId, 'clientId')
+    const refreshToken = requireString(options.refreshToken, 'refreshToken', true)
+    const scopes = optionalScopes(options.scopes, 'scopes')
+    const clientAuthentication = await this.#clientAuthentication(clientId, options)
+    return refreshAccessToken({
+      ...this.#context.transport(options.signal),
+      tokenEndpoint: await this.#discovery.tokenEndpoint(options.signal),
+      refreshToken,
+      scopes: usableScopes(scopes),
+      clientAuthentication,
+      now,
+    })
+  }
+
+  async requestBackendToken(input: RequestBackendTokenOptions | undefined): Promise<TokenResponse> {
+    const options = readOptions(input, 'requestBackendToken')
+    const { config, logger, now } = this.#contextParts()
+    logger.info('Requesting backend services access token (client_credentials grant)', {
+      event: 'smart.token.client_credentials',
+    })
+    const clientId = requireString(config.clientId, 'clientId')
+    const perCallScopes = optionalScopes(options.scopes, 'scopes')
+    const signer = await this.#signer(options)
+    const scopes = resolveBackendScopes(perCallScopes, config.scopes, logger)
+    return requestBackendServicesToken({
+      ...this.#context.transport(options.signal),
+      tokenEndpoint: await this.#discovery.tokenEndpoint(options.signal),
+      clientId,
+      signer,
+      scopes,
+      jwksUri: config.jwksUri,
+      now,
+    })
+  }
+
+  async registerClient(
+    metadata: Readonly<Record<string, unknown>>,
+    input: SmartRegistrationOptions | undefined,
+  ): Promise<RegistrationResponse> {
+    const options = readOptions(input, 'registerClient')
+    this.#context.options.logger.info(
+      'Registering client via Dynamic Client Registration (RFC 7591)',
+      {
+        event: 'smart.registration',
+      },
+    )
+    const explicitEndpoint = optionalString(options.registrationEndpoint, 'registrationEndpoint')
+    const authorization = optionalString(options.authorization, 'authorization', true)
+    const registrationEndpoint = isPresent(explicitEndpoint)
+      ? explicitEndpoint
+      : await this.#discovery.registrationEndpoint(options.signal)
+    return registerSmartClient({
+      ...this.#context.transport(options.signal),
+      registrationEndpoint,
+      metadata,
+      authorization: isPresent(authorization) ? authorization : undefined,
+    })
+  }
+
+  isTokenResponseValid(response: unknown, options: TokenResponseCheckOptions | undefined): boolean {
+    return checkTokenResponse(response, options, this.#context)
+  }
+
+  #contextParts() {
+    const { config, options } = this.#context
+    return { config, logger: options.logger, now: options.now }
+  }
+
+  async #clientAuthentication(
+    clientId: string,
+    overrides: Partial<CredentialOverrides>,
+  ): Promise<ClientAuthentication> {
+    switch (this.clientType) {
+      case 'public':
+        return { type: 'public', clientId }
+      case 'confidential_symmetric': {
+        const perCall = optionalString(overrides.clientSecret, 'clientSecret', true)
+        const clientSecret = requireString(
+          perCall ?? this.#context.config.clientSecret,
+          'clientSecret',
+          true,
+        )
+        return { type: 'confidential_symmetric', clientId, clientSecret }
+      }
+      case 'confidential_asymmetric':
+        return {
+          type: 'confidential_asymmetric',
+          clientId,
+          signer: await this.#signer(overrides),
+          jwksUri: this.#context.config.jwksUri,
+        }
+    }
+  }
+
+  /** The signer for a private_key_jwt assertion: per-call key and kid first, else configured. */
+  async #signer(
+    overrides: Partial<Pick<CredentialOverrides, 'privateKey' | 'kid'>>,
+  ): Promise<JwsSigner> {
+    const { config } = this.#context
+    const perCallKey = overrides.privateKey ?? undefined
+    if (
+      perCallKey !== undefined &&
+      (typeof perCallKey !== 'object' || perCallKey === null) &&
+      typeof perCallKey !== 'string'
+    ) {
+      throw new ConfigurationError({
+        invalidAttribute: 'privateKey',
+        invalidValue: `a ${typeof perCallKey}`,
+      })
+    }
+    const key: PrivateKeyInput | undefined = perCallKey ?? config.privateKey
+    if (key === undefined) throw new ConfigurationError({ invalidAttribute: 'privateKey' })
+    const kid = requireString(optionalString(overrides.kid, 'kid') ?? config.kid, 'kid')
+    const backend: CryptoBackend = await this.#context.cryptoBackend()
+    if (perCallKey === undefined && overrides.kid === undefined) {
+      return this.#signers.get(backend, key, kid, config.jwtAlgorithm)
+    }
+    return importSmartSigner(backend, key, kid, config.jwtAlgorithm)
+  }
+}
+
+const flows = ['app_launch', 'backend_services'] as const
+
+/**
+ * `isTokenResponseValid` for any protocol: never throws; an unknown `flow` is itself a warning.
+ *
+ * @internal
+ */
+export function checkTokenResponse(
+  response: unknown,
+  options: TokenResponseCheckOptions | undefined,
+  context: ProtocolContext,
+): boolean {
+  const logger = context.options.logger
+  let flow: unknown
+  try {
+    flow = options?.flow ?? 'app_launch'
+  } catch {
+    flow = undefined
+  }
+  if (!(flows as readonly unknown[]).includes(flow)) {
+    logger.warn(
+      `SMART token response non-compliance: unknown flow ${JSON.stringify(String(flow))}; checked as app_launch`,
+    )
+    isTokenResponseValid(response, { flow: 'app_launch', logger })
+    return false
+  }
+  return isTokenResponseValid(response, { flow: flow as (typeof flows)[number], logger })
+}

@@ -1,0 +1,120 @@
+import { createPrivateKey, generateKeyPairSync, sign } from 'node:crypto'
+import type { CryptoBackend, FetchLike, JwsSigner, Logger, PrivateKeyInput } from '@fhir-auth/core'
+
+export const baseUrl = 'https://ehr.example.org/fhir'
+export const discoveryUrl = `${baseUrl}/.well-known/smart-configuration`
+
+export const smartConfiguration = {
+  issuer: baseUrl,
+  authorization_endpoint: 'https://ehr.example.org/auth/authorize',
+  token_endpoint: 'https://ehr.example.org/auth/token',
+  registration_endpoint: 'https://ehr.example.org/auth/register',
+  grant_types_supported: ['authorization_code', 'client_credentials'],
+  token_endpoint_auth_methods_supported: ['client_secret_basic', 'private_key_jwt'],
+  token_endpoint_auth_signing_alg_values_supported: ['RS384', 'ES384'],
+  code_challenge_methods_supported: ['S256'],
+  capabilities: [
+    'launch-ehr',
+    'launch-standalone',
+    'authorize-post',
+    'client-public',
+    'client-confidential-symmetric',
+    'client-confidential-asymmetric',
+  ],
+}
+
+export interface RecordedRequest {
+  readonly url: string
+  readonly method: string
+  readonly headers: Record<string, string>
+  readonly body: string | undefined
+}
+
+type Handler = (request: RecordedRequest) => Response | Promise<Response>
+
+/** A fetch that routes by URL (without query) and records every call. */
+export function fakeServer(routes: Record<string, Handler>) {
+  const requests: RecordedRequest[] = []
+  const fetch: FetchLike = async (url, init) => {
+    const request: RecordedRequest = {
+      url,
+      method: init.method ?? 'GET',
+      headers: { ...(init.headers as Record<string, string>) },
+      body: typeof init.body === 'string' ? init.body : undefined,
+    }
+    requests.push(request)
+    const handler = routes[url.split('?')[0] as string]
+    if (handler === undefined) return new Response('not found', { status: 404 })
+    return handler(request)
+  }
+  return {
+    fetch,
+    requests,
+    count: (url: string) => requests.filter((request) => request.url === url).length,
+  }
+}
+
+export const json = (body: unknown, status = 200) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } })
+
+export const tokenBody = {
+  access_token: 'at-123456',
+  token_type: 'Bearer',
+  expires_in: 300,
+  scope: 'patient/*.rs',
+}
+
+/** A logger that records every call. */
+export function capturingLogger() {
+  const lines: { level: string; message: string; fields?: unknown }[] = []
+  const record = (level: string) => (message: string, fields?: unknown) => {
+    lines.push({ level, message, fields })
+  }
+  const logger: Logger = {
+    info: record('info'),
+    warn: record('warn'),
+    error: record('error'),
+    debug: record('debug'),
+  }
+  return { logger, lines, text: () => JSON.stringify(lines) }
+}
+
+/** A minimal node:crypto backend for the unit tests (the real backends have their own suites). */
+export function testBackend(): CryptoBackend & { imports: number } {
+  const backend = {
+    name: 'test',
+    imports: 0,
+    async importSigner(
+      key: PrivateKeyInput,
+      options: { kid?: string | undefined; algorithm?: string | undefined },
+    ) {
+      backend.imports++
+      const keyObject = createPrivateKey(key as string)
+      const alg = keyObject.asymmetricKeyType === 'rsa' ? 'RS384' : 'ES384'
+      if (options.algorithm !== undefined && options.algorithm !== alg)
+        throw new Error('alg mismatch')
+      const signer: JwsSigner = {
+        alg,
+        kid: options.kid,
+        sign: async (input) =>
+          new Uint8Array(sign('sha384', input, { key: keyObject, dsaEncoding: 'ieee-p1363' })),
+      }
+      return signer
+    },
+    parseCertificate: () => Promise.reject(new Error('unused')),
+    keyMatchesCertificate: () => Promise.reject(new Error('unused')),
+    verifyCertificateChain: () => Promise.reject(new Error('unused')),
+    loadPkcs12: () => Promise.reject(new Error('unused')),
+    verifySignature: () => Promise.reject(new Error('unused')),
+  }
+  return backend as unknown as CryptoBackend & { imports: number }
+}
+
+export function ecKeyPem(): string {
+  const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-384' })
+  return privateKey.export({ format: 'pem', type: 'pkcs8' }).toString()
+}
+
+export function formOf(request: RecordedRequest | undefined): Record<string, string> {
+  return Object.fromEntries(new URLSearchParams(request?.body ?? ''))
+}

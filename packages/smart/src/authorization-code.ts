@@ -1,0 +1,43 @@
+import type { ClientAuthentication } from './client-authentication.js'
+import { requireText } from './option-checks.js'
+import { postAuthenticatedTokenRequest, type TokenRequestCommon } from './token-request.js'
+import type { TokenResponse } from './token-response.js'
+
+/** Options of {@link exchangeAuthorizationCode}. */
+export interface AuthorizationCodeExchangeOptions extends TokenRequestCommon {
+  /** The `code` from the authorization callback. */
+  readonly code: string
+  /** The verifier that `buildAuthorizationRequest` returned for this authorization. */
+  readonly codeVerifier: string
+  /** The `redirect_uri` sent in the authorization request. */
+  readonly redirectUri: string
+  readonly clientAuthentication: ClientAuthentication
+}
+
+/**
+ * Exchanges an authorization code for tokens: a form POST with `grant_type=authorization_code`,
+ * `code`, `redirect_uri` and `code_verifier`, plus the client authentication (`client_id` for
+ * public clients, HTTP Basic for symmetric ones, a fresh client assertion for asymmetric ones).
+ *
+ * @returns the token response as received.
+ * @throws ConfigurationError for a missing or blank option (`code`, `codeVerifier`,
+ *   `redirectUri`, `tokenEndpoint`, `clientId`, `clientSecret`, `kid`, `jwtAlgorithm`, …).
+ * @throws TokenError when the server refuses, answers unusably, or the transport fails.
+ * @see https://hl7.org/fhir/smart-app-launch/STU2.2/app-launch.html#obtain-access-token
+ */
+export async function exchangeAuthorizationCode(
+  options: AuthorizationCodeExchangeOptions,
+): Promise<TokenResponse> {
+  const code = requireText(options.code, 'code')
+  const codeVerifier = requireText(options.codeVerifier, 'codeVerifier')
+  return postAuthenticatedTokenRequest(
+    options,
+    {
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: requireText(options.redirectUri, 'redirectUri'),
+      code_verifier: codeVerifier,
+    },
+    [code, codeVerifier],
+  )
+}

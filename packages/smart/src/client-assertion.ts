@@ -1,0 +1,87 @@
+import {
+  type Clock,
+  ConfigurationError,
+  epochSeconds,
+  generateJti,
+  isJwsSigner,
+  type JwsSigner,
+  signCompactJws,
+  systemClock,
+} from '@fhir-auth/core'
+import { requireText } from './option-checks.js'
+
+/** The `client_assertion_type` of a JWT client assertion (RFC 7523 §2.2). */
+export const jwtBearerAssertionType = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer'
+
+/** The longest lifetime SMART allows: `exp` "no more than five minutes in the future". */
+const maxLifetimeSeconds = 300
+
+/** Options of {@link createClientAssertion}. */
+export interface ClientAssertionOptions {
+  readonly clientId: string
+  /** The token endpoint URL the assertion is for; becomes `aud` exactly as given. */
+  readonly tokenEndpoint: string
+  /** Signs with RS384 or ES384 and carries the registered key's `kid`. */
+  readonly signer: JwsSigner
+  /** Becomes the `jku` header; must be the JWKS URL registered for the client. */
+  readonly jwksUri?: string | undefined
+  readonly now?: Clock | undefined
+  /** Seconds until `exp`; default and maximum 300. */
+  readonly lifetimeSeconds?: number | undefined
+}
+
+/**
+ * Creates a SMART client assertion (`private_key_jwt`) for one token request.
+ *
+ * Header: `alg` (the signer's), `typ: "JWT"`, `kid`, and `jku` when `jwksUri` is given.
+ * Claims: `iss` = `sub` = client id, `aud` = the token endpoint, `iat`, `exp` = `iat` +
+ * min(lifetime, 300 s), and a fresh 256-bit `jti` so the server can refuse replays.
+ *
+ * @throws ConfigurationError `jwtAlgorithm` when the signer's algorithm is not RS384 or ES384,
+ *   `kid` when the signer has none, `signer`, `clientId`, `tokenEndpoint`, `jwksUri` or
+ *   `lifetimeSeconds` when unusable.
+ * @throws CryptoError `invalid-signature` when the signer fails.
+ * @see https://hl7.org/fhir/smart-app-launch/STU2.2/client-confidential-asymmetric.html#authenticating-to-the-token-endpoint
+ */
+export async function createClientAssertion(options: ClientAssertionOptions): Promise<string> {
+  const { signer, jwksUri, lifetimeSeconds = maxLifetimeSeconds } = options
+  if (!isJwsSigner(signer)) {
+    throw new ConfigurationError({
+      invalidAttribute: 'signer',
+      message: 'signer must be a JwsSigner',
+    })
+  }
+  if (signer.alg !== 'RS384' && signer.alg !== 'ES384') {
+    throw new ConfigurationError({
+      invalidAttribute: 'jwtAlgorithm',
+      invalidValue: signer.alg,
+      validValues: ['RS384', 'ES384'],
+      message: `SMART client assertions must be signed with RS384 or ES384, not ${signer.alg}`,
+    })
+  }
+  const kid = requireText(signer.kid, 'kid')
+  if (jwksUri !== undefined) requireText(jwksUri, 'jwksUri')
+  if (!(lifetimeSeconds > 0)) {
+    throw new ConfigurationError({
+      invalidAttribute: 'lifetimeSeconds',
+      invalidValue: lifetimeSeconds,
+      message: 'lifetimeSeconds must be a positive number',
+    })
+  }
+  const clientId = requireText(options.clientId, 'clientId')
+  const issuedAt = epochSeconds((options.now ?? systemClock)())
+  return signCompactJws(
+    jwksUri === undefined
+      ? { alg: signer.alg, typ: 'JWT', kid }
+      : { alg: signer.alg, typ: 'JWT', kid, jku: jwksUri },
+    {
+      iss: clientId,
+      sub: clientId,
+      aud: requireText(options.tokenEndpoint, 'tokenEndpoint'),
+      iat: issuedAt,
+      exp: issuedAt + Math.floor(Math.min(lifetimeSeconds, maxLifetimeSeconds)),
+      jti: generateJti(),
+    },
+    signer,
+  )
+}

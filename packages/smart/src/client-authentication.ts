@@ -1,0 +1,84 @@
+import { basicAuthorization, type Clock, ConfigurationError, type JwsSigner } from '@fhir-auth/core'
+import { createClientAssertion, jwtBearerAssertionType } from './client-assertion.js'
+import { requireText } from './option-checks.js'
+
+/**
+ * How a SMART client authenticates at the token endpoint, one variant per client type.
+ *
+ * - `public`: no authentication; `client_id` goes in the form body;
+ * - `confidential_symmetric`: HTTP Basic with the client id and secret (RFC 6749 §2.3.1);
+ * - `confidential_asymmetric`: `private_key_jwt`, a fresh signed assertion per request.
+ *
+ * @see https://hl7.org/fhir/smart-app-launch/STU2.2/client-confidential-symmetric.html
+ * @see https://hl7.org/fhir/smart-app-launch/STU2.2/client-confidential-asymmetric.html
+ */
+export type ClientAuthentication =
+  | { readonly type: 'public'; readonly clientId: string }
+  | {
+      readonly type: 'confidential_symmetric'
+      readonly clientId: string
+      readonly clientSecret: string
+    }
+  | {
+      readonly type: 'confidential_asymmetric'
+      readonly clientId: string
+      readonly signer: JwsSigner
+      /** Becomes the assertion's `jku` header; must be the JWKS URL registered for the client. */
+      readonly jwksUri?: string | undefined
+    }
+
+/** The form members and headers that authenticate one token request. @internal */
+export interface AuthenticationParts {
+  readonly form: Record<string, string>
+  readonly headers: Record<string, string>
+  /** Values to keep out of error messages built from the server's answer. */
+  readonly secrets: string[]
+}
+
+/**
+ * Turns a {@link ClientAuthentication} into request parts.
+ *
+ * @throws ConfigurationError on `clientType`, `clientId`, `clientSecret`, `signer`, `kid` or
+ *   `jwtAlgorithm`; CryptoError when the signer fails.
+ * @internal
+ */
+export async function authenticateClient(
+  authentication: ClientAuthentication,
+  tokenEndpoint: string,
+  now: Clock | undefined,
+): Promise<AuthenticationParts> {
+  if (typeof authentication !== 'object' || authentication === null) {
+    throw new ConfigurationError({
+      invalidAttribute: 'clientAuthentication',
+      message: 'clientAuthentication is required',
+    })
+  }
+  const clientId = requireText(authentication.clientId, 'clientId')
+  const { type } = authentication
+  if (type === 'public') return { form: { client_id: clientId }, headers: {}, secrets: [] }
+  if (type === 'confidential_symmetric') {
+    const clientSecret = requireText(authentication.clientSecret, 'clientSecret')
+    const authorization = basicAuthorization(clientId, clientSecret)
+    // The credentials in the header are secret too, encoded or not.
+    return { form: {}, headers: { authorization }, secrets: [clientSecret, authorization.slice(6)] }
+  }
+  if (type === 'confidential_asymmetric') {
+    const assertion = await createClientAssertion({
+      clientId,
+      tokenEndpoint,
+      signer: authentication.signer,
+      ...(authentication.jwksUri === undefined ? {} : { jwksUri: authentication.jwksUri }),
+      ...(now === undefined ? {} : { now }),
+    })
+    return {
+      form: { client_assertion_type: jwtBearerAssertionType, client_assertion: assertion },
+      headers: {},
+      secrets: [assertion],
+    }
+  }
+  throw new ConfigurationError({
+    invalidAttribute: 'clientType',
+    invalidValue: type,
+    validValues: ['public', 'confidential_symmetric', 'confidential_asymmetric'],
+  })
+}

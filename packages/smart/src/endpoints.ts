@@ -1,0 +1,49 @@
+import { checkUrl, DiscoveryError, safeUrl } from '@fhir-auth/core'
+import type { SmartMetadata } from './smart-metadata.js'
+
+/** The discovered endpoints a SMART flow can need. */
+export type DiscoveredEndpointField =
+  | 'authorization_endpoint'
+  | 'token_endpoint'
+  | 'registration_endpoint'
+
+const accessors = {
+  authorization_endpoint: (metadata: SmartMetadata) => metadata.authorizationEndpoint,
+  token_endpoint: (metadata: SmartMetadata) => metadata.tokenEndpoint,
+  registration_endpoint: (metadata: SmartMetadata) => metadata.registrationEndpoint,
+} as const
+
+/**
+ * A discovered endpoint that a flow is about to use: present, and a usable HTTPS URL (HTTP
+ * only to a loopback host under `allowInsecureLocalhost`). A server document must not be able
+ * to send the client, its secrets or its users to a plain-HTTP or `javascript:` URL.
+ *
+ * @throws DiscoveryError (with the discovery URL as `endpoint`) naming the field when it is
+ *   missing, not an absolute URL, or not HTTPS.
+ * @see ../../../../shared/spec/client-library-spec.md#discoveryerror
+ */
+export function requireDiscoveredEndpoint(
+  metadata: SmartMetadata,
+  field: DiscoveredEndpointField,
+  allowInsecureLocalhost: boolean,
+): string {
+  const value = accessors[field](metadata)
+  const endpoint = metadata.discoveryUrl
+  if (value === undefined) {
+    throw new DiscoveryError({
+      endpoint,
+      message: `SMART configuration has no ${field}; configure it explicitly`,
+    })
+  }
+  const problem = checkUrl(value, allowInsecureLocalhost)
+  if (problem === 'invalid-url') {
+    throw new DiscoveryError({ endpoint, message: `discovered ${field} is not an absolute URL` })
+  }
+  if (problem === 'insecure-url') {
+    throw new DiscoveryError({
+      endpoint,
+      message: `discovered ${field} ${safeUrl(value)} is not HTTPS${allowInsecureLocalhost ? '' : ' (HTTP is allowed only for loopback hosts with allowInsecureLocalhost)'}`,
+    })
+  }
+  return value
+}

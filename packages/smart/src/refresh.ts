@@ -1,0 +1,41 @@
+import type { ClientAuthentication } from './client-authentication.js'
+import { requireText, usableScopes } from './option-checks.js'
+import { postAuthenticatedTokenRequest, type TokenRequestCommon } from './token-request.js'
+import type { TokenResponse } from './token-response.js'
+
+/** Options of {@link refreshAccessToken}. */
+export interface RefreshOptions extends TokenRequestCommon {
+  readonly refreshToken: string
+  /** A reduced scope list; when absent (or all blank) the original token's scopes are kept. */
+  readonly scopes?: readonly string[] | undefined
+  readonly clientAuthentication: ClientAuthentication
+}
+
+/**
+ * Refreshes an access token: a form POST with `grant_type=refresh_token`, `refresh_token`, and
+ * `scope` only when scopes are given, authenticated like the code exchange.
+ *
+ * The result is the server's JSON. A `refresh_token` in it replaces the one sent; when the
+ * server sends none (no rotation), the result carries the one sent, so callers can always
+ * store `result.refresh_token` for next time.
+ *
+ * @throws ConfigurationError for a missing or blank option (`refreshToken`, `tokenEndpoint`,
+ *   client authentication).
+ * @throws TokenError when the server refuses, answers unusably, or the transport fails.
+ * @see https://hl7.org/fhir/smart-app-launch/STU2.2/app-launch.html#step-7-app-uses-a-refresh-token-to-obtain-a-new-access-token
+ */
+export async function refreshAccessToken(options: RefreshOptions): Promise<TokenResponse> {
+  const refreshToken = requireText(options.refreshToken, 'refreshToken')
+  const scopes = usableScopes(options.scopes)
+  const response = await postAuthenticatedTokenRequest(
+    options,
+    scopes === undefined
+      ? { grant_type: 'refresh_token', refresh_token: refreshToken }
+      : { grant_type: 'refresh_token', refresh_token: refreshToken, scope: scopes.join(' ') },
+    [refreshToken],
+  )
+  const returned = response.refresh_token
+  return typeof returned === 'string' && returned !== ''
+    ? response
+    : { ...response, refresh_token: refreshToken }
+}

@@ -1,0 +1,64 @@
+import { type Clock, TokenError, type TransportOptions } from '@fhir-auth/core'
+import { authenticateClient, type ClientAuthentication } from './client-authentication.js'
+import { sendFlowRequest } from './oauth-response.js'
+import { requireText, transportOf } from './option-checks.js'
+import { parseTokenResponse, type TokenResponse } from './token-response.js'
+
+/** What every token request takes: the endpoint, transport settings and a clock for assertions. */
+export interface TokenRequestCommon extends TransportOptions {
+  /** The token endpoint, configured or discovered (check a discovered one with `requireDiscoveredEndpoint`). */
+  readonly tokenEndpoint: string
+  /** The clock for assertion `iat`/`exp`; defaults to the system clock. */
+  readonly now?: Clock | undefined
+}
+
+/**
+ * POSTs a token request form (never retried, never redirected) and reads the answer.
+ *
+ * @param secrets values in `form` to keep out of error messages.
+ * @throws TokenError for every failed exchange (see {@link parseTokenResponse}); transport
+ *   failures keep their `HttpError` as `cause`.
+ * @internal
+ */
+export async function postTokenRequest(
+  options: TokenRequestCommon,
+  form: Readonly<Record<string, string>>,
+  headers: Readonly<Record<string, string>>,
+  secrets: readonly string[],
+): Promise<TokenResponse> {
+  const response = await sendFlowRequest(
+    {
+      method: 'POST',
+      url: options.tokenEndpoint,
+      form,
+      headers,
+      ...transportOf(options),
+    },
+    TokenError,
+    'token request',
+    secrets,
+  )
+  return parseTokenResponse(response, secrets)
+}
+
+/**
+ * Sends a token request authenticated as `authentication` says.
+ *
+ * @internal
+ */
+export async function postAuthenticatedTokenRequest(
+  options: TokenRequestCommon & { readonly clientAuthentication: ClientAuthentication },
+  form: Readonly<Record<string, string>>,
+  secrets: readonly string[],
+): Promise<TokenResponse> {
+  const tokenEndpoint = requireText(options.tokenEndpoint, 'tokenEndpoint')
+  const authentication = await authenticateClient(
+    options.clientAuthentication,
+    tokenEndpoint,
+    options.now,
+  )
+  return postTokenRequest(options, { ...form, ...authentication.form }, authentication.headers, [
+    ...secrets,
+    ...authentication.secrets,
+  ])
+}

@@ -1,0 +1,138 @@
+import { describe, expect, it } from 'vitest'
+import { isTokenResponseValid } from '../src/index.js'
+import { captureLogger } from './test-support.js'
+
+const prefix = 'SMART token response non-compliance: '
+const good = {
+  access_token: 'secret-access-token',
+  token_type: 'Bearer',
+  expires_in: 3600,
+  scope: 'system/*.rs',
+}
+
+function check(response: unknown, flow?: 'app_launch' | 'backend_services') {
+  const logger = captureLogger()
+  const valid = isTokenResponseValid(response, { flow, logger })
+  return { valid, warnings: logger.warnings(), lines: logger.lines }
+}
+
+describe('isTokenResponseValid', () => {
+  it.each(['app_launch', 'backend_services'] as const)(
+    'accepts a compliant %s response silently',
+    (flow) => {
+      expect(check(good, flow)).toEqual({ valid: true, warnings: [], lines: [] })
+    },
+  )
+
+  it('accepts lowercase bearer', () => {
+    expect(check({ ...good, token_type: 'bearer' }).valid).toBe(true)
+  })
+
+  it('does not require expires_in for app launch', () => {
+    const { expires_in: _omitted, ...rest } = good
+    expect(check(rest).valid).toBe(true)
+    expect(check(rest, 'backend_services').warnings).toEqual([
+      `${prefix}required field 'expires_in' is missing or blank (SMART Backend Services)`,
+    ])
+  })
+
+  it.each([null, undefined, 'a string', 42, [good], true])(
+    'warns once that %j is not a JSON object',
+    (value) => {
+      expect(check(value)).toMatchObject({
+        valid: false,
+        warnings: [`${prefix}response is not a JSON object`],
+      })
+    },
+  )
+
+  it.each([
+    [
+      'access_token absent',
+      { access_token: undefined },
+      "required field 'access_token' is missing or blank",
+    ],
+    [
+      'access_token blank',
+      { access_token: '  ' },
+      "required field 'access_token' is missing or blank",
+    ],
+    ['scope absent', { scope: undefined }, "required field 'scope' is missing or blank"],
+    ['scope empty', { scope: '' }, "required field 'scope' is missing or blank"],
+    ['token_type absent', { token_type: undefined }, "required field 'token_type' is missing"],
+    ['token_type BEARER', { token_type: 'BEARER' }, `token_type is "BEARER"; expected 'Bearer'`],
+    ['token_type DPoP', { token_type: 'DPoP' }, `token_type is "DPoP"; expected 'Bearer'`],
+    ['token_type a number', { token_type: 1 }, "token_type is 1; expected 'Bearer'"],
+  ])('warns once for %s', (_label, change, warning) => {
+    expect(check({ ...good, ...change })).toMatchObject({
+      valid: false,
+      warnings: [prefix + warning],
+    })
+  })
+
+  it('warns once per violation when there are several', () => {
+    const { warnings, valid } = check({ token_type: 'mac', expires_in: '' }, 'backend_services')
+    expect(valid).toBe(false)
+    expect(warnings).toHaveLength(4)
+    for (const warning of warnings) expect(warning.startsWith(prefix)).toBe(true)
+  })
+
+  it('never logs a token value', () => {
+    const { lines } = check({ ...good, token_type: 'secret-access-token-type', scope: '' })
+    expect(JSON.stringify(lines)).not.toContain('secret-access-token"')
+    const missing = check({ access_token: 'eyJhbGciOi.eyJzdWIi.c2ln', scope: ' ' })
+    expect(JSON.stringify(missing.lines)).not.toContain('eyJhbGciOi')
+  })
+
+  it('never throws for hostile input', () => {
+    const throwingGetter = Object.defineProperty({}, 'access_token', {
+      enumerable: true,
+      get() {
+        throw new Error('getter')
+      },
+    })
+    const trap = new Proxy(
+      {},
+      {
+        get() {
+          throw new Error('trap')
+        },
+        has() {
+          throw new Error('trap')
+        },
+        getPrototypeOf() {
+          throw new Error('trap')
+        },
+      },
+    )
+    const { proxy: revoked, revoke } = Proxy.revocable({}, {})
+    revoke()
+    for (const hostile of [throwingGetter, trap, revoked, Object.create(null), new Map()]) {
+      const logger = captureLogger()
+      expect(() => isTokenResponseValid(hostile, { logger })).not.toThrow()
+      expect(isTokenResponseValid(hostile, { logger })).toBe(false)
+      expect(logger.warnings().length).toBeGreaterThan(0)
+    }
+  })
+
+  it('never throws when the options or the logger are hostile', () => {
+    const throwingLogger = {
+      info() {},
+      error() {},
+      warn() {
+        throw new Error('logger down')
+      },
+    }
+    expect(isTokenResponseValid({}, { logger: throwingLogger })).toBe(false)
+    const hostileOptions = Object.defineProperty({ logger: captureLogger() }, 'flow', {
+      get() {
+        throw new Error('options')
+      },
+    })
+    expect(isTokenResponseValid(good, hostileOptions)).toBe(true)
+  })
+
+  it('uses the default logger when none is given', () => {
+    expect(isTokenResponseValid(good)).toBe(true)
+  })
+})
