@@ -401,24 +401,37 @@ describe('sendRequest against a real loopback server', () => {
 describe('sendRequest keeps secrets out of its errors', () => {
   it('drops the message of an error thrown by a custom fetch, keeping name and code', async () => {
     const fetch: FetchLike = async (_url, init) => {
-      throw Object.assign(new TypeError(`failed posting ${String(init.body)}`), { code: 'ECONNRESET' })
+      throw Object.assign(new TypeError(`failed posting ${String(init.body)}`), {
+        code: 'ECONNRESET',
+      })
     }
     const error = await httpError(
-      sendRequest({ method: 'POST', url: 'https://as.example.org/token', form: { code: 'auth-code-secret' }, fetch }),
+      sendRequest({
+        method: 'POST',
+        url: 'https://as.example.org/token',
+        form: { code: 'auth-code-secret' },
+        fetch,
+      }),
     )
     const cause = error.cause as Error & { code?: string }
     expect(cause.message).toBe('TypeError (ECONNRESET)')
     expect(cause.code).toBe('ECONNRESET')
-    expect(`${error.message} ${cause.message} ${cause.stack} ${JSON.stringify(error)}`).not.toContain('auth-code-secret')
+    expect(
+      `${error.message} ${cause.message} ${cause.stack} ${JSON.stringify(error)}`,
+    ).not.toContain('auth-code-secret')
   })
 
   it('refuses a JSON body that cannot be serialised with a typed error', async () => {
     const cyclic: Record<string, unknown> = {}
     cyclic.self = cyclic
     const { fetch, calls } = recordingFetch(() => new Response('{}'))
-    const error = await httpError(sendRequest({ method: 'POST', url: 'https://as.example.org/reg', json: cyclic, fetch }))
+    const error = await httpError(
+      sendRequest({ method: 'POST', url: 'https://as.example.org/reg', json: cyclic, fetch }),
+    )
     expect(error.reason).toBe('invalid-body')
     expect(calls).toHaveLength(0)
-    await expect(sendRequest({ method: 'POST', url: 'https://as.example.org/reg', json: { n: 1n }, fetch })).rejects.toBeInstanceOf(HttpError)
+    await expect(
+      sendRequest({ method: 'POST', url: 'https://as.example.org/reg', json: { n: 1n }, fetch }),
+    ).rejects.toBeInstanceOf(HttpError)
   })
 })

@@ -136,7 +136,11 @@ function encodeBody(request: HttpRequest, url: string): string | null {
     return JSON.stringify(request.json)
   } catch {
     // Cycles and BigInts cannot be sent; say so instead of surfacing a raw TypeError.
-    throw failure('invalid-body', url, `${request.method} ${safeUrl(url)} refused: the JSON body cannot be serialised`)
+    throw failure(
+      'invalid-body',
+      url,
+      `${request.method} ${safeUrl(url)} refused: the JSON body cannot be serialised`,
+    )
   }
 }
 
@@ -299,9 +303,11 @@ function networkCause(error: unknown): string {
 function sanitizeCause(error: unknown): Error {
   const name = error instanceof Error ? error.name : 'Error'
   const code =
-    (error as { code?: unknown } | undefined)?.code ?? (error as { cause?: { code?: unknown } } | undefined)?.cause?.code
+    (error as { code?: unknown } | undefined)?.code ??
+    (error as { cause?: { code?: unknown } } | undefined)?.cause?.code
   const copy = new Error(typeof code === 'string' ? `${name} (${code})` : name)
   copy.name = name
-  if (typeof code === 'string') Object.defineProperty(copy, 'code', { value: code, enumerable: true })
+  if (typeof code === 'string')
+    Object.defineProperty(copy, 'code', { value: code, enumerable: true })
   return copy
 }
