@@ -266,3 +266,14 @@ describe('isJwsSigner', () => {
     expect(isJwsSigner(null)).toBe(false)
   })
 })
+
+describe('selectSigningAlgorithm input checks', () => {
+  it('refuses an unknown profile with a ConfigurationError, not a TypeError', () => {
+    expect(() =>
+      selectSigningAlgorithm({
+        profile: 'oauth' as never,
+        key: { type: 'EC', namedCurve: 'P-521' },
+      }),
+    ).toThrow(ConfigurationError)
+  })
+})

@@ -49,6 +49,13 @@ export function compatibleAlgorithms(profile: KeyProfile, key: KeyDescription): 
  */
 export function selectSigningAlgorithm(selection: AlgorithmSelection): SigningAlgorithm {
   const { profile, key, algorithm, advertisedAlgorithms } = selection
+  if (profile !== 'smart' && profile !== 'udap') {
+    throw new ConfigurationError({
+      invalidAttribute: 'profile',
+      invalidValue: profile,
+      validValues: ['smart', 'udap'],
+    })
+  }
   const compatible = compatibleAlgorithms(profile, key)
   if (compatible.length === 0) {
     const allowed = profile === 'smart' ? 'RSA or EC P-384' : 'RSA, EC P-256 or EC P-384'

@@ -1,0 +1,325 @@
+import { createHash, randomBytes } from 'node:crypto'
+import {
+  encodePem,
+  parseCertificate,
+  readDerChildren,
+  readDerDocument,
+} from '@fhir-auth/core/internal'
+import {
+  encodeBitString,
+  encodeBoolean,
+  encodeDer,
+  encodeDerSequence,
+  encodeExplicit,
+  encodeExtension,
+  encodeIa5String,
+  encodeInteger,
+  encodeName,
+  encodeNamedBits,
+  encodeOctetString,
+  encodeTime,
+  type NameParts,
+} from './der-builders.js'
+import { generateTestKeyPair, type KeyType, type TestKeyPair } from './key-pair.js'
+import { corruptLastByte, signatureAlgorithmIdentifier, signTbs } from './signing.js'
+
+/** The organisation every test PKI name carries, so test certificates are recognisable. */
+const testOrganization = 'fhir-auth Test PKI'
+
+/** Options of {@link createCertificateAuthority}. */
+export interface CertificateAuthorityOptions {
+  /** Common name of the CA. */
+  readonly name: string
+  /** Default `p384` (instant); RSA sizes take longer to generate. */
+  readonly keyType?: KeyType
+  readonly notBefore: Date
+  readonly notAfter: Date
+  /** The issuing authority; omitted for a self-signed root. */
+  readonly issuer?: CertificateAuthority
+  /** basicConstraints cA; default true. `false` makes a hostile "CA" for `not-a-ca` cases. */
+  readonly isCertificateAuthority?: boolean
+  /** Serial number as a bigint or hex string; random when omitted. */
+  readonly serial?: bigint | string
+}
+
+/** Options of {@link CertificateAuthority.issue}. */
+export interface IssueCertificateOptions {
+  readonly commonName: string
+  /** SAN `uniformResourceIdentifier` entries, written byte for byte as given. */
+  readonly sanUris?: readonly string[]
+  /** SAN `dNSName` entries. */
+  readonly sanDnsNames?: readonly string[]
+  /** Default `p256`. */
+  readonly keyType?: KeyType
+  /** Default one hour ago. */
+  readonly notBefore?: Date
+  /** Default one year from now. */
+  readonly notAfter?: Date
+  /** basicConstraints cA for the issued certificate; default false. */
+  readonly isCa?: boolean
+  /** Serial number as a bigint or hex string; random when omitted. */
+  readonly serial?: bigint | string
+  /** Flip the last signature byte: a certificate that parses but does not verify. */
+  readonly corruptSignature?: boolean
+  /** Use this key instead of generating one (same key, several certificates). */
+  readonly keyPair?: TestKeyPair
+}
+
+/** A certificate the test PKI issued, with its private key. */
+export interface IssuedCertificate {
+  readonly certificatePem: string
+  readonly certificateDer: Uint8Array
+  /** Unencrypted PKCS#8 PEM. */
+  readonly privateKeyPem: string
+  /** Lowercase hex without leading zero bytes, as `CertificateInfo.serialNumber`. */
+  readonly serialNumber: string
+  readonly keyPair: TestKeyPair
+  /** Leaf first, then the issuing CAs up to but excluding the self-signed root (an `x5c`). */
+  readonly chainDer: readonly Uint8Array[]
+}
+
+/** Options of {@link CertificateAuthority.crl}. */
+export interface CrlOptions {
+  /** Serial numbers to list, as hex strings (any case, leading zeros allowed) or bigints. */
+  readonly revokedSerials?: readonly (string | bigint)[]
+  readonly thisUpdate: Date
+  /** Omitted means a CRL without nextUpdate. */
+  readonly nextUpdate?: Date
+  /** Flip the last signature byte. */
+  readonly corruptSignature?: boolean
+  /** cRLNumber extension value; default 1. */
+  readonly crlNumber?: bigint
+}
+
+/** A CRL the test PKI issued. */
+export interface IssuedCrl {
+  readonly crlDer: Uint8Array
+  readonly crlPem: string
+}
+
+/** A certificate authority of the test PKI: a certificate plus its key, able to issue. */
+export interface CertificateAuthority extends IssuedCertificate {
+  readonly name: string
+  readonly keyType: KeyType
+  /** DER of the subject Name, written as the issuer of everything this CA signs. */
+  readonly subjectDer: Uint8Array
+  readonly subjectKeyIdentifier: Uint8Array
+  /** This CA's certificate and its issuers up to but excluding the self-signed root. */
+  readonly intermediatesDer: readonly Uint8Array[]
+  issue(options: IssueCertificateOptions): Promise<IssuedCertificate>
+  crl(options: CrlOptions): IssuedCrl
+}
+
+/**
+ * Creates a root CA (self-signed) or, with `issuer`, an intermediate CA.
+ *
+ * Certificates are X.509 v3 with the subject `C=US, O=fhir-auth Test PKI, OU=…, CN=<name>`,
+ * basicConstraints (critical), keyUsage (critical), subject and authority key identifiers.
+ * RSA issuers sign with SHA-256, P-256 with ECDSA SHA-256, P-384 with ECDSA SHA-384.
+ */
+export async function createCertificateAuthority(
+  options: CertificateAuthorityOptions,
+): Promise<CertificateAuthority> {
+  const keyType = options.keyType ?? 'p384'
+  const keyPair = await generateTestKeyPair(keyType)
+  const subject: NameParts = {
+    country: 'US',
+    organization: testOrganization,
+    organizationalUnit: options.issuer === undefined ? 'Root' : 'Intermediate',
+    commonName: options.name,
+  }
+  const subjectDer = encodeName(subject)
+  const subjectKeyIdentifier = keyIdentifier(keyPair.spki)
+  const isCertificateAuthority = options.isCertificateAuthority ?? true
+  const signer = options.issuer ?? {
+    keyType,
+    keyPair,
+    subjectDer,
+    subjectKeyIdentifier,
+    intermediatesDer: [],
+  }
+  const certificateDer = buildCertificate({
+    serial: serialOf(options.serial),
+    issuer: signer,
+    subjectDer,
+    notBefore: options.notBefore,
+    notAfter: options.notAfter,
+    keyPair,
+    extensions: [
+      basicConstraints(isCertificateAuthority),
+      encodeExtension('2.5.29.15', true, encodeNamedBits(isCertificateAuthority ? [0, 5, 6] : [0])),
+      encodeExtension('2.5.29.14', false, encodeOctetString(subjectKeyIdentifier)),
+      authorityKeyIdentifier(signer.subjectKeyIdentifier),
+    ],
+    corruptSignature: false,
+  })
+  const intermediatesDer =
+    options.issuer === undefined ? [] : [certificateDer, ...options.issuer.intermediatesDer]
+  const authority: CertificateAuthority = {
+    name: options.name,
+    keyType,
+    keyPair,
+    subjectDer,
+    subjectKeyIdentifier,
+    certificateDer,
+    certificatePem: encodePem(certificateDer, 'CERTIFICATE'),
+    privateKeyPem: keyPair.privateKeyPem,
+    serialNumber: serialHex(certificateDer),
+    chainDer: [certificateDer, ...(options.issuer?.intermediatesDer ?? [])],
+    intermediatesDer,
+    issue: (issueOptions) => issueCertificate(authority, issueOptions),
+    crl: (crlOptions) => issueCrl(authority, crlOptions),
+  }
+  return authority
+}
+
+async function issueCertificate(
+  authority: CertificateAuthority,
+  options: IssueCertificateOptions,
+): Promise<IssuedCertificate> {
+  const keyPair = options.keyPair ?? (await generateTestKeyPair(options.keyType ?? 'p256'))
+  const isCa = options.isCa ?? false
+  const now = Date.now()
+  const sanUris = options.sanUris ?? []
+  const sanDnsNames = options.sanDnsNames ?? []
+  const extensions = [
+    basicConstraints(isCa),
+    encodeExtension('2.5.29.15', true, encodeNamedBits(isCa ? [0, 5, 6] : [0])),
+    encodeExtension('2.5.29.14', false, encodeOctetString(keyIdentifier(keyPair.spki))),
+    authorityKeyIdentifier(authority.subjectKeyIdentifier),
+  ]
+  if (sanUris.length + sanDnsNames.length > 0) {
+    // GeneralName [6] uniformResourceIdentifier and [2] dNSName, implicitly tagged IA5Strings.
+    const names = [
+      ...sanUris.map((uri) => encodeIa5String(uri, 0x86)),
+      ...sanDnsNames.map((dns) => encodeIa5String(dns, 0x82)),
+    ]
+    extensions.push(encodeExtension('2.5.29.17', false, encodeDerSequence(...names)))
+  }
+  const certificateDer = buildCertificate({
+    serial: serialOf(options.serial),
+    issuer: authority,
+    subjectDer: encodeName({
+      country: 'US',
+      organization: testOrganization,
+      organizationalUnit: isCa ? 'Intermediate' : 'Leaf',
+      commonName: options.commonName,
+    }),
+    notBefore: options.notBefore ?? new Date(now - 3_600_000),
+    notAfter: options.notAfter ?? new Date(now + 365 * 86_400_000),
+    keyPair,
+    extensions,
+    corruptSignature: options.corruptSignature ?? false,
+  })
+  return {
+    certificateDer,
+    certificatePem: encodePem(certificateDer, 'CERTIFICATE'),
+    privateKeyPem: keyPair.privateKeyPem,
+    serialNumber: serialHex(certificateDer),
+    keyPair,
+    chainDer: [certificateDer, ...authority.intermediatesDer],
+  }
+}
+
+function issueCrl(authority: CertificateAuthority, options: CrlOptions): IssuedCrl {
+  const revoked = (options.revokedSerials ?? []).map((serial) =>
+    encodeDerSequence(encodeInteger(serialOf(serial)), encodeTime(options.thisUpdate)),
+  )
+  const crlExtensions = encodeExplicit(
+    0,
+    encodeDerSequence(
+      authorityKeyIdentifier(authority.subjectKeyIdentifier),
+      encodeExtension('2.5.29.20', false, encodeInteger(options.crlNumber ?? 1n)),
+    ),
+  )
+  const algorithm = signatureAlgorithmIdentifier(authority.keyType)
+  const tbs = encodeDerSequence(
+    encodeInteger(1n),
+    algorithm,
+    authority.subjectDer,
+    encodeTime(options.thisUpdate),
+    ...(options.nextUpdate === undefined ? [] : [encodeTime(options.nextUpdate)]),
+    ...(revoked.length === 0 ? [] : [encodeDerSequence(...revoked)]),
+    crlExtensions,
+  )
+  const signed = encodeDerSequence(
+    tbs,
+    algorithm,
+    encodeBitString(signTbs(authority.keyType, authority.keyPair.privateKey, tbs)),
+  )
+  const crlDer = options.corruptSignature ? corruptLastByte(signed) : signed
+  return { crlDer, crlPem: encodePem(crlDer, 'X509 CRL') }
+}
+
+/** What signing a certificate needs to know about its issuer. */
+interface Signer {
+  readonly keyType: KeyType
+  readonly keyPair: TestKeyPair
+  readonly subjectDer: Uint8Array
+  readonly subjectKeyIdentifier: Uint8Array
+}
+
+interface CertificateFields {
+  readonly serial: bigint
+  readonly issuer: Signer
+  readonly subjectDer: Uint8Array
+  readonly notBefore: Date
+  readonly notAfter: Date
+  readonly keyPair: TestKeyPair
+  readonly extensions: readonly Uint8Array[]
+  readonly corruptSignature: boolean
+}
+
+function buildCertificate(fields: CertificateFields): Uint8Array {
+  const algorithm = signatureAlgorithmIdentifier(fields.issuer.keyType)
+  const tbs = encodeDerSequence(
+    encodeExplicit(0, encodeInteger(2n)),
+    encodeInteger(fields.serial),
+    algorithm,
+    fields.issuer.subjectDer,
+    encodeDerSequence(encodeTime(fields.notBefore), encodeTime(fields.notAfter)),
+    fields.subjectDer,
+    fields.keyPair.spki,
+    encodeExplicit(3, encodeDerSequence(...fields.extensions)),
+  )
+  const signature = signTbs(fields.issuer.keyType, fields.issuer.keyPair.privateKey, tbs)
+  const certificate = encodeDerSequence(tbs, algorithm, encodeBitString(signature))
+  return fields.corruptSignature ? corruptLastByte(certificate) : certificate
+}
+
+function basicConstraints(isCertificateAuthority: boolean): Uint8Array {
+  return encodeExtension(
+    '2.5.29.19',
+    true,
+    encodeDerSequence(...(isCertificateAuthority ? [encodeBoolean(true)] : [])),
+  )
+}
+
+function authorityKeyIdentifier(issuerKeyIdentifier: Uint8Array): Uint8Array {
+  return encodeExtension(
+    '2.5.29.35',
+    false,
+    encodeDerSequence(encodeDer(0x80, issuerKeyIdentifier)),
+  )
+}
+
+/** RFC 5280 §4.2.1.2 method 1: SHA-1 of the subjectPublicKey BIT STRING value. */
+function keyIdentifier(spki: Uint8Array): Uint8Array {
+  const [, subjectPublicKey] = readDerChildren(readDerDocument(spki))
+  const keyBits = subjectPublicKey?.content.subarray(1) ?? new Uint8Array()
+  return new Uint8Array(createHash('sha1').update(keyBits).digest())
+}
+
+/** A positive serial number: the given one, or 16 random bytes (RFC 5280: at most 20 octets). */
+function serialOf(serial: bigint | string | undefined): bigint {
+  if (typeof serial === 'bigint') return serial
+  if (typeof serial === 'string') return BigInt(`0x${serial}`)
+  const bytes = randomBytes(16)
+  bytes[0] = ((bytes[0] as number) & 0x7f) | 0x01
+  return BigInt(`0x${bytes.toString('hex')}`)
+}
+
+/** The serial number of a certificate we just built, in `CertificateInfo.serialNumber` form. */
+function serialHex(certificateDer: Uint8Array): string {
+  return parseCertificate(certificateDer).serialNumber
+}

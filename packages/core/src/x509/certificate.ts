@@ -1,0 +1,194 @@
+import type { CertificateInfo, VerificationAlgorithm } from '../crypto/backend.js'
+import { CryptoError } from '../errors/crypto-error.js'
+import { readAlgorithmIdentifier, signatureAlgorithmOf } from './algorithm-identifier.js'
+import { readCertificateExtensions } from './certificate-extensions.js'
+import { bytesEqual, type DerElement, readDerChildren, readDerDocument } from './der.js'
+import {
+  decodeOctetAlignedBitString,
+  decodeSerialNumber,
+  decodeSmallInteger,
+  decodeTime,
+  derTag,
+  expectTag,
+} from './der-values.js'
+import { renderDistinguishedName } from './distinguished-name.js'
+import { signatureToJose } from './signature-value.js'
+import { describeSubjectPublicKeyInfo, type PublicKeyDescription } from './spki.js'
+
+/**
+ * A certificate as the chain policy needs it: {@link CertificateInfo} plus the signed bytes,
+ * the signature, the DER names and the key identifiers.
+ */
+export interface ParsedCertificate extends CertificateInfo {
+  /** DER of `tbsCertificate`: the bytes the issuer signed. */
+  readonly tbs: Uint8Array
+  /** `undefined` when the signature algorithm is not supported (the chain reports `bad-signature`). */
+  readonly signatureAlgorithm: VerificationAlgorithm | undefined
+  /** JOSE form: ECDSA as `r‖s`, RSA as is. */
+  readonly signature: Uint8Array
+  /** DER of the subject `Name`; issuer matching compares these bytes. */
+  readonly subjectDer: Uint8Array
+  readonly issuerDer: Uint8Array
+  readonly publicKey: PublicKeyDescription
+  readonly subjectKeyIdentifier: Uint8Array | undefined
+  readonly authorityKeyIdentifier: Uint8Array | undefined
+}
+
+const reason = 'invalid-certificate'
+
+/**
+ * Parses a DER X.509 certificate. No signature is checked here; see
+ * {@link validateCertificateChain}.
+ *
+ * @throws CryptoError `invalid-certificate` naming what is malformed: not DER, trailing bytes,
+ *   missing fields, an unknown version, a signature algorithm that differs between the
+ *   certificate and its TBS part, invalid dates or extensions, or a public key that cannot be
+ *   read or is not RSA/EC P-256/P-384/P-521 (the key's own error is the `cause`).
+ * @see https://www.rfc-editor.org/rfc/rfc5280#section-4.1
+ */
+export function parseCertificate(der: Uint8Array): ParsedCertificate {
+  if (!(der instanceof Uint8Array))
+    throw new CryptoError(reason, 'the certificate is not DER bytes')
+  // A private copy: callers may reuse their buffer, and the parsed certificate must not change.
+  const bytes = new Uint8Array(der)
+  const certificate = expectTag(
+    readDerDocument(bytes, reason),
+    derTag.sequence,
+    'the certificate',
+    reason,
+  )
+  const [tbsElement, outerAlgorithm, signatureElement, extra] = readDerChildren(certificate, reason)
+  if (extra !== undefined)
+    throw new CryptoError(reason, 'the certificate has more than three fields')
+  const tbs = expectTag(tbsElement, derTag.sequence, 'tbsCertificate', reason)
+  const algorithmElement = expectTag(
+    outerAlgorithm,
+    derTag.sequence,
+    'the signature algorithm',
+    reason,
+  )
+  const signatureBits = decodeOctetAlignedBitString(
+    expectTag(signatureElement, derTag.bitString, 'the signature', reason).content,
+    'the signature',
+    reason,
+  )
+  const fields = readTbsCertificate(tbs)
+  // RFC 5280 §4.1.1.2: the signed and the unsigned algorithm fields MUST be identical.
+  if (!bytesEqual(fields.innerAlgorithm.bytes, algorithmElement.bytes)) {
+    throw new CryptoError(
+      reason,
+      'the signature algorithm inside tbsCertificate differs from the outer one',
+    )
+  }
+  const signatureAlgorithm = signatureAlgorithmOf(
+    readAlgorithmIdentifier(algorithmElement, 'the signature algorithm', reason),
+  )
+  const subject = renderDistinguishedName(fields.subject, reason)
+  let publicKey: PublicKeyDescription
+  try {
+    publicKey = describeSubjectPublicKeyInfo(fields.publicKeyInfo.bytes)
+  } catch (error) {
+    if (!(error instanceof CryptoError)) throw error
+    throw new CryptoError(
+      reason,
+      `the public key of certificate "${subject}" cannot be used: ${error.message}`,
+      { cause: error },
+    )
+  }
+  const extensions = readCertificateExtensions(fields.extensions)
+  return {
+    der: bytes,
+    subject,
+    issuer: renderDistinguishedName(fields.issuer, reason),
+    serialNumber: decodeSerialNumber(
+      expectTag(fields.serialNumber, derTag.integer, 'the serial number', reason).content,
+      reason,
+    ),
+    notBefore: decodeTime(fields.notBefore, 'notBefore', reason),
+    notAfter: decodeTime(fields.notAfter, 'notAfter', reason),
+    subjectAltNameUris: extensions.subjectAltNameUris,
+    publicKeySpki: fields.publicKeyInfo.bytes,
+    publicKeyJwk: publicKey.jwk,
+    isCertificateAuthority: extensions.isCertificateAuthority,
+    tbs: tbs.bytes,
+    signatureAlgorithm,
+    signature: signatureToJose(signatureAlgorithm, signatureBits),
+    subjectDer: fields.subject.bytes,
+    issuerDer: fields.issuer.bytes,
+    publicKey,
+    subjectKeyIdentifier: extensions.subjectKeyIdentifier,
+    authorityKeyIdentifier: extensions.authorityKeyIdentifier,
+  }
+}
+
+interface TbsCertificateFields {
+  readonly serialNumber: DerElement
+  readonly innerAlgorithm: DerElement
+  readonly issuer: DerElement
+  readonly notBefore: DerElement
+  readonly notAfter: DerElement
+  readonly subject: DerElement
+  readonly publicKeyInfo: DerElement
+  readonly extensions: DerElement | undefined
+}
+
+/** Context-specific constructed tags of the optional TBSCertificate fields. */
+const versionTag = 0xa0
+const extensionsTag = 0xa3
+
+/**
+ * `TBSCertificate ::= SEQUENCE { [0] version, serialNumber, signature, issuer, validity, subject,
+ * subjectPublicKeyInfo, [1] issuerUniqueID, [2] subjectUniqueID, [3] extensions }`.
+ */
+function readTbsCertificate(tbs: DerElement): TbsCertificateFields {
+  const fields = readDerChildren(tbs, reason)
+  let index = 0
+  let version = 0
+  if (fields[0]?.tag === versionTag) {
+    const [versionNumber, extra] = readDerChildren(fields[0], reason)
+    if (extra !== undefined)
+      throw new CryptoError(reason, 'the certificate version field has extra content')
+    version = decodeSmallInteger(
+      expectTag(versionNumber, derTag.integer, 'the version', reason).content,
+      'the version',
+      reason,
+    )
+    if (version > 2)
+      throw new CryptoError(reason, `certificate version ${version + 1} is not supported`)
+    index = 1
+  }
+  const next = (tag: number, what: string): DerElement =>
+    expectTag(fields[index++], tag, what, reason)
+  const serialNumber = next(derTag.integer, 'the serial number')
+  const innerAlgorithm = next(derTag.sequence, 'the tbsCertificate signature algorithm')
+  const issuer = next(derTag.sequence, 'the issuer name')
+  const validity = next(derTag.sequence, 'the validity')
+  const subject = next(derTag.sequence, 'the subject name')
+  const publicKeyInfo = next(derTag.sequence, 'subjectPublicKeyInfo')
+  const [notBefore, notAfter, validityExtra] = readDerChildren(validity, reason)
+  if (notBefore === undefined || notAfter === undefined || validityExtra !== undefined) {
+    throw new CryptoError(reason, 'the validity is not notBefore and notAfter')
+  }
+  let extensions: DerElement | undefined
+  // The optional unique identifiers ([1], [2]) are skipped; [3] extensions come last.
+  for (const field of fields.slice(index)) {
+    if (field.tag === 0x81 || field.tag === 0xa1 || field.tag === 0x82 || field.tag === 0xa2)
+      continue
+    if (field.tag === extensionsTag && extensions === undefined && version === 2) extensions = field
+    else
+      throw new CryptoError(
+        reason,
+        `tbsCertificate has an unexpected field with tag 0x${field.tag.toString(16)}`,
+      )
+  }
+  return {
+    serialNumber,
+    innerAlgorithm,
+    issuer,
+    notBefore,
+    notAfter,
+    subject,
+    publicKeyInfo,
+    extensions,
+  }
+}

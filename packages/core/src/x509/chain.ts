@@ -1,0 +1,312 @@
+import type {
+  CertificateInfo,
+  SignatureCheck,
+  VerifiedCertificateChain,
+} from '../crypto/backend.js'
+import { ConfigurationError } from '../errors/configuration-error.js'
+import {
+  CertificateChainError,
+  type CertificateChainFailureReason,
+} from '../errors/crypto-error.js'
+import type { ParsedCertificate } from './certificate.js'
+import type { ParsedCrl } from './crl.js'
+import { bytesEqual } from './der.js'
+import { signatureForIssuerKey } from './signature-value.js'
+
+/**
+ * Verifies one signature; a backend's `verifySignature`. Resolves `false` for a signature that
+ * does not verify. A rejection is treated like `false` (fail closed).
+ */
+export type SignatureVerifier = (check: SignatureCheck) => Promise<boolean>
+
+/**
+ * Input of {@link validateCertificateChain}: parsed certificates and CRLs, explicit trust and an
+ * explicit time.
+ */
+export interface ChainValidationInput {
+  /** Leaf first, then its issuer, and so on (the `x5c` order). May end with the anchor itself. */
+  readonly chain: readonly ParsedCertificate[]
+  readonly trustAnchors: readonly ParsedCertificate[]
+  readonly crls: readonly ParsedCrl[]
+  readonly at: Date
+}
+
+/**
+ * Validates a leaf-first certificate chain against trust anchors at a given time, with
+ * revocation required. This is the one path policy every backend inherits; backends only
+ * supply `verify`. The checks run in this order and the first failure wins:
+ *
+ * 1. an empty chain is `no-path`;
+ * 2. each certificate's issuer name must be the next one's subject name (`order`);
+ * 3. the path ends at a trust anchor: the last certificate itself, or an anchor whose subject is
+ *    the last certificate's issuer (AKI/SKI matches tried first) and whose key verifies it.
+ *    No anchor of that name is `untrusted` when the last certificate is self-issued (a root we
+ *    do not trust) and `no-path` otherwise (an intermediate is missing); anchors of that name
+ *    whose key does not verify are `untrusted`;
+ * 4. every certificate's signature verifies with its issuer's key (`bad-signature`, also for
+ *    unsupported signature algorithms);
+ * 5. every issuer below the anchor has basicConstraints cA (`not-a-ca`);
+ * 6. every certificate, anchor included, is valid at `at`, leaf first (`not-yet-valid`, `expired`);
+ * 7. every certificate below the anchor, leaf first, has a CRL from its issuer (`crl-missing`)
+ *    that verifies with the issuer's key (`crl-bad-signature`), is current at `at`
+ *    (`crl-stale`) and does not list its serial number (`revoked`).
+ *
+ * Not checked: name constraints, path length, key usage, policies and critical extensions we do
+ * not know. The anchor is trusted as given and is not revocation-checked.
+ *
+ * @returns the leaf and the path from leaf to anchor inclusive, as plain `CertificateInfo`.
+ * @throws CertificateChainError with the `reason` above and the `subject` of the certificate
+ *   the failure is about.
+ * @throws ConfigurationError `at` when the validation time is not a valid `Date`.
+ * @see https://www.rfc-editor.org/rfc/rfc5280#section-6.1
+ * @see https://hl7.org/fhir/us/udap-security/STU2/ (certificate chain validation for UDAP)
+ */
+export async function validateCertificateChain(
+  input: ChainValidationInput,
+  verify: SignatureVerifier,
+): Promise<VerifiedCertificateChain> {
+  const { chain, trustAnchors, crls, at } = input
+  // An Invalid Date compares false with everything, which would silently pass the validity checks.
+  if (!(at instanceof Date) || Number.isNaN(at.getTime())) {
+    throw new ConfigurationError({
+      invalidAttribute: 'at',
+      invalidValue: at instanceof Date ? 'Invalid Date' : at,
+      message: 'the certificate validation time "at" must be a valid Date',
+    })
+  }
+  const verifies = async (check: SignatureCheck): Promise<boolean> => {
+    try {
+      return (await verify(check)) === true
+    } catch {
+      return false
+    }
+  }
+  const leaf = chain[0]
+  if (leaf === undefined) fail('no-path', 'the certificate chain is empty')
+  for (let index = 0; index + 1 < chain.length; index++) {
+    const certificate = chain[index] as ParsedCertificate
+    const next = chain[index + 1] as ParsedCertificate
+    if (!bytesEqual(certificate.issuerDer, next.subjectDer)) {
+      fail(
+        'order',
+        `certificate ${index} ("${certificate.subject}") is issued by "${certificate.issuer}", but the next certificate in the chain is "${next.subject}"; chains must be leaf first, each followed by its issuer`,
+        certificate,
+      )
+    }
+  }
+
+  const { anchor, belowAnchor, verifiedTop } = await findAnchor(chain, trustAnchors, verifies)
+  const path = [...belowAnchor, anchor]
+  const issuerOf = (index: number): ParsedCertificate => path[index + 1] as ParsedCertificate
+
+  for (const [index, certificate] of belowAnchor.entries()) {
+    if (certificate === verifiedTop) continue
+    if (!(await signatureVerifies(certificate, issuerOf(index), verifies))) {
+      fail(
+        'bad-signature',
+        certificate.signatureAlgorithm === undefined
+          ? `certificate "${certificate.subject}" uses a signature algorithm that is not supported`
+          : `the signature of certificate "${certificate.subject}" does not verify with the key of "${issuerOf(index).subject}"`,
+        certificate,
+      )
+    }
+  }
+
+  for (const issuer of belowAnchor.slice(1)) {
+    if (!issuer.isCertificateAuthority) {
+      fail(
+        'not-a-ca',
+        `certificate "${issuer.subject}" issues certificates but is not a CA (basicConstraints cA is not set)`,
+        issuer,
+      )
+    }
+  }
+
+  for (const certificate of path) {
+    if (at.getTime() < certificate.notBefore.getTime()) {
+      fail(
+        'not-yet-valid',
+        `certificate "${certificate.subject}" is not valid before ${certificate.notBefore.toISOString()} (checked at ${at.toISOString()})`,
+        certificate,
+      )
+    }
+    if (at.getTime() > certificate.notAfter.getTime()) {
+      fail(
+        'expired',
+        `certificate "${certificate.subject}" expired on ${certificate.notAfter.toISOString()} (checked at ${at.toISOString()})`,
+        certificate,
+      )
+    }
+  }
+
+  for (const [index, certificate] of belowAnchor.entries()) {
+    await checkRevocation(certificate, issuerOf(index), crls, at, verifies)
+  }
+
+  return { leaf: toCertificateInfo(leaf), path: path.map(toCertificateInfo) }
+}
+
+interface AnchoredPath {
+  readonly anchor: ParsedCertificate
+  /** The chain's certificates below the anchor, leaf first. */
+  readonly belowAnchor: readonly ParsedCertificate[]
+  /** The top certificate whose signature was already verified while choosing the anchor. */
+  readonly verifiedTop: ParsedCertificate | undefined
+}
+
+async function findAnchor(
+  chain: readonly ParsedCertificate[],
+  trustAnchors: readonly ParsedCertificate[],
+  verifies: (check: SignatureCheck) => Promise<boolean>,
+): Promise<AnchoredPath> {
+  const top = chain[chain.length - 1] as ParsedCertificate
+  const includedAnchor = trustAnchors.find((anchor) => bytesEqual(anchor.der, top.der))
+  if (includedAnchor !== undefined) {
+    return { anchor: includedAnchor, belowAnchor: chain.slice(0, -1), verifiedTop: undefined }
+  }
+  const named = trustAnchors.filter((anchor) => bytesEqual(anchor.subjectDer, top.issuerDer))
+  if (named.length === 0) {
+    if (bytesEqual(top.subjectDer, top.issuerDer)) {
+      fail(
+        'untrusted',
+        `the chain ends at "${top.subject}", a self-issued certificate that is not a trust anchor`,
+        top,
+      )
+    }
+    fail(
+      'no-path',
+      `no trust anchor or chain certificate is the issuer "${top.issuer}" of "${top.subject}"`,
+      top,
+    )
+  }
+  if (top.signatureAlgorithm === undefined) {
+    fail(
+      'bad-signature',
+      `certificate "${top.subject}" uses a signature algorithm that is not supported`,
+      top,
+    )
+  }
+  // Prefer anchors whose subjectKeyIdentifier matches the certificate's authorityKeyIdentifier
+  // (a CA that renewed its key keeps its name), then confirm by the signature itself.
+  const keyIdentifier = top.authorityKeyIdentifier
+  const ranked = [...named].sort(
+    (left, right) =>
+      Number(matchesKeyIdentifier(right, keyIdentifier)) -
+      Number(matchesKeyIdentifier(left, keyIdentifier)),
+  )
+  for (const anchor of ranked) {
+    if (await signatureVerifies(top, anchor, verifies))
+      return { anchor, belowAnchor: chain, verifiedTop: top }
+  }
+  fail(
+    'untrusted',
+    `the trust anchor "${top.issuer}" did not sign "${top.subject}" (a different key has that name)`,
+    top,
+  )
+}
+
+function matchesKeyIdentifier(
+  anchor: ParsedCertificate,
+  keyIdentifier: Uint8Array | undefined,
+): boolean {
+  return (
+    keyIdentifier !== undefined &&
+    anchor.subjectKeyIdentifier !== undefined &&
+    bytesEqual(anchor.subjectKeyIdentifier, keyIdentifier)
+  )
+}
+
+async function signatureVerifies(
+  signed: {
+    readonly tbs: Uint8Array
+    readonly signatureAlgorithm: SignatureCheck['algorithm'] | undefined
+    readonly signature: Uint8Array
+  },
+  issuer: ParsedCertificate,
+  verifies: (check: SignatureCheck) => Promise<boolean>,
+): Promise<boolean> {
+  if (signed.signatureAlgorithm === undefined || signed.signature.length === 0) return false
+  return verifies({
+    algorithm: signed.signatureAlgorithm,
+    publicKeySpki: issuer.publicKeySpki,
+    data: signed.tbs,
+    signature: signatureForIssuerKey(signed.signature, issuer.publicKey),
+  })
+}
+
+async function checkRevocation(
+  certificate: ParsedCertificate,
+  issuer: ParsedCertificate,
+  crls: readonly ParsedCrl[],
+  at: Date,
+  verifies: (check: SignatureCheck) => Promise<boolean>,
+): Promise<void> {
+  const fromIssuer = crls.filter((crl) => bytesEqual(crl.issuerDer, certificate.issuerDer))
+  if (fromIssuer.length === 0) {
+    fail(
+      'crl-missing',
+      `no CRL from "${certificate.issuer}" was supplied to check certificate "${certificate.subject}" (revocation checking is required)`,
+      certificate,
+    )
+  }
+  const verified: ParsedCrl[] = []
+  for (const crl of fromIssuer) {
+    if (await signatureVerifies(crl, issuer, verifies)) verified.push(crl)
+  }
+  if (verified.length === 0) {
+    fail(
+      'crl-bad-signature',
+      `no CRL from "${certificate.issuer}" has a signature that verifies with that issuer's key`,
+      certificate,
+    )
+  }
+  const current = verified.filter(
+    (crl) =>
+      crl.thisUpdate.getTime() <= at.getTime() &&
+      (crl.nextUpdate === undefined || at.getTime() <= crl.nextUpdate.getTime()),
+  )
+  if (current.length === 0) {
+    const newest = verified.reduce((latest, crl) =>
+      crl.thisUpdate > latest.thisUpdate ? crl : latest,
+    )
+    fail(
+      'crl-stale',
+      `the CRL from "${certificate.issuer}" is not current at ${at.toISOString()} (thisUpdate ${newest.thisUpdate.toISOString()}, nextUpdate ${newest.nextUpdate?.toISOString() ?? 'none'})`,
+      certificate,
+    )
+  }
+  if (current.some((crl) => crl.revokedSerialNumbers.has(certificate.serialNumber))) {
+    fail(
+      'revoked',
+      `certificate "${certificate.subject}" (serial ${certificate.serialNumber}) is revoked by "${certificate.issuer}"`,
+      certificate,
+    )
+  }
+}
+
+function fail(
+  reason: CertificateChainFailureReason,
+  message: string,
+  certificate?: ParsedCertificate,
+): never {
+  throw new CertificateChainError(reason, message, certificate?.subject)
+}
+
+/**
+ * The public {@link CertificateInfo} view of a parsed certificate, without the parser's
+ * internal fields (TBS bytes, DER names, key identifiers).
+ */
+export function toCertificateInfo(certificate: ParsedCertificate): CertificateInfo {
+  return {
+    der: certificate.der,
+    subject: certificate.subject,
+    issuer: certificate.issuer,
+    serialNumber: certificate.serialNumber,
+    notBefore: certificate.notBefore,
+    notAfter: certificate.notAfter,
+    subjectAltNameUris: certificate.subjectAltNameUris,
+    publicKeySpki: certificate.publicKeySpki,
+    publicKeyJwk: certificate.publicKeyJwk,
+    isCertificateAuthority: certificate.isCertificateAuthority,
+  }
+}

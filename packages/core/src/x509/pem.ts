@@ -1,0 +1,127 @@
+import { base64Decode, base64Encode } from '../crypto/base64.js'
+import { CryptoError, type CryptoErrorReason } from '../errors/crypto-error.js'
+
+/** The reason a PEM problem is reported under when the caller does not say: keys, CRLs, else certificates. */
+function defaultReason(label: string): CryptoErrorReason {
+  if (label.includes('KEY')) return 'invalid-key'
+  if (label.includes('CRL')) return 'invalid-crl'
+  return 'invalid-certificate'
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+}
+
+/**
+ * Decodes every `-----BEGIN <label>-----` block of a PEM text (RFC 7468), in order. Text
+ * between blocks (comments, `openssl x509 -text` output, other labels) is ignored.
+ *
+ * The body must be strict base64: whitespace between lines is allowed, anything else
+ * (RFC 1421 headers such as `Proc-Type`, stray characters, wrong padding) is refused rather than
+ * skipped, so a damaged file never decodes to different bytes.
+ *
+ * @param reason - the `CryptoError` reason for malformed blocks; by default `invalid-key` for
+ *   labels with `KEY`, `invalid-crl` for `X509 CRL`, otherwise `invalid-certificate`.
+ * @returns the DER of each block; `[]` when the text has no block with that label.
+ * @throws CryptoError `reason` for a block without its END line, an empty body or bad base64.
+ *   The message never contains the body (it could be a private key).
+ * @see https://www.rfc-editor.org/rfc/rfc7468#section-2
+ */
+export function decodePemBlocks(
+  text: string,
+  label: string,
+  reason: CryptoErrorReason = defaultReason(label),
+): Uint8Array[] {
+  if (typeof text !== 'string') throw new CryptoError(reason, 'PEM input is not a string')
+  const begin = `-----BEGIN ${label}-----`
+  const blockPattern = new RegExp(
+    `${escapeRegExp(begin)}([\\s\\S]*?)-----END ${escapeRegExp(label)}-----`,
+    'g',
+  )
+  const blocks: Uint8Array[] = []
+  let matched = 0
+  for (const match of text.matchAll(blockPattern)) {
+    matched++
+    const body = (match[1] ?? '').replace(/[ \t\r\n]+/g, '')
+    const der = body.length === 0 ? undefined : base64Decode(body)
+    if (der === undefined || der.length === 0) {
+      throw new CryptoError(
+        reason,
+        `the PEM ${label} block ${blocks.length + 1} is not valid base64`,
+      )
+    }
+    blocks.push(der)
+  }
+  if (text.split(begin).length - 1 !== matched) {
+    throw new CryptoError(reason, `a PEM ${label} block has no matching END line`)
+  }
+  return blocks
+}
+
+/**
+ * Encodes DER as a PEM block with 64-character lines and a final newline.
+ *
+ * @see https://www.rfc-editor.org/rfc/rfc7468#section-2
+ */
+export function encodePem(der: Uint8Array, label: string): string {
+  const body = base64Encode(der).replace(/.{64}/g, '$&\n').replace(/\n$/, '')
+  return `-----BEGIN ${label}-----\n${body}\n-----END ${label}-----\n`
+}
+
+/** True when bytes start like PEM text (`-----BEGIN`), possibly after whitespace or a UTF-8 BOM. */
+function looksLikePemBytes(bytes: Uint8Array): boolean {
+  let offset = 0
+  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) offset = 3
+  while (
+    bytes[offset] === 0x20 ||
+    bytes[offset] === 0x0a ||
+    bytes[offset] === 0x0d ||
+    bytes[offset] === 0x09
+  )
+    offset++
+  return bytes[offset] === 0x2d
+}
+
+function derOrPem(
+  input: unknown,
+  label: string,
+  what: string,
+  reason: CryptoErrorReason,
+): Uint8Array {
+  let text: string
+  if (typeof input === 'string') text = input
+  else if (input instanceof Uint8Array) {
+    if (!looksLikePemBytes(input)) {
+      if (input.length === 0) throw new CryptoError(reason, `the ${what} is empty`)
+      return input
+    }
+    text = new TextDecoder().decode(input)
+  } else {
+    throw new CryptoError(reason, `the ${what} must be PEM text or DER bytes`)
+  }
+  const [first] = decodePemBlocks(text, label, reason)
+  if (first === undefined)
+    throw new CryptoError(reason, `the ${what} text has no "-----BEGIN ${label}-----" block`)
+  return first
+}
+
+/**
+ * The DER of a certificate given as PEM (the first `CERTIFICATE` block; text or bytes) or DER.
+ * DER is returned as given; `parseCertificate` checks it.
+ *
+ * @throws CryptoError `invalid-certificate` for PEM without a certificate block, bad base64, empty
+ *   input or a value that is neither a string nor a `Uint8Array`.
+ */
+export function certificateDer(input: string | Uint8Array): Uint8Array {
+  return derOrPem(input, 'CERTIFICATE', 'certificate', 'invalid-certificate')
+}
+
+/**
+ * The DER of a CRL given as PEM (the first `X509 CRL` block; text or bytes) or DER.
+ *
+ * @throws CryptoError `invalid-crl` for PEM without a CRL block, bad base64, empty input or a
+ *   value that is neither a string nor a `Uint8Array`.
+ */
+export function crlDer(input: string | Uint8Array): Uint8Array {
+  return derOrPem(input, 'X509 CRL', 'CRL', 'invalid-crl')
+}

@@ -1,0 +1,107 @@
+import { createPrivateKey, type KeyObject, X509Certificate } from 'node:crypto'
+import { ConfigurationError, CryptoError, describeValue } from '@fhir-auth/core'
+import { orderFromLeaf } from './certificate-order.js'
+import { loadForge } from './forge-loader.js'
+import { readPkcs12Bags } from './pfx-reader.js'
+
+/** What this backend's `loadPkcs12` returns: a Node `KeyObject` and DER certificates. */
+export interface NodePkcs12Contents {
+  /** The private key; `importSigner` and `keyMatchesCertificate` accept it as it is. */
+  readonly privateKey: KeyObject
+  /** DER certificates: the one matching the key first, then its issuers in order, then others. */
+  readonly certificateChain: readonly Uint8Array[]
+}
+
+/**
+ * `CryptoBackend.loadPkcs12`: opens a `.p12`/`.pfx` file in the modern (PBES2 AES-256,
+ * HMAC-SHA-256) or legacy (3DES / RC2, HMAC-SHA-1) encoding, RSA or EC. node-forge is loaded
+ * on the first call only.
+ *
+ * The leaf is the certificate whose public key matches the private key; bag order does not
+ * matter. The password never appears in messages.
+ *
+ * @throws CryptoError `pkcs12-password` for a wrong password; `pkcs12-invalid` for input that
+ *   is not a PKCS#12, has no key, no certificate, or no certificate for its key;
+ *   `pkcs12-unsupported-encryption` for an encryption forge cannot decrypt.
+ * @throws ConfigurationError `password` when the password is not a string.
+ * @see https://www.rfc-editor.org/rfc/rfc7292
+ * @internal
+ */
+export async function loadNodePkcs12(
+  data: unknown,
+  password: unknown,
+): Promise<NodePkcs12Contents> {
+  if (!(data instanceof Uint8Array)) {
+    throw new CryptoError(
+      'pkcs12-invalid',
+      `expected the PKCS#12 file as a Uint8Array, got ${describeValue(data)}`,
+    )
+  }
+  if (typeof password !== 'string') {
+    // The value is left out: a wrongly typed password may still be a secret.
+    throw new ConfigurationError({
+      invalidAttribute: 'password',
+      message: 'the PKCS#12 password must be a string (use "" for none)',
+    })
+  }
+  const forge = await loadForge()
+  const bags = readPkcs12Bags(forge, data, password)
+  const privateKeys = bags.privateKeys.map(readPrivateKey)
+  // The DER as stored in the file is what goes into x5c, byte for byte.
+  const derByCertificate = new Map(bags.certificates.map((der) => [readCertificate(der), der]))
+  const certificates = [...derByCertificate.keys()]
+  if (privateKeys.length === 0) {
+    throw new CryptoError('pkcs12-invalid', 'the PKCS#12 file holds no private key')
+  }
+  if (certificates.length === 0) {
+    throw new CryptoError('pkcs12-invalid', 'the PKCS#12 file holds no certificate')
+  }
+  for (const privateKey of privateKeys) {
+    const leaf = certificates.find((certificate) => belongsTo(certificate, privateKey))
+    if (leaf !== undefined) {
+      return Object.freeze({
+        privateKey,
+        certificateChain: Object.freeze(
+          orderFromLeaf(leaf, certificates).map(
+            (certificate) => derByCertificate.get(certificate) ?? new Uint8Array(certificate.raw),
+          ),
+        ),
+      })
+    }
+  }
+  throw new CryptoError(
+    'pkcs12-invalid',
+    `none of the ${certificates.length} certificates in the PKCS#12 file matches its private key`,
+  )
+}
+
+function readPrivateKey(pkcs8: Uint8Array): KeyObject {
+  try {
+    return createPrivateKey({ key: Buffer.from(pkcs8), format: 'der', type: 'pkcs8' })
+  } catch {
+    throw new CryptoError(
+      'pkcs12-invalid',
+      'the private key in the PKCS#12 file is not a PKCS#8 key node:crypto can read',
+    )
+  }
+}
+
+function readCertificate(der: Uint8Array): X509Certificate {
+  try {
+    return new X509Certificate(der)
+  } catch {
+    throw new CryptoError(
+      'pkcs12-invalid',
+      'a certificate in the PKCS#12 file is not a readable X.509 certificate',
+    )
+  }
+}
+
+function belongsTo(certificate: X509Certificate, privateKey: KeyObject): boolean {
+  try {
+    return certificate.checkPrivateKey(privateKey)
+  } catch {
+    // Raised for a key of another type than the certificate's: not this certificate's key.
+    return false
+  }
+}

@@ -1,0 +1,68 @@
+import type { CryptoBackend } from '@fhir-auth/core'
+import { parseCertificate, toCertificateInfo } from '@fhir-auth/core/internal'
+import { certificateBytes } from './certificates/certificate-bytes.js'
+import { verifyCertificateChain } from './certificates/verify-certificate-chain.js'
+import { keyMatchesCertificate } from './keys/key-matches-certificate.js'
+import { importSigner } from './signer/import-signer.js'
+import { subtleSource } from './subtle.js'
+import { createSignatureVerifier } from './verify/verify-signature.js'
+
+/** Options of {@link createWebCryptoBackend}. */
+export interface WebCryptoBackendOptions {
+  /**
+   * The `SubtleCrypto` to use; default `globalThis.crypto.subtle`, looked up at first use. Pass
+   * one for a runtime that keeps WebCrypto elsewhere, or a wrapper in tests.
+   */
+  readonly subtle?: SubtleCrypto | undefined
+}
+
+/**
+ * Creates a {@link CryptoBackend} on WebCrypto `SubtleCrypto`, for browsers, Deno, Bun, edge
+ * runtimes and Node 20+. It imports no `node:*` module and uses no Node global.
+ *
+ * - Signing keys: PEM (PKCS#8, PKCS#1 RSA, SEC1 EC), private JWK, `CryptoKey` (also
+ *   non-extractable) or a ready `JwsSigner`; keys are imported non-extractable, `sign` only.
+ * - Certificates and chains: parsed and validated by core's X.509 code and path policy, so the
+ *   verdicts are the same as `@fhir-auth/crypto-node`'s; signatures are checked with WebCrypto.
+ * - PKCS#12: PBES2 files (AES-CBC with PBKDF2-HMAC-SHA-1/256) through pkijs, which is loaded
+ *   only on the first `loadPkcs12` call. Legacy 3DES/RC2 files are refused with
+ *   `pkcs12-unsupported-encryption` (WebCrypto has no 3DES); re-export them with AES or use
+ *   `@fhir-auth/crypto-node`.
+ *
+ * Creating a backend has no side effects and touches no global.
+ *
+ * @example
+ * ```ts
+ * import { createWebCryptoBackend } from '@fhir-auth/crypto-webcrypto'
+ *
+ * const backend = createWebCryptoBackend()
+ * const signer = await backend.importSigner(privateKeyPem, { profile: 'smart' })
+ * signer.alg // 'RS384' for an RSA key, 'ES384' for a P-384 key
+ * ```
+ * @see ../../../shared/DESIGN.md#4-crypto-backends
+ */
+export function createWebCryptoBackend(options: WebCryptoBackendOptions = {}): CryptoBackend {
+  const subtle = subtleSource(options.subtle)
+  const verifySignature = createSignatureVerifier(subtle)
+  const backend: CryptoBackend = {
+    name: 'webcrypto',
+    importSigner: (key, signerOptions) => importSigner(subtle, key, signerOptions),
+    parseCertificate: async (certificate) =>
+      toCertificateInfo(parseCertificate(certificateBytes(certificate))),
+    keyMatchesCertificate: (key, certificate) =>
+      keyMatchesCertificate(subtle, verifySignature, key, certificate),
+    verifyCertificateChain: (params) => verifyCertificateChain(params, verifySignature),
+    loadPkcs12: async (data, password) => {
+      const { loadPkcs12 } = await import('./pkcs12/load-pkcs12.js')
+      return loadPkcs12(subtle(), data, password)
+    },
+    verifySignature,
+  }
+  return Object.freeze(backend)
+}
+
+/**
+ * A shared backend on `globalThis.crypto.subtle`. Building it does nothing at import time:
+ * `SubtleCrypto` is looked up when a method first needs it.
+ */
+export const webCryptoBackend: CryptoBackend = /* @__PURE__ */ createWebCryptoBackend()

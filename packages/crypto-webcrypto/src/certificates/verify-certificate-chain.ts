@@ -1,0 +1,62 @@
+import {
+  CertificateChainError,
+  type CrlInput,
+  type VerifiedCertificateChain,
+  type VerifyCertificateChainParams,
+} from '@fhir-auth/core'
+import {
+  crlDer,
+  type ParsedCertificate,
+  parseCertificate,
+  parseCrl,
+  type SignatureVerifier,
+  validateCertificateChain,
+} from '@fhir-auth/core/internal'
+import { certificateBytes } from './certificate-bytes.js'
+
+/**
+ * Validates a leaf-first chain with core's path policy (the same verdicts in every backend),
+ * using this backend's WebCrypto signature verification.
+ *
+ * @throws CertificateChainError with the policy's `reason` (`untrusted`, `expired`, `revoked`,
+ *   `crl-missing`, …), or `malformed` when the parameters are not arrays and a valid `Date`.
+ * @throws CryptoError `invalid-certificate` / `invalid-crl` for input that does not parse.
+ * @see ../../../../shared/DESIGN.md#4-crypto-backends
+ */
+export async function verifyCertificateChain(
+  params: VerifyCertificateChainParams,
+  verify: SignatureVerifier,
+): Promise<VerifiedCertificateChain> {
+  if (typeof params !== 'object' || params === null) {
+    throw new CertificateChainError(
+      'malformed',
+      'verifyCertificateChain needs { chain, trustAnchors, crls, at }',
+    )
+  }
+  const { chain, trustAnchors, crls, at } = params
+  for (const [name, value] of [
+    ['chain', chain],
+    ['trustAnchors', trustAnchors],
+    ['crls', crls],
+  ] as const) {
+    if (!Array.isArray(value)) {
+      throw new CertificateChainError('malformed', `${name} must be an array`)
+    }
+  }
+  if (!(at instanceof Date) || Number.isNaN(at.getTime())) {
+    throw new CertificateChainError('malformed', 'at must be a valid Date')
+  }
+  return validateCertificateChain(
+    {
+      chain: chain.map(parseInput),
+      trustAnchors: trustAnchors.map(parseInput),
+      crls: crls.map((crl: CrlInput) => parseCrl(crlDer(crl))),
+      at,
+    },
+    verify,
+  )
+}
+
+function parseInput(input: unknown): ParsedCertificate {
+  return parseCertificate(certificateBytes(input))
+}

@@ -1,0 +1,107 @@
+import { base64Encode, CryptoError } from '@fhir-auth/core'
+import { describeSubjectPublicKeyInfo, type SignatureVerifier } from '@fhir-auth/core/internal'
+import {
+  importParameters,
+  type JoseAlgorithmProfile,
+  joseAlgorithmProfile,
+  operationParameters,
+} from '../algorithm-parameters.js'
+import { bufferSource } from '../bytes.js'
+import type { SubtleSource } from '../subtle.js'
+import { webCryptoFailureName } from '../webcrypto-failure.js'
+import { BoundedCache } from './bounded-cache.js'
+
+/** How many imported verification keys one backend keeps. */
+export const verificationKeyCacheSize = 64
+
+/**
+ * Makes the backend's `verifySignature`: imports the SubjectPublicKeyInfo for the algorithm
+ * (RS*, PS*, ES*; the EC curve comes from the SPKI, read by core) and verifies.
+ *
+ * Imported keys are cached per SPKI and algorithm in a bounded LRU map, because an RSA key is
+ * bound to its hash at import. A key of the wrong type for the algorithm (an RSA key for ES256)
+ * cannot verify, so the answer is `false`, not an error. ECDSA signatures are JOSE `r‖s` sized
+ * for the key's curve (core re-pads X.509 signatures to the issuer's curve).
+ *
+ * @throws CryptoError `invalid-key` for an SPKI that is not DER or names an unknown key type;
+ *   `invalid-signature` for an algorithm name that is not one of RS/PS/ES 256/384/512, or
+ *   for bytes that are not `Uint8Array`s.
+ * @see https://www.rfc-editor.org/rfc/rfc7518#section-3
+ */
+export function createSignatureVerifier(subtleSource: SubtleSource): SignatureVerifier {
+  const cache = new BoundedCache<CryptoKey>(verificationKeyCacheSize)
+  return async (check) => {
+    if (
+      typeof check !== 'object' ||
+      check === null ||
+      !(check.publicKeySpki instanceof Uint8Array) ||
+      !(check.data instanceof Uint8Array) ||
+      !(check.signature instanceof Uint8Array)
+    ) {
+      throw new CryptoError(
+        'invalid-signature',
+        'verifySignature needs { algorithm, publicKeySpki, data, signature } with Uint8Array bytes',
+      )
+    }
+    const profile = joseAlgorithmProfile(check.algorithm)
+    if (profile === undefined) {
+      throw new CryptoError(
+        'invalid-signature',
+        `${JSON.stringify(String(check.algorithm))} is not a supported signature algorithm`,
+      )
+    }
+    const publicKey = describeSubjectPublicKeyInfo(check.publicKeySpki)
+    const wantsEc = profile.family === 'ECDSA'
+    if (wantsEc !== (publicKey.type === 'EC')) return false
+    const subtle = subtleSource()
+    const key = await verificationKey(
+      subtle,
+      cache,
+      check.publicKeySpki,
+      profile,
+      publicKey.namedCurve,
+    )
+    try {
+      return await subtle.verify(
+        operationParameters(profile),
+        key,
+        bufferSource(check.signature),
+        bufferSource(check.data),
+      )
+    } catch {
+      // WebCrypto rejects rather than answering false for some malformed inputs.
+      return false
+    }
+  }
+}
+
+async function verificationKey(
+  subtle: SubtleCrypto,
+  cache: BoundedCache<CryptoKey>,
+  spki: Uint8Array,
+  profile: JoseAlgorithmProfile,
+  namedCurve: string | undefined,
+): Promise<CryptoKey> {
+  // An EC key does not depend on the hash; an RSA key does.
+  const cacheKey = `${profile.family}:${profile.family === 'ECDSA' ? '' : profile.hash}:${base64Encode(spki)}`
+  const cached = cache.get(cacheKey)
+  if (cached !== undefined) return cached
+  let key: CryptoKey
+  try {
+    key = await subtle.importKey(
+      'spki',
+      bufferSource(spki),
+      importParameters(profile, namedCurve),
+      false,
+      ['verify'],
+    )
+  } catch (error) {
+    const name = webCryptoFailureName(error)
+    throw new CryptoError(
+      name === 'NotSupportedError' ? 'unsupported-key' : 'invalid-key',
+      `WebCrypto could not import the ${profile.family} public key (${name})`,
+    )
+  }
+  cache.set(cacheKey, key)
+  return key
+}

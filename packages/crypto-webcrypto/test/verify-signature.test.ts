@@ -1,0 +1,180 @@
+import { CryptoError, type VerificationAlgorithm } from '@fhir-auth/core'
+import { describe, expect, it, vi } from 'vitest'
+import { createWebCryptoBackend } from '../src/index.js'
+import { BoundedCache } from '../src/verify/bounded-cache.js'
+import { verificationKeyCacheSize } from '../src/verify/verify-signature.js'
+import {
+  clientEc256Key,
+  clientEc256Spki,
+  clientEc384Key,
+  clientRsaKey,
+} from './fixtures/webcrypto-fixtures.js'
+import { ecP256, importPrivateKey, pemBody, publicJwkOf, rejectionOf } from './helpers/keys.js'
+
+const backend = createWebCryptoBackend()
+const data = new TextEncoder().encode('signed bytes')
+
+/** The SPKI of a fixture private key, exported through WebCrypto. */
+async function spkiOf(pem: string, parameters: RsaHashedImportParams | EcKeyImportParams) {
+  const publicJwk = await publicJwkOf(pem, parameters)
+  const key = await crypto.subtle.importKey('jwk', publicJwk as JsonWebKey, parameters, true, [
+    'verify',
+  ])
+  return new Uint8Array(await crypto.subtle.exportKey('spki', key))
+}
+
+async function signWith(
+  pem: string,
+  parameters: RsaHashedImportParams | EcKeyImportParams,
+  operation: AlgorithmIdentifier | RsaPssParams | EcdsaParams,
+) {
+  const key = await importPrivateKey(pem, parameters)
+  return new Uint8Array(await crypto.subtle.sign(operation, key, data))
+}
+
+describe('verifySignature', () => {
+  const rsaCases: [
+    VerificationAlgorithm,
+    RsaHashedImportParams,
+    AlgorithmIdentifier | RsaPssParams,
+  ][] = [
+    ['RS256', { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' }, { name: 'RSASSA-PKCS1-v1_5' }],
+    ['RS384', { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-384' }, { name: 'RSASSA-PKCS1-v1_5' }],
+    ['RS512', { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-512' }, { name: 'RSASSA-PKCS1-v1_5' }],
+    ['PS256', { name: 'RSA-PSS', hash: 'SHA-256' }, { name: 'RSA-PSS', saltLength: 32 }],
+    ['PS384', { name: 'RSA-PSS', hash: 'SHA-384' }, { name: 'RSA-PSS', saltLength: 48 }],
+  ]
+
+  it.each(rsaCases)(
+    'verifies %s and rejects a changed signature',
+    async (algorithm, parameters, operation) => {
+      const publicKeySpki = await spkiOf(clientRsaKey, {
+        name: 'RSASSA-PKCS1-v1_5',
+        hash: 'SHA-256',
+      })
+      const signature = await signWith(clientRsaKey, parameters, operation)
+      expect(await backend.verifySignature({ algorithm, publicKeySpki, data, signature })).toBe(
+        true,
+      )
+      const tampered = signature.slice()
+      tampered[10] = (tampered[10] ?? 0) ^ 1
+      expect(
+        await backend.verifySignature({ algorithm, publicKeySpki, data, signature: tampered }),
+      ).toBe(false)
+    },
+  )
+
+  it.each([
+    ['ES256', clientEc256Key, { name: 'ECDSA', namedCurve: 'P-256' }, 'SHA-256'],
+    ['ES384', clientEc384Key, { name: 'ECDSA', namedCurve: 'P-384' }, 'SHA-384'],
+  ] as const)('verifies %s over its curve', async (algorithm, pem, parameters, hash) => {
+    const publicKeySpki = await spkiOf(pem, parameters)
+    const signature = await signWith(pem, parameters, { name: 'ECDSA', hash })
+    expect(await backend.verifySignature({ algorithm, publicKeySpki, data, signature })).toBe(true)
+    const otherData = new TextEncoder().encode('other bytes')
+    expect(
+      await backend.verifySignature({ algorithm, publicKeySpki, data: otherData, signature }),
+    ).toBe(false)
+  })
+
+  it('verifies with an SPKI read from PEM (openssl output)', async () => {
+    const signature = await signWith(clientEc256Key, ecP256, { name: 'ECDSA', hash: 'SHA-256' })
+    const publicKeySpki = pemBody(clientEc256Spki, 'PUBLIC KEY')
+    expect(
+      await backend.verifySignature({ algorithm: 'ES256', publicKeySpki, data, signature }),
+    ).toBe(true)
+  })
+
+  it('answers false, not an error, for a key of the wrong type or a signature of the wrong size', async () => {
+    const rsaSpki = await spkiOf(clientRsaKey, { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' })
+    const ecSpki = pemBody(clientEc256Spki, 'PUBLIC KEY')
+    const signature = new Uint8Array(64)
+    expect(
+      await backend.verifySignature({
+        algorithm: 'ES256',
+        publicKeySpki: rsaSpki,
+        data,
+        signature,
+      }),
+    ).toBe(false)
+    expect(
+      await backend.verifySignature({ algorithm: 'RS256', publicKeySpki: ecSpki, data, signature }),
+    ).toBe(false)
+    expect(
+      await backend.verifySignature({
+        algorithm: 'ES256',
+        publicKeySpki: ecSpki,
+        data,
+        signature: new Uint8Array(3),
+      }),
+    ).toBe(false)
+  })
+
+  it('refuses an unknown algorithm and a malformed SPKI with CryptoError', async () => {
+    const ecSpki = pemBody(clientEc256Spki, 'PUBLIC KEY')
+    const unknown = await rejectionOf(
+      backend.verifySignature({
+        algorithm: 'HS256' as never,
+        publicKeySpki: ecSpki,
+        data,
+        signature: data,
+      }),
+    )
+    expect((unknown as CryptoError).reason).toBe('invalid-signature')
+    const malformed = await rejectionOf(
+      backend.verifySignature({
+        algorithm: 'ES256',
+        publicKeySpki: new Uint8Array([1, 2]),
+        data,
+        signature: data,
+      }),
+    )
+    expect(malformed).toBeInstanceOf(CryptoError)
+  })
+
+  it('refuses a check without byte arrays', async () => {
+    for (const check of [
+      undefined,
+      { algorithm: 'ES256', publicKeySpki: 'x', data, signature: data },
+    ]) {
+      const error = await rejectionOf(backend.verifySignature(check as never))
+      expect((error as CryptoError).reason).toBe('invalid-signature')
+    }
+  })
+
+  it('imports each public key once per algorithm', async () => {
+    const importKey = vi.fn(globalThis.crypto.subtle.importKey.bind(globalThis.crypto.subtle))
+    const subtle = Object.create(globalThis.crypto.subtle, {
+      importKey: { value: importKey },
+      verify: { value: globalThis.crypto.subtle.verify.bind(globalThis.crypto.subtle) },
+    }) as SubtleCrypto
+    const cached = createWebCryptoBackend({ subtle })
+    const publicKeySpki = pemBody(clientEc256Spki, 'PUBLIC KEY')
+    const signature = await signWith(clientEc256Key, ecP256, { name: 'ECDSA', hash: 'SHA-256' })
+    for (let round = 0; round < 3; round++) {
+      expect(
+        await cached.verifySignature({ algorithm: 'ES256', publicKeySpki, data, signature }),
+      ).toBe(true)
+    }
+    expect(importKey).toHaveBeenCalledOnce()
+  })
+})
+
+describe('BoundedCache', () => {
+  it('evicts the least recently used entry beyond its capacity', () => {
+    const cache = new BoundedCache<number>(2)
+    cache.set('a', 1)
+    cache.set('b', 2)
+    expect(cache.get('a')).toBe(1)
+    cache.set('c', 3)
+    expect(cache.get('b')).toBeUndefined()
+    expect(cache.get('a')).toBe(1)
+    expect(cache.get('c')).toBe(3)
+    expect(cache.size).toBe(2)
+  })
+
+  it('keeps the verification key cache bounded', () => {
+    expect(verificationKeyCacheSize).toBeGreaterThan(0)
+    expect(verificationKeyCacheSize).toBeLessThanOrEqual(256)
+  })
+})
