@@ -97,6 +97,8 @@ describe('redaction', () => {
     )
     expect(looksLikeJwt('a.b.c')).toBe(false)
     expect(looksLikeJwt('eyJh.eyJz.c2ln')).toBe(true)
+    expect(looksLikeJwt('udap.discovery.started')).toBe(false)
+    expect(redactFields({ event: 'smart.token.refresh' })).toEqual({ event: 'smart.token.refresh' })
   })
 })
 

@@ -79,7 +79,9 @@ export function redactFields(value: unknown, depth = 0): unknown {
   return copy
 }
 
-const jwtPattern = /^[A-Za-z0-9_-]{2,}\.[A-Za-z0-9_-]{2,}\.[A-Za-z0-9_-]*$/
+// A JOSE header is a JSON object, so its base64url form starts with `eyJ` (`{"`); dotted names
+// such as log event ids (`udap.discovery.started`) are not JWTs.
+const jwtPattern = /^eyJ[A-Za-z0-9_-]*\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/
 
 /** True for a string shaped like a compact JWS/JWT (three base64url parts). */
 export function looksLikeJwt(value: string): boolean {

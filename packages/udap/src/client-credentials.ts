@@ -1,0 +1,134 @@
+import {
+  type Clock,
+  ConfigurationError,
+  type JwsSigner,
+  TokenError,
+  type TransportOptions,
+} from '@fhir-auth/core'
+import { createAuthenticationToken } from './authentication-token.js'
+import { type B2bExtensionInput, b2bExtensionKey, buildB2bExtension } from './b2b-extension.js'
+import { sendFlowRequest } from './oauth-response.js'
+import {
+  requireEndpoint,
+  requireOptions,
+  requirePlainObject,
+  requireText,
+} from './option-checks.js'
+import { parseUdapTokenResponse, type TokenResponse } from './token-response.js'
+import { isScopeToken } from './uri.js'
+
+/** The `client_assertion_type` of JWT client authentication (RFC 7523 §2.2). */
+export const jwtBearerClientAssertionType = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer'
+
+/** Options of {@link requestUdapClientCredentialsToken}. */
+export interface UdapClientCredentialsOptions extends TransportOptions {
+  /** The signed `token_endpoint`, exactly as published (it is the assertion's `aud`). */
+  readonly tokenEndpoint: string
+  /** `iss` and `sub` of the authentication token: the `client_id`, or the client URI when unregistered. */
+  readonly issuer: string
+  /** From `prepareUdapSigner`, with the algorithms of `token_endpoint_auth_signing_alg_values_supported`. */
+  readonly signer: JwsSigner
+  /** The scopes to request; at least one. */
+  readonly scopes: readonly string[]
+  /** The B2B context, sent as the `hl7-b2b` extension. */
+  readonly b2b?: B2bExtensionInput | undefined
+  /** Other authorization extension objects by key (e.g. a community's own); not `hl7-b2b` when `b2b` is given. */
+  readonly extensions?: Readonly<Record<string, unknown>> | undefined
+  readonly now?: Clock | undefined
+}
+
+/**
+ * Requests an access token with the client_credentials grant, authenticated by a UDAP
+ * Authentication Token (B2B).
+ *
+ * Before any request: `tokenEndpoint` must be HTTPS (loopback HTTP only with
+ * `allowInsecureLocalhost`), `issuer` non-blank, `scopes` a non-empty array of scope tokens,
+ * `b2b` a valid context (see `buildB2bExtension`). Then a form `POST` of `grant_type=
+ * client_credentials`, `scope`, `client_assertion_type` (JWT bearer), `client_assertion` and
+ * `udap=1`, with no `Authorization` header and no client secret, redirects not followed.
+ *
+ * @throws ConfigurationError `tokenEndpoint`, `issuer`, `signer`, `scopes`, `extensions` or
+ *   `b2b.<field>`.
+ * @throws TokenError as `parseUdapTokenResponse` describes, or for a transport failure
+ *   (`cause` = `HttpError`). Messages never contain the assertion.
+ * @example
+ * ```ts
+ * const token = await requestUdapClientCredentialsToken({
+ *   tokenEndpoint: metadata.tokenEndpoint,
+ *   issuer: clientId,
+ *   signer,
+ *   scopes: ['system/Patient.rs'],
+ *   b2b: { organizationId: 'https://example.org/org/42', purposeOfUse: ['urn:oid:2.16.840.1.113883.5.8#TREAT'] },
+ * })
+ * ```
+ * @see https://hl7.org/fhir/us/udap-security/STU2/b2b.html#obtaining-an-access-token
+ */
+export async function requestUdapClientCredentialsToken(
+  options: UdapClientCredentialsOptions,
+): Promise<TokenResponse> {
+  requireOptions(options, 'requestUdapClientCredentialsToken')
+  const tokenEndpoint = requireEndpoint(
+    options.tokenEndpoint,
+    'tokenEndpoint',
+    options.allowInsecureLocalhost,
+  )
+  const issuer = requireText(options.issuer, 'issuer')
+  const scope = checkScopes(options.scopes)
+  const extensions = buildExtensions(options.b2b, options.extensions)
+  const clientAssertion = await createAuthenticationToken({
+    issuer,
+    tokenEndpoint,
+    signer: options.signer,
+    now: options.now,
+    extensions,
+  })
+  const response = await sendFlowRequest(
+    {
+      method: 'POST',
+      url: tokenEndpoint,
+      form: {
+        grant_type: 'client_credentials',
+        scope,
+        client_assertion_type: jwtBearerClientAssertionType,
+        client_assertion: clientAssertion,
+        // UDAP: udap=1 tells a server that also does SMART that this is a UDAP request.
+        udap: '1',
+      },
+      fetch: options.fetch,
+      timeoutMs: options.timeoutMs,
+      signal: options.signal,
+      allowInsecureLocalhost: options.allowInsecureLocalhost,
+      maxResponseBytes: options.maxResponseBytes,
+    },
+    TokenError,
+    'UDAP token request',
+    [clientAssertion],
+  )
+  return parseUdapTokenResponse(response, [clientAssertion])
+}
+
+function checkScopes(value: unknown): string {
+  if (Array.isArray(value) && value.length > 0 && value.every((scope) => isScopeToken(scope))) {
+    return value.join(' ')
+  }
+  throw new ConfigurationError({
+    invalidAttribute: 'scopes',
+    message:
+      'scopes must be a non-empty array of scope tokens (no spaces, quotes or backslashes), e.g. ["system/Patient.rs"]',
+  })
+}
+
+function buildExtensions(
+  b2b: B2bExtensionInput | undefined,
+  extensions: unknown,
+): Record<string, unknown> | undefined {
+  const others = extensions === undefined ? undefined : requirePlainObject(extensions, 'extensions')
+  if (b2b === undefined) return others
+  if (others !== undefined && Object.hasOwn(others, b2bExtensionKey)) {
+    throw new ConfigurationError({
+      invalidAttribute: 'extensions',
+      message: `extensions must not contain ${b2bExtensionKey} when b2b is given`,
+    })
+  }
+  return { ...others, [b2bExtensionKey]: buildB2bExtension(b2b) }
+}

@@ -1,0 +1,238 @@
+import {
+  type Clock,
+  ConfigurationError,
+  type CryptoBackend,
+  DiscoveryError,
+  defaultLogger,
+  HttpError,
+  type HttpResponse,
+  type JsonRecord,
+  type Logger,
+  parseJsonObjectBody,
+  safeUrl,
+  sendRequest,
+  type TransportOptions,
+} from '@fhir-auth/core'
+import { udapDiscoveryUrl } from './discovery-url.js'
+import { parseUdapMetadata, type UdapMetadataDocument } from './metadata-document.js'
+import {
+  currentTime,
+  requireClock,
+  requireCryptoBackend,
+  requireOptions,
+  requireText,
+} from './option-checks.js'
+import { verifySignedMetadata } from './signed-metadata.js'
+import { checkTrustInputs, type UdapTrustInputs } from './trust-inputs.js'
+import { UdapMetadata } from './udap-metadata.js'
+import { isAbsoluteUri } from './uri.js'
+
+/** Options of {@link discoverUdapMetadata}. */
+export interface DiscoverUdapOptions extends TransportOptions, UdapTrustInputs {
+  /** The FHIR base URL, exactly as the server's certificate names it (`iss` must equal it). */
+  readonly baseUrl: string
+  /** The trust community URI, sent as `?community=` so the server signs with that community's certificate. */
+  readonly community?: string | undefined
+  readonly crypto: CryptoBackend
+  /** The clock for certificate, CRL and `exp`/`iat` checks; default the system clock. */
+  readonly now?: Clock | undefined
+  /** Where progress, tolerated deviations and failures are logged; default warnings and errors on the console. */
+  readonly logger?: Logger | undefined
+}
+
+/**
+ * Discovers a FHIR server's UDAP metadata and verifies its `signed_metadata`. Never returns
+ * unverified metadata: the client SHALL NOT proceed with UDAP when any check fails.
+ *
+ * Before any request: `crypto` must be a backend, `trustedAnchors` a non-empty array of
+ * certificates the backend can read, `crls` an array, and `community`, when given, an absolute
+ * URI. Then one `GET {baseUrl}/.well-known/udap[?community=…]` under the core transport
+ * policy, and:
+ * - `404` → the server does not support UDAP; `204` → the server does not recognise the
+ *   community (or has no metadata); any other non-2xx, a transport failure or a body that is
+ *   not a JSON object → failure;
+ * - {@link parseUdapMetadata} (fatal problems fail, tolerated ones are logged as warnings);
+ * - {@link verifySignedMetadata} with the trust inputs at `now`;
+ * - an unsigned endpoint that differs from the signed one is logged as a warning; the signed
+ *   one is used.
+ *
+ * Logs info at the start and on success, warn per tolerated deviation, error on failure.
+ * Nothing is cached here; `Client` caches.
+ *
+ * @throws ConfigurationError `baseUrl`, `crypto`, `trustedAnchors`, `crls`, `community` or
+ *   `now`, before any request.
+ * @throws DiscoveryError with `endpoint` (the discovery URL without query) and `status` when a
+ *   response had a failing status; the message names the failed check, and `cause` is the
+ *   `HttpError`, `CertificateChainError` or `CryptoError` when there is one.
+ * @example
+ * ```ts
+ * const metadata = await discoverUdapMetadata({
+ *   baseUrl: 'https://fhir.example.org/r4',
+ *   crypto: createNodeCryptoBackend(),
+ *   trustedAnchors: [communityRootPem],
+ *   crls: [rootCrlPem, intermediateCrlPem],
+ * })
+ * metadata.tokenEndpoint // the signed value
+ * ```
+ * @see https://hl7.org/fhir/us/udap-security/STU2/discovery.html
+ */
+export async function discoverUdapMetadata(options: DiscoverUdapOptions): Promise<UdapMetadata> {
+  requireOptions(options, 'discoverUdapMetadata')
+  const baseUrl = requireText(options.baseUrl, 'baseUrl')
+  const crypto = requireCryptoBackend(options.crypto)
+  await checkTrustInputs(options, crypto)
+  const community = checkCommunity(options.community)
+  const clock = requireClock(options.now)
+  const logger = options.logger ?? defaultLogger
+  const url = udapDiscoveryUrl(baseUrl, community)
+  const endpoint = safeUrl(url)
+  const communityNote = community === undefined ? '' : ` for community ${JSON.stringify(community)}`
+  logger.info(`UDAP discovery: GET ${endpoint}${communityNote}`, {
+    event: 'udap.discovery.started',
+    endpoint,
+  })
+  try {
+    const json = await fetchMetadataDocument(url, endpoint, communityNote, options)
+    const allowInsecureLocalhost = options.allowInsecureLocalhost === true
+    const { document, problems } = parseUdapMetadata(json, { endpoint, allowInsecureLocalhost })
+    for (const problem of problems) {
+      logger.warn(`UDAP metadata from ${endpoint} deviates from STU2: ${problem}`, {
+        event: 'udap.discovery.noncompliant',
+        endpoint,
+      })
+    }
+    const verified = await verifySignedMetadata({
+      jwt: document.signed_metadata,
+      baseUrl,
+      unsignedMetadata: json,
+      crypto,
+      trustedAnchors: options.trustedAnchors,
+      crls: options.crls,
+      now: currentTime(clock),
+      allowInsecureLocalhost,
+      endpoint,
+    })
+    warnAboutUnsignedEndpoints(document, verified.claims, endpoint, logger)
+    const metadata = new UdapMetadata({
+      raw: json,
+      document,
+      signedClaims: verified.claims,
+      serverCertificate: verified.serverCertificate,
+    })
+    logger.info(`UDAP metadata from ${endpoint} verified`, {
+      event: 'udap.discovery.verified',
+      endpoint,
+      issuer: verified.claims.iss,
+    })
+    return metadata
+  } catch (error) {
+    if (error instanceof DiscoveryError) {
+      logger.error(error.message, {
+        event: 'udap.discovery.failed',
+        endpoint,
+        status: error.status,
+      })
+    }
+    throw error
+  }
+}
+
+function checkCommunity(community: unknown): string | undefined {
+  if (community === undefined) return undefined
+  if (isAbsoluteUri(community)) return community
+  throw new ConfigurationError({
+    invalidAttribute: 'community',
+    message:
+      'community must be an absolute URI naming the trust community (e.g. udap://fhirlabs.net/)',
+    ...(typeof community === 'string' ? { invalidValue: community } : {}),
+  })
+}
+
+async function fetchMetadataDocument(
+  url: string,
+  endpoint: string,
+  communityNote: string,
+  options: TransportOptions,
+): Promise<JsonRecord> {
+  let response: HttpResponse
+  try {
+    response = await sendRequest({
+      method: 'GET',
+      url,
+      fetch: options.fetch,
+      timeoutMs: options.timeoutMs,
+      signal: options.signal,
+      allowInsecureLocalhost: options.allowInsecureLocalhost,
+      maxResponseBytes: options.maxResponseBytes,
+    })
+  } catch (error) {
+    if (!(error instanceof HttpError)) throw error
+    throw new DiscoveryError(
+      {
+        endpoint,
+        status: error.status,
+        message: `UDAP discovery failed for ${endpoint}: ${error.message}`,
+      },
+      { cause: error },
+    )
+  }
+  const { status } = response
+  // UDAP: a server that supports no UDAP workflow answers 404; the client SHOULD conclude so.
+  if (status === 404) {
+    throw new DiscoveryError({
+      endpoint,
+      status,
+      message: `UDAP discovery failed for ${endpoint}: HTTP 404, the server does not support UDAP`,
+    })
+  }
+  // UDAP: 204 means the server does not recognise the requested community (or has no certificate for it).
+  if (status === 204) {
+    throw new DiscoveryError({
+      endpoint,
+      status,
+      message:
+        communityNote === ''
+          ? `UDAP discovery failed for ${endpoint}: HTTP 204, the server returned no UDAP metadata`
+          : `UDAP discovery failed for ${endpoint}: HTTP 204, community not recognised by the server${communityNote}`,
+    })
+  }
+  if (status < 200 || status > 299) {
+    throw new DiscoveryError({
+      endpoint,
+      status,
+      message: `UDAP discovery failed for ${endpoint}: HTTP ${status}`,
+    })
+  }
+  try {
+    return parseJsonObjectBody(response)
+  } catch (error) {
+    if (!(error instanceof HttpError)) throw error
+    throw new DiscoveryError(
+      { endpoint, status, message: `UDAP discovery failed for ${endpoint}: ${error.message}` },
+      { cause: error },
+    )
+  }
+}
+
+const endpointNames = ['token_endpoint', 'registration_endpoint', 'authorization_endpoint'] as const
+
+/**
+ * IG STU2: signed endpoint values SHALL take precedence over the unsigned ones. A difference is
+ * worth a warning (a misconfigured server, or a tampered document) but is not fatal.
+ */
+function warnAboutUnsignedEndpoints(
+  document: UdapMetadataDocument,
+  claims: Readonly<Record<string, unknown>>,
+  endpoint: string,
+  logger: Logger,
+): void {
+  for (const name of endpointNames) {
+    const unsigned = document[name]
+    if (unsigned !== undefined && unsigned !== claims[name]) {
+      logger.warn(
+        `UDAP metadata from ${endpoint}: the unsigned ${name} differs from the signed one; using the signed value`,
+        { event: 'udap.discovery.unsigned-endpoint-differs', endpoint, field: name },
+      )
+    }
+  }
+}

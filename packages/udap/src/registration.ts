@@ -1,0 +1,209 @@
+import {
+  ConfigurationError,
+  decodeCompactJws,
+  type HttpResponse,
+  RegistrationError,
+  type TransportOptions,
+} from '@fhir-auth/core'
+import { isCryptoError } from './error-kinds.js'
+import { isCompactJws } from './jws-header.js'
+import { errorFromResponse, fieldNames, sendFlowRequest, successBody } from './oauth-response.js'
+import { describeType, requireEndpoint, requireOptions } from './option-checks.js'
+
+/**
+ * A registration response as the server sent it (RFC 7591 §3.2.1, snake_case keys): at least a
+ * non-empty `client_id`, plus whatever registration parameters the server echoes or replaced.
+ * Read the top-level members; they need not mirror the request.
+ */
+export type RegistrationResponse = Readonly<Record<string, unknown>> & {
+  readonly client_id: string
+}
+
+/** Options of {@link registerUdapClient} and {@link cancelUdapRegistration}. */
+export interface UdapRegistrationRequestOptions extends TransportOptions {
+  /** The signed `registration_endpoint`, exactly as published (it is the statement's `aud`). */
+  readonly registrationEndpoint: string
+  /** From `createSoftwareStatement`. */
+  readonly softwareStatement: string
+  /** Signed certification JWTs to send with the statement; omitted when not given. */
+  readonly certifications?: readonly string[] | undefined
+}
+
+/** What a registration request is: a new registration or modification, or a cancellation. */
+export type UdapRegistrationOperation = 'register' | 'cancel'
+
+/**
+ * Registers a client with a UDAP server, or modifies its registration (a new statement with
+ * the same `iss` from the same community replaces the old registration; the server SHOULD keep
+ * the `client_id` and answer 200).
+ *
+ * Before any request: `registrationEndpoint` must be HTTPS (loopback HTTP only with
+ * `allowInsecureLocalhost`), `softwareStatement` a compact JWS whose `grant_types` is not
+ * empty (an empty list would cancel the registration), `certifications` an array of compact
+ * JWSs. Then `POST` JSON `{ software_statement, udap: "1", certifications? }`, no redirects
+ * followed.
+ *
+ * Success is HTTP 200 (modification) or 201 (new registration) with a non-empty string
+ * `client_id`; the body is returned as received. Store the `client_id` durably.
+ *
+ * @throws ConfigurationError `registrationEndpoint`, `softwareStatement` or `certifications`.
+ * @throws RegistrationError with `status`, `error`, `errorDescription`, `errorUri` for an
+ *   error response (`invalid_software_statement`, `unapproved_software_statement` — do not
+ *   retry with the same certificate —, `invalid_client_metadata`, `invalid_redirect_uri`,
+ *   `unapproved_certification`, `invalid_certification`…); for another status, a body that is
+ *   not a JSON object or has no `client_id`; for a transport failure (`cause` = `HttpError`).
+ *   Messages never contain the software statement.
+ * @see https://hl7.org/fhir/us/udap-security/STU2/registration.html
+ * @see https://www.rfc-editor.org/rfc/rfc7591#section-3
+ */
+export async function registerUdapClient(
+  options: UdapRegistrationRequestOptions,
+): Promise<RegistrationResponse> {
+  return sendRegistration(requireOptions(options, 'registerUdapClient'), 'register')
+}
+
+/**
+ * Cancels a client's registration: the same request as {@link registerUdapClient}, with a
+ * software statement whose `grant_types` is `[]` (build it with
+ * `normalizeRegistrationMetadata(metadata, { operation: 'cancel' })`).
+ *
+ * Success is HTTP 200 or 201 whose body has a non-empty string `client_id` and `grant_types`
+ * equal to an empty array: the IG's confirmation that the registration is cancelled. Anything
+ * else is not a confirmation.
+ *
+ * @throws ConfigurationError as {@link registerUdapClient}; `softwareStatement` when its
+ *   `grant_types` is not `[]`.
+ * @throws RegistrationError as {@link registerUdapClient}, and when the response does not
+ *   confirm the cancellation.
+ * @see https://hl7.org/fhir/us/udap-security/STU2/registration.html#modifying-and-cancelling-registrations
+ */
+export async function cancelUdapRegistration(
+  options: UdapRegistrationRequestOptions,
+): Promise<RegistrationResponse> {
+  return sendRegistration(requireOptions(options, 'cancelUdapRegistration'), 'cancel')
+}
+
+async function sendRegistration(
+  options: UdapRegistrationRequestOptions,
+  operation: UdapRegistrationOperation,
+): Promise<RegistrationResponse> {
+  const registrationEndpoint = requireEndpoint(
+    options.registrationEndpoint,
+    'registrationEndpoint',
+    options.allowInsecureLocalhost,
+  )
+  const softwareStatement = checkSoftwareStatement(options.softwareStatement, operation)
+  const certifications = checkCertifications(options.certifications)
+  const secrets = [softwareStatement, ...(certifications ?? [])]
+  const response = await sendFlowRequest(
+    {
+      method: 'POST',
+      url: registrationEndpoint,
+      json: {
+        software_statement: softwareStatement,
+        // UDAP: the request SHALL carry udap = "1" (the string).
+        udap: '1',
+        ...(certifications === undefined ? {} : { certifications }),
+      },
+      fetch: options.fetch,
+      timeoutMs: options.timeoutMs,
+      signal: options.signal,
+      allowInsecureLocalhost: options.allowInsecureLocalhost,
+      maxResponseBytes: options.maxResponseBytes,
+    },
+    RegistrationError,
+    operation === 'register' ? 'UDAP registration' : 'UDAP registration cancellation',
+    secrets,
+  )
+  return parseUdapRegistrationResponse(response, operation, secrets)
+}
+
+/**
+ * Reads a UDAP registration endpoint response (no I/O). For `register`: HTTP 200 or 201 with a
+ * JSON object holding a non-empty string `client_id`. For `cancel`: the same, and
+ * `grant_types` an empty array.
+ *
+ * @param requestSecrets values sent in the request that must not reach an error message if
+ *   the server echoes them.
+ * @throws RegistrationError as {@link registerUdapClient} and {@link cancelUdapRegistration}
+ *   describe.
+ * @see https://hl7.org/fhir/us/udap-security/STU2/registration.html#registration-response
+ */
+export function parseUdapRegistrationResponse(
+  response: HttpResponse,
+  operation: UdapRegistrationOperation,
+  requestSecrets: readonly string[] = [],
+): RegistrationResponse {
+  const label = operation === 'register' ? 'UDAP registration' : 'UDAP registration cancellation'
+  if (response.status < 200 || response.status > 299) {
+    throw errorFromResponse(RegistrationError, label, response, requestSecrets)
+  }
+  // UDAP: 201 Created for a new registration, 200 OK for a modification; nothing else is defined.
+  if (response.status !== 200 && response.status !== 201) {
+    throw new RegistrationError({
+      status: response.status,
+      message: `${label} answered HTTP ${response.status}; expected 200 or 201 with the registration`,
+    })
+  }
+  const body = successBody(RegistrationError, `${label} response`, response)
+  const clientId = body.client_id
+  if (typeof clientId !== 'string' || clientId.trim() === '') {
+    throw new RegistrationError({
+      status: response.status,
+      message: `${label} response has no non-empty string client_id (received fields: ${fieldNames(body)})`,
+    })
+  }
+  if (operation === 'cancel') {
+    const grantTypes = body.grant_types
+    // UDAP: only grant_types equal to an empty array confirms the cancellation.
+    if (!Array.isArray(grantTypes) || grantTypes.length > 0) {
+      throw new RegistrationError({
+        status: response.status,
+        message: `${label} was not confirmed: the response's grant_types is ${Array.isArray(grantTypes) ? 'not empty' : grantTypes === undefined ? 'missing' : describeType(grantTypes)}; an empty array confirms a cancellation`,
+      })
+    }
+  }
+  return body as RegistrationResponse
+}
+
+function checkSoftwareStatement(value: unknown, operation: UdapRegistrationOperation): string {
+  const fail = (message: string, cause?: unknown) =>
+    new ConfigurationError(
+      { invalidAttribute: 'softwareStatement', message },
+      cause === undefined ? undefined : { cause },
+    )
+  if (!isCompactJws(value)) {
+    throw fail('softwareStatement must be a signed compact JWS (from createSoftwareStatement)')
+  }
+  let grantTypes: unknown
+  try {
+    grantTypes = decodeCompactJws(value).payload.grant_types
+  } catch (error) {
+    if (!isCryptoError(error)) throw error
+    throw fail('softwareStatement is not a compact JWS with a JSON claims set', error)
+  }
+  // Registration and cancellation differ only in grant_types, so a mix-up would silently do
+  // the opposite of what the caller asked; refuse it.
+  if (operation === 'cancel' && !(Array.isArray(grantTypes) && grantTypes.length === 0)) {
+    throw fail(
+      'a cancellation software statement must carry grant_types: [] (normalizeRegistrationMetadata with operation "cancel")',
+    )
+  }
+  if (operation === 'register' && !(Array.isArray(grantTypes) && grantTypes.length > 0)) {
+    throw fail(
+      'a registration software statement must carry a non-empty grant_types; an empty one cancels the registration (use cancelUdapRegistration)',
+    )
+  }
+  return value
+}
+
+function checkCertifications(value: unknown): readonly string[] | undefined {
+  if (value === undefined) return undefined
+  if (Array.isArray(value) && value.every((certification) => isCompactJws(certification))) {
+    return [...value]
+  }
+  throw new ConfigurationError({
+    invalidAttribute: 'certifications',
+    message: 'certifications must be an array of signed certification JWTs (compact JWS)',
+  })
+}

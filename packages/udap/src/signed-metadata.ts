@@ -1,0 +1,287 @@
+import {
+  base64Decode,
+  type CertificateInfo,
+  type CryptoBackend,
+  type DecodedJws,
+  DiscoveryError,
+  decodeCompactJws,
+  describeValue,
+  isJsonObject,
+  safeUrl,
+} from '@fhir-auth/core'
+import { udapDiscoveryUrl } from './discovery-url.js'
+import { isCertificateChainError, isCryptoError } from './error-kinds.js'
+import { frozenJsonCopy } from './json-value.js'
+import { readJwsHeader } from './jws-header.js'
+import { requireCryptoBackend, requireDate, requireOptions, requireText } from './option-checks.js'
+import { checkTrustInputShapes, type UdapTrustInputs } from './trust-inputs.js'
+import { endpointProblem } from './uri.js'
+
+/** Options of {@link verifySignedMetadata}. */
+export interface VerifySignedMetadataOptions extends UdapTrustInputs {
+  /** The `signed_metadata` compact JWS from the discovery document. */
+  readonly jwt: string
+  /** The FHIR base URL the client used, exactly as configured; `iss` must equal it. */
+  readonly baseUrl: string
+  /** The unsigned discovery document (an `authorization_endpoint` there must also be signed). */
+  readonly unsignedMetadata: Readonly<Record<string, unknown>>
+  readonly crypto: CryptoBackend
+  /** The time the certificates, CRLs and `exp`/`iat` are judged at. */
+  readonly now: Date
+  /** Accept `http://` endpoint claims on loopback hosts (development only). */
+  readonly allowInsecureLocalhost: boolean
+  /** The discovery URL, for `DiscoveryError.endpoint`; default: the one of `baseUrl`. */
+  readonly endpoint?: string | undefined
+}
+
+/** What {@link verifySignedMetadata} returns when every check passed. */
+export interface VerifiedSignedMetadata {
+  /** The JWT claims set (deeply frozen), including the signed endpoints. */
+  readonly claims: Readonly<Record<string, unknown>>
+  /** The leaf certificate (`x5c[0]`) that signed the metadata. */
+  readonly serverCertificate: CertificateInfo
+}
+
+/** How far `iat` and `nbf` may lie in the future: clocks of client and server differ a little. */
+export const signedMetadataClockSkewSeconds = 60
+
+/** The longest validity IG STU2 allows: `exp` SHALL be no more than one year after `iat`. */
+export const signedMetadataMaxLifetimeSeconds = 365 * 24 * 60 * 60
+
+/**
+ * Verifies a server's `signed_metadata` and returns its claims. Nothing in the JWT is used
+ * unless every check passes, in this order:
+ *
+ * 1. a compact JWS whose header `alg` is exactly `RS256` (`none`, `HS256`, `RS384`, `ES256`…
+ *    are refused: IG STU2 pins RS256 for signed metadata) and has no `crit` member;
+ * 2. `x5c` a non-empty array of standard-base64 DER certificates, leaf first;
+ * 3. the signature verifies with the public key of `x5c[0]`;
+ * 4. the `x5c` chain, as given, validates to one of `trustedAnchors` at `now`, with
+ *    revocation checked against `crls` for every non-anchor certificate (fail closed: the
+ *    backend's `CertificateChainError` reason — `untrusted`, `order`, `revoked`, `expired`,
+ *    `not-yet-valid`, `crl-missing`, `crl-stale`, `crl-bad-signature`… — is named in the
+ *    message);
+ * 5. `iss` is present and exactly equal (no normalisation: case and trailing slash matter, IG
+ *    7.1.5) to a URI subject alternative name of `x5c[0]` and to `baseUrl`; `sub` equals `iss`;
+ * 6. `exp` is a number in the future; `iat` a number not more than 60 s in the future; `exp` is
+ *    after `iat` and at most 365 days after it; `nbf`, when present, has passed; `jti` is a
+ *    non-empty string;
+ * 7. `token_endpoint` and `registration_endpoint` are present, and `authorization_endpoint`
+ *    when the unsigned document has one; every endpoint claim present is a usable HTTPS URL
+ *    (loopback HTTP only with `allowInsecureLocalhost`).
+ *
+ * @throws DiscoveryError naming the failed check; `cause` is the backend's
+ *   `CertificateChainError` or `CryptoError` when there is one.
+ * @throws ConfigurationError for options of the wrong type (`baseUrl`, `crypto`,
+ *   `trustedAnchors`, `crls`, `now`), and when the backend rejects a trust input as such.
+ * @see https://hl7.org/fhir/us/udap-security/STU2/discovery.html#signed-metadata-elements
+ * @see https://www.udap.org/udap-server-metadata-stu1.html
+ */
+export async function verifySignedMetadata(
+  options: VerifySignedMetadataOptions,
+): Promise<VerifiedSignedMetadata> {
+  requireOptions(options, 'verifySignedMetadata')
+  const baseUrl = requireText(options.baseUrl, 'baseUrl')
+  const crypto = requireCryptoBackend(options.crypto)
+  const trust = checkTrustInputShapes(options)
+  const now = requireDate(options.now, 'now')
+  const endpoint = options.endpoint ?? safeUrl(udapDiscoveryUrl(baseUrl))
+  const fail = (check: string, cause?: unknown): DiscoveryError =>
+    new DiscoveryError(
+      { endpoint, message: `signed_metadata from ${endpoint} failed validation: ${check}` },
+      cause === undefined ? undefined : { cause },
+    )
+
+  const jws = decodeSignedMetadata(options.jwt, fail)
+  const certificates = readCertificateChain(jws.header.x5c, fail)
+  const leaf = await parseLeaf(crypto, certificates, fail)
+  await verifyJwsSignature(crypto, jws, leaf, fail)
+  const serverCertificate = await verifyChain(crypto, certificates, trust, now, fail)
+  checkIdentity(jws.payload, leaf, baseUrl, fail)
+  checkTimes(jws.payload, now, fail)
+  checkEndpoints(
+    jws.payload,
+    options.unsignedMetadata,
+    options.allowInsecureLocalhost === true,
+    fail,
+  )
+  return { claims: frozenJsonCopy(jws.payload), serverCertificate }
+}
+
+type Failure = (check: string, cause?: unknown) => DiscoveryError
+
+function decodeSignedMetadata(jwt: unknown, fail: Failure): DecodedJws {
+  if (typeof jwt !== 'string') throw fail('it is not a string')
+  const header = readJwsHeader(jwt)
+  if (header === undefined || jwt.split('.').length !== 3) {
+    throw fail('it is not a compact JWS with a JSON object header')
+  }
+  // UDAP: signed_metadata SHALL be signed with RS256; anything else (including "none") is refused
+  // before the signature is even looked at.
+  if (header.alg !== 'RS256') {
+    throw fail(`header alg must be "RS256", not ${describeValue(header.alg)}`)
+  }
+  // RFC 7515 §4.1.11: a recipient that does not understand a listed extension must reject.
+  if (header.crit !== undefined)
+    throw fail('header crit names extensions this client does not process')
+  try {
+    return decodeCompactJws(jwt)
+  } catch (error) {
+    throw fail(`it is not a compact JWS (${errorMessage(error)})`, error)
+  }
+}
+
+function readCertificateChain(x5c: unknown, fail: Failure): Uint8Array[] {
+  if (!Array.isArray(x5c) || x5c.length === 0) {
+    throw fail('header x5c must be a non-empty array of certificates')
+  }
+  return x5c.map((entry: unknown, index) => {
+    // x5c entries are standard base64 (RFC 7515 §4.1.6), not base64url, and never PEM.
+    const der = typeof entry === 'string' ? base64Decode(entry) : undefined
+    if (der === undefined || der.length === 0) {
+      throw fail(`header x5c[${index}] is not standard-base64 DER`)
+    }
+    return der
+  })
+}
+
+async function parseLeaf(
+  crypto: CryptoBackend,
+  certificates: readonly Uint8Array[],
+  fail: Failure,
+): Promise<CertificateInfo> {
+  try {
+    return await crypto.parseCertificate(certificates[0] as Uint8Array)
+  } catch (error) {
+    if (!isCryptoError(error)) throw error
+    throw fail('header x5c[0] is not an X.509 certificate', error)
+  }
+}
+
+async function verifyJwsSignature(
+  crypto: CryptoBackend,
+  jws: DecodedJws,
+  leaf: CertificateInfo,
+  fail: Failure,
+): Promise<void> {
+  let isValid: boolean
+  try {
+    isValid = await crypto.verifySignature({
+      algorithm: 'RS256',
+      publicKeySpki: leaf.publicKeySpki,
+      data: jws.signingInput,
+      signature: jws.signature,
+    })
+  } catch (error) {
+    if (!isCryptoError(error)) throw error
+    throw fail('the RS256 signature cannot be checked with the key of x5c[0]', error)
+  }
+  if (!isValid) throw fail('the signature does not verify with the key of x5c[0]')
+}
+
+async function verifyChain(
+  crypto: CryptoBackend,
+  certificates: readonly Uint8Array[],
+  trust: UdapTrustInputs,
+  now: Date,
+  fail: Failure,
+): Promise<CertificateInfo> {
+  try {
+    const verified = await crypto.verifyCertificateChain({
+      chain: certificates,
+      trustAnchors: trust.trustedAnchors,
+      crls: trust.crls,
+      at: now,
+    })
+    return verified.leaf
+  } catch (error) {
+    if (isCertificateChainError(error)) {
+      throw fail(
+        `the x5c certificate chain is not trusted (${error.reason}): ${error.message}`,
+        error,
+      )
+    }
+    if (isCryptoError(error)) {
+      throw fail(
+        `the x5c certificate chain cannot be checked (${error.reason}): ${error.message}`,
+        error,
+      )
+    }
+    // A ConfigurationError (a trust input of the wrong kind) is the caller's to fix: as is.
+    throw error
+  }
+}
+
+function checkIdentity(
+  claims: Readonly<Record<string, unknown>>,
+  leaf: CertificateInfo,
+  baseUrl: string,
+  fail: Failure,
+): void {
+  const { iss, sub } = claims
+  if (typeof iss !== 'string' || iss === '') throw fail('iss is missing')
+  // IG 7.1.5: URIs are compared as exact strings; a client is not required to normalise.
+  if (!leaf.subjectAltNameUris.includes(iss)) {
+    throw fail(
+      `iss ${describeValue(iss)} is not a URI subject alternative name of the signing certificate (${leaf.subjectAltNameUris.map((uri) => JSON.stringify(uri)).join(', ') || 'none'})`,
+    )
+  }
+  if (iss !== baseUrl) {
+    throw fail(`iss ${describeValue(iss)} does not equal the base URL ${describeValue(baseUrl)}`)
+  }
+  if (sub !== iss) throw fail('sub does not equal iss')
+}
+
+function checkTimes(claims: Readonly<Record<string, unknown>>, now: Date, fail: Failure): void {
+  const { exp, iat, nbf, jti } = claims
+  const nowSeconds = now.getTime() / 1000
+  if (!isNumericDate(exp)) throw fail('exp is missing or not a number')
+  if (exp <= nowSeconds) throw fail('exp is in the past: the signed metadata has expired')
+  if (!isNumericDate(iat)) throw fail('iat is missing or not a number')
+  if (iat > nowSeconds + signedMetadataClockSkewSeconds) throw fail('iat is in the future')
+  if (exp <= iat) throw fail('exp is not after iat')
+  if (exp - iat > signedMetadataMaxLifetimeSeconds) {
+    throw fail('exp is more than 365 days after iat (IG STU2 allows at most one year)')
+  }
+  if (nbf !== undefined) {
+    if (!isNumericDate(nbf)) throw fail('nbf is not a number')
+    if (nbf > nowSeconds + signedMetadataClockSkewSeconds) throw fail('nbf is in the future')
+  }
+  if (typeof jti !== 'string' || jti === '') throw fail('jti is missing')
+}
+
+function checkEndpoints(
+  claims: Readonly<Record<string, unknown>>,
+  unsignedMetadata: unknown,
+  allowInsecureLocalhost: boolean,
+  fail: Failure,
+): void {
+  const names = ['token_endpoint', 'registration_endpoint']
+  // IG STU2: authorization_endpoint SHALL be signed when the unsigned document has one; a
+  // signed one is checked either way, since it is the one the client will use.
+  const unsignedAuthorizationEndpoint = isJsonObject(unsignedMetadata)
+    ? unsignedMetadata.authorization_endpoint
+    : undefined
+  if (unsignedAuthorizationEndpoint !== undefined || claims.authorization_endpoint !== undefined) {
+    names.push('authorization_endpoint')
+  }
+  for (const name of names) {
+    const problem = endpointProblem(claims[name], allowInsecureLocalhost)
+    if (problem !== undefined) {
+      throw fail(
+        problem === 'is missing'
+          ? `the signed claims lack ${name}`
+          : `the signed ${name} ${problem}`,
+      )
+    }
+  }
+}
+
+/** RFC 7519 NumericDate: a finite JSON number of seconds. */
+function isNumericDate(value: unknown): value is number {
+  return typeof value === 'number' && Number.isFinite(value)
+}
+
+function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : 'malformed'
+}

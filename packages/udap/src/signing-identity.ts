@@ -1,0 +1,213 @@
+import {
+  CertificateChainError,
+  type CertificateInfo,
+  type CertificateInput,
+  ConfigurationError,
+  type CryptoBackend,
+  CryptoError,
+  type JwsSigner,
+  type PrivateKeyInput,
+} from '@fhir-auth/core'
+import { isConfigurationError, isCryptoError } from './error-kinds.js'
+import { describeType, requireCryptoBackend, requireDate, requireOptions } from './option-checks.js'
+import { isAbsoluteUri } from './uri.js'
+
+/** Options of {@link prepareUdapSigner}. */
+export interface PrepareUdapSignerOptions {
+  readonly crypto: CryptoBackend
+  /** The private key of the leaf certificate (PEM, JWK, CryptoKey, KeyObject or a JwsSigner). */
+  readonly privateKey: PrivateKeyInput | undefined
+  /** The client certificate chain, leaf first, each certificate followed by its issuer. */
+  readonly certificateChain: readonly CertificateInput[] | undefined
+  /** The client URI: `iss` of software statements; must be a URI SAN of the leaf. */
+  readonly clientUri: string
+  /**
+   * Algorithms the server accepts for this JWT: `registration_endpoint_jwt_signing_alg_values_supported`
+   * for software statements, `token_endpoint_auth_signing_alg_values_supported` for
+   * authentication tokens. Empty means no constraint.
+   */
+  readonly advertisedAlgorithms: readonly string[]
+  /** An explicit algorithm (the config's `jwtAlgorithm`); else chosen from key and server. */
+  readonly algorithm?: string | undefined
+  /** The time the certificates must be valid at. */
+  readonly now: Date
+}
+
+/** What {@link prepareUdapSigner} returns. */
+export interface UdapSigningIdentity {
+  /** Signs with the leaf's key; `certificateChain` is the DER chain for `x5c`, leaf first. */
+  readonly signer: JwsSigner
+  /** The parsed leaf certificate. */
+  readonly leaf: CertificateInfo
+}
+
+/**
+ * Checks a client's signing identity and turns it into a {@link JwsSigner} for UDAP JWTs,
+ * before anything is signed or sent:
+ *
+ * 1. `privateKey` and a non-empty `certificateChain` are given;
+ * 2. every certificate parses, and the chain is leaf first and issuer-ordered (each
+ *    certificate's issuer is the next one's subject) — else `CertificateChainError` `order`,
+ *    the same verdict a server's path validation would reach;
+ * 3. every certificate is valid at `now` — else `CertificateChainError` `expired` or
+ *    `not-yet-valid` naming the certificate (a server would refuse it anyway);
+ * 4. `clientUri` is an absolute URI exactly equal to a URI subject alternative name of the
+ *    leaf (no normalisation; one certificate may carry several client URIs);
+ * 5. the key belongs to the leaf;
+ * 6. the algorithm: an explicit `algorithm` must suit the key and the server's list; otherwise
+ *    RSA prefers RS256 (then RS384), P-256 uses ES256 and P-384 ES384, among those the server
+ *    advertises.
+ *
+ * Trust in the chain (anchors, revocation) is the server's to judge; the client cannot know
+ * the server's anchors.
+ *
+ * @throws ConfigurationError `privateKey`, `certificateChain`, `clientUri`,
+ *   `advertisedAlgorithms`, `now`, or `jwtAlgorithm` (explicit algorithm not usable).
+ * @throws CertificateChainError `order`, `expired` or `not-yet-valid`, with the certificate's
+ *   subject.
+ * @throws CryptoError `key-certificate-mismatch`; `invalid-key`, `unsupported-key` or
+ *   `no-common-algorithm` from the backend.
+ * @example
+ * ```ts
+ * const { signer } = await prepareUdapSigner({
+ *   crypto,
+ *   privateKey: clientKeyPem,
+ *   certificateChain: [clientCertificatePem, intermediatePem],
+ *   clientUri: 'https://client.example.org/app',
+ *   advertisedAlgorithms: metadata.registrationEndpointJwtSigningAlgValuesSupported,
+ *   now: new Date(),
+ * })
+ * ```
+ * @see https://hl7.org/fhir/us/udap-security/STU2/registration.html#software-statement
+ * @see https://hl7.org/fhir/us/udap-security/STU2/general.html#jwt-headers
+ */
+export async function prepareUdapSigner(
+  options: PrepareUdapSignerOptions,
+): Promise<UdapSigningIdentity> {
+  requireOptions(options, 'prepareUdapSigner')
+  const crypto = requireCryptoBackend(options.crypto)
+  const { privateKey, certificateChain, clientUri } = options
+  if (privateKey === undefined || privateKey === null) {
+    throw new ConfigurationError({
+      invalidAttribute: 'privateKey',
+      message: 'privateKey is required: the private key of the client certificate signs UDAP JWTs',
+    })
+  }
+  if (!Array.isArray(certificateChain) || certificateChain.length === 0) {
+    throw new ConfigurationError({
+      invalidAttribute: 'certificateChain',
+      message: `certificateChain is required: a non-empty array of certificates, leaf first, not ${describeType(certificateChain)}`,
+    })
+  }
+  const advertisedAlgorithms = checkAdvertisedAlgorithms(options.advertisedAlgorithms)
+  const now = requireDate(options.now, 'now')
+  const certificates = await parseChain(crypto, certificateChain)
+  checkOrder(certificates)
+  checkValidity(certificates, now)
+  const leaf = certificates[0] as CertificateInfo
+  checkClientUri(clientUri, leaf)
+  if (!(await crypto.keyMatchesCertificate(privateKey, leaf.der))) {
+    throw new CryptoError(
+      'key-certificate-mismatch',
+      `privateKey does not belong to the leaf certificate (${leaf.subject}); the leaf must come first in certificateChain`,
+    )
+  }
+  const der = Object.freeze(certificates.map((certificate) => certificate.der))
+  const imported = await crypto.importSigner(privateKey, {
+    profile: 'udap',
+    algorithm: options.algorithm,
+    advertisedAlgorithms,
+    certificateChain: der,
+  })
+  // The x5c chain is always the one checked here, whatever the backend attached.
+  const signer: JwsSigner = Object.freeze({
+    alg: imported.alg,
+    certificateChain: der,
+    sign: (signingInput: Uint8Array) => imported.sign(signingInput),
+  })
+  return Object.freeze({ signer, leaf })
+}
+
+function checkAdvertisedAlgorithms(value: unknown): readonly string[] {
+  if (Array.isArray(value) && value.every((entry) => typeof entry === 'string')) return value
+  throw new ConfigurationError({
+    invalidAttribute: 'advertisedAlgorithms',
+    message: 'advertisedAlgorithms must be the array of algorithm names the server advertises',
+  })
+}
+
+async function parseChain(
+  crypto: CryptoBackend,
+  chain: readonly CertificateInput[],
+): Promise<CertificateInfo[]> {
+  const certificates: CertificateInfo[] = []
+  for (const [index, certificate] of chain.entries()) {
+    try {
+      certificates.push(await crypto.parseCertificate(certificate))
+    } catch (error) {
+      if (!(isCryptoError(error) || isConfigurationError(error))) throw error
+      throw new ConfigurationError(
+        {
+          invalidAttribute: 'certificateChain',
+          message: `certificateChain[${index}] is not a certificate the crypto backend can read`,
+        },
+        { cause: error },
+      )
+    }
+  }
+  return certificates
+}
+
+function checkOrder(certificates: readonly CertificateInfo[]): void {
+  for (let index = 0; index + 1 < certificates.length; index++) {
+    const certificate = certificates[index] as CertificateInfo
+    const next = certificates[index + 1] as CertificateInfo
+    if (certificate.issuer !== next.subject) {
+      throw new CertificateChainError(
+        'order',
+        `certificateChain must be leaf first and issuer-ordered: certificateChain[${index}] (${certificate.subject}) was issued by ${certificate.issuer}, but certificateChain[${index + 1}] is ${next.subject}`,
+        certificate.subject,
+      )
+    }
+  }
+}
+
+function checkValidity(certificates: readonly CertificateInfo[], now: Date): void {
+  for (const [index, certificate] of certificates.entries()) {
+    if (now < certificate.notBefore) {
+      throw new CertificateChainError(
+        'not-yet-valid',
+        `certificateChain[${index}] (${certificate.subject}) is not valid before ${certificate.notBefore.toISOString()}`,
+        certificate.subject,
+      )
+    }
+    if (now > certificate.notAfter) {
+      throw new CertificateChainError(
+        'expired',
+        `certificateChain[${index}] (${certificate.subject}) expired at ${certificate.notAfter.toISOString()}`,
+        certificate.subject,
+      )
+    }
+  }
+}
+
+function checkClientUri(clientUri: unknown, leaf: CertificateInfo): void {
+  const sans = leaf.subjectAltNameUris
+  if (!isAbsoluteUri(clientUri)) {
+    throw new ConfigurationError({
+      invalidAttribute: 'clientUri',
+      validValues: sans,
+      message:
+        'clientUri must be an absolute URI: one of the URI subject alternative names of the client certificate',
+    })
+  }
+  // IG 7.1.5: exact string comparison; case and trailing slashes matter.
+  if (!sans.includes(clientUri)) {
+    throw new ConfigurationError({
+      invalidAttribute: 'clientUri',
+      invalidValue: clientUri,
+      validValues: sans,
+      message: `clientUri ${JSON.stringify(clientUri)} is not a URI subject alternative name of the client certificate (${sans.map((uri) => JSON.stringify(uri)).join(', ') || 'it has none'})`,
+    })
+  }
+}

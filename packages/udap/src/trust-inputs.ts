@@ -1,0 +1,89 @@
+import {
+  type CertificateInfo,
+  type CertificateInput,
+  ConfigurationError,
+  type CrlInput,
+  type CryptoBackend,
+} from '@fhir-auth/core'
+import { isConfigurationError, isCryptoError } from './error-kinds.js'
+import { describeType } from './option-checks.js'
+
+/**
+ * What the client trusts when it validates a server's `signed_metadata`: the trust anchors of
+ * its community and the CRLs that prove no certificate in the server's chain is revoked.
+ *
+ * Revocation checking is required (fail closed): every CA below the anchor needs a current CRL
+ * in `crls`, or validation fails with `crl-missing`.
+ *
+ * @see https://hl7.org/fhir/us/udap-security/STU2/discovery.html#signed-metadata-elements
+ */
+export interface UdapTrustInputs {
+  /** Trust anchor certificates (PEM, DER or the backend's objects); at least one. */
+  readonly trustedAnchors: readonly CertificateInput[]
+  /** CRLs (PEM or DER) for the CAs in the server's chain; may be empty only for a bare anchor. */
+  readonly crls: readonly CrlInput[]
+}
+
+/**
+ * Checks the shape of the trust inputs: `trustedAnchors` a non-empty array, `crls` an array of
+ * PEM strings or DER bytes.
+ *
+ * @throws ConfigurationError `trustedAnchors` or `crls`.
+ * @internal
+ */
+export function checkTrustInputShapes(inputs: Partial<UdapTrustInputs>): UdapTrustInputs {
+  const { trustedAnchors, crls } = inputs
+  if (!Array.isArray(trustedAnchors) || trustedAnchors.length === 0) {
+    throw new ConfigurationError({
+      invalidAttribute: 'trustedAnchors',
+      message: `trustedAnchors must be a non-empty array of trust anchor certificates (PEM or DER), not ${Array.isArray(trustedAnchors) ? 'an empty array' : describeType(trustedAnchors)}`,
+    })
+  }
+  if (!Array.isArray(crls)) {
+    throw new ConfigurationError({
+      invalidAttribute: 'crls',
+      message: `crls must be an array of CRLs (PEM or DER; revocation checking is required), not ${describeType(crls)}`,
+    })
+  }
+  const badCrl = crls.findIndex((crl) => typeof crl !== 'string' && !(crl instanceof Uint8Array))
+  if (badCrl >= 0) {
+    throw new ConfigurationError({
+      invalidAttribute: 'crls',
+      message: `crls[${badCrl}] must be a PEM string or DER bytes, not ${describeType(crls[badCrl])}`,
+    })
+  }
+  return { trustedAnchors, crls }
+}
+
+/**
+ * Checks the trust inputs before any request: the shapes (see {@link checkTrustInputShapes}),
+ * then every anchor parsed by the backend. A malformed anchor is the caller's configuration
+ * mistake and is reported as such, not as an untrusted server.
+ *
+ * @returns the parsed anchors (in input order).
+ * @throws ConfigurationError `trustedAnchors` or `crls`, with the backend's `CryptoError` as
+ *   `cause` for an anchor that does not parse.
+ * @internal
+ */
+export async function checkTrustInputs(
+  inputs: Partial<UdapTrustInputs>,
+  crypto: CryptoBackend,
+): Promise<readonly CertificateInfo[]> {
+  const { trustedAnchors } = checkTrustInputShapes(inputs)
+  const anchors: CertificateInfo[] = []
+  for (const [index, anchor] of trustedAnchors.entries()) {
+    try {
+      anchors.push(await crypto.parseCertificate(anchor))
+    } catch (error) {
+      if (!(isCryptoError(error) || isConfigurationError(error))) throw error
+      throw new ConfigurationError(
+        {
+          invalidAttribute: 'trustedAnchors',
+          message: `trustedAnchors[${index}] is not a certificate the crypto backend can read`,
+        },
+        { cause: error },
+      )
+    }
+  }
+  return anchors
+}

@@ -1,0 +1,257 @@
+import {
+  CertificateChainError,
+  ConfigurationError,
+  DiscoveryError,
+  HttpError,
+} from '@fhir-auth/core'
+import { createNodeCryptoBackend } from '@fhir-auth/crypto-node'
+import { beforeAll, describe, expect, it } from 'vitest'
+import {
+  type DiscoverUdapOptions,
+  discoverUdapMetadata,
+  UdapMetadata,
+  udapDiscoveryUrl,
+} from '../src/index.js'
+import { fakeFetch, jsonResponse } from './support/fake-fetch.js'
+import { captureLogger } from './support/logger.js'
+import {
+  authorizationEndpoint,
+  baseUrl,
+  createTestPki,
+  currentCrl,
+  registrationEndpoint,
+  type TestPki,
+  tokenEndpoint,
+} from './support/pki.js'
+import { metadataDocument, signedClaims, signedMetadata } from './support/udap-server.js'
+
+const crypto = createNodeCryptoBackend()
+const discoveryUrl = `${baseUrl}/.well-known/udap`
+let pki: TestPki
+
+beforeAll(async () => {
+  pki = await createTestPki()
+})
+
+function discover(overrides: Partial<DiscoverUdapOptions> & Pick<DiscoverUdapOptions, 'fetch'>) {
+  return discoverUdapMetadata({
+    baseUrl,
+    crypto,
+    trustedAnchors: pki.anchors,
+    crls: pki.crls,
+    now: () => pki.now,
+    logger: captureLogger(),
+    ...overrides,
+  })
+}
+
+async function discoveryFailure(promise: Promise<unknown>): Promise<DiscoveryError> {
+  const error = await promise.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  )
+  expect(error).toBeInstanceOf(DiscoveryError)
+  return error as DiscoveryError
+}
+
+describe('udapDiscoveryUrl', () => {
+  it('appends /.well-known/udap to the base URL without trailing slashes', () => {
+    expect(udapDiscoveryUrl('https://fhir.example.test/r4')).toBe(discoveryUrl)
+    expect(udapDiscoveryUrl('https://fhir.example.test/r4//')).toBe(discoveryUrl)
+  })
+
+  it('adds the percent-encoded community', () => {
+    expect(udapDiscoveryUrl(baseUrl, 'udap://fhirlabs.net/?a=b&c')).toBe(
+      `${discoveryUrl}?community=udap%3A%2F%2Ffhirlabs.net%2F%3Fa%3Db%26c`,
+    )
+  })
+
+  it('refuses a blank base URL', () => {
+    expect(() => udapDiscoveryUrl('  ')).toThrow(ConfigurationError)
+  })
+})
+
+describe('discoverUdapMetadata', () => {
+  it('GETs the discovery URL and returns verified metadata whose signed endpoints win', async () => {
+    const claims = signedClaims(pki.now, {
+      token_endpoint: 'https://auth.example.test/signed/token',
+      registration_endpoint: 'https://auth.example.test/signed/register',
+      authorization_endpoint: 'https://auth.example.test/signed/authorize',
+    })
+    const document = metadataDocument(signedMetadata(pki, { claims }), {
+      authorization_endpoint: authorizationEndpoint,
+      grant_types_supported: ['authorization_code', 'client_credentials'],
+    })
+    const fetch = fakeFetch(() => jsonResponse(document))
+    const logger = captureLogger()
+    const metadata = await discover({ fetch, logger })
+    expect(fetch.requests).toHaveLength(1)
+    expect(fetch.requests[0]).toMatchObject({
+      method: 'GET',
+      url: discoveryUrl,
+      redirect: 'manual',
+    })
+    expect(metadata).toBeInstanceOf(UdapMetadata)
+    expect(metadata.tokenEndpoint).toBe('https://auth.example.test/signed/token')
+    expect(metadata.registrationEndpoint).toBe('https://auth.example.test/signed/register')
+    expect(metadata.authorizationEndpoint).toBe('https://auth.example.test/signed/authorize')
+    expect(metadata.raw).toEqual(document)
+    expect(metadata.signedClaims).toEqual(claims)
+    expect(metadata.serverCertificate.subjectAltNameUris).toEqual([baseUrl])
+    const differing = logger.entries.filter(
+      (entry) => entry.fields?.event === 'udap.discovery.unsigned-endpoint-differs',
+    )
+    expect(differing.map((entry) => entry.fields?.field)).toEqual([
+      'token_endpoint',
+      'registration_endpoint',
+      'authorization_endpoint',
+    ])
+    expect(
+      logger.entries.filter((entry) => entry.level === 'info').map((entry) => entry.fields?.event),
+    ).toEqual(['udap.discovery.started', 'udap.discovery.verified'])
+  })
+
+  it('sends the community parameter', async () => {
+    const fetch = fakeFetch(() => jsonResponse(metadataDocument(signedMetadata(pki))))
+    await discover({ fetch, community: 'udap://fhirlabs.net/' })
+    expect(fetch.requests[0]?.url).toBe(`${discoveryUrl}?community=udap%3A%2F%2Ffhirlabs.net%2F`)
+  })
+
+  describe('checks before any request', () => {
+    const cases: [string, Partial<DiscoverUdapOptions>, string][] = [
+      ['trustedAnchors missing', { trustedAnchors: undefined as never }, 'trustedAnchors'],
+      ['trustedAnchors empty', { trustedAnchors: [] }, 'trustedAnchors'],
+      ['trustedAnchors not parseable', { trustedAnchors: ['not a certificate'] }, 'trustedAnchors'],
+      ['crls missing', { crls: undefined as never }, 'crls'],
+      ['crls not an array', { crls: 'crl' as never }, 'crls'],
+      ['crls with a non-CRL entry', { crls: [42 as never] }, 'crls'],
+      ['community not a URI', { community: 'fhirlabs' }, 'community'],
+      ['community blank', { community: '' }, 'community'],
+      ['baseUrl blank', { baseUrl: '' }, 'baseUrl'],
+      ['crypto missing', { crypto: undefined as never }, 'crypto'],
+      ['now not a function', { now: new Date() as never }, 'now'],
+    ]
+    for (const [name, overrides, attribute] of cases) {
+      it(`refuses ${name} without a request`, async () => {
+        const fetch = fakeFetch()
+        await expect(discover({ fetch, ...overrides })).rejects.toMatchObject({
+          name: 'ConfigurationError',
+          invalidAttribute: attribute,
+        })
+        expect(fetch.requests).toHaveLength(0)
+      })
+    }
+  })
+
+  describe('responses', () => {
+    it('reports 404 as a server without UDAP support', async () => {
+      const error = await discoveryFailure(
+        discover({ fetch: fakeFetch(() => new Response('', { status: 404 })) }),
+      )
+      expect(error).toMatchObject({ status: 404, endpoint: discoveryUrl })
+      expect(error.message).toMatch(/does not support UDAP/)
+    })
+
+    it('reports 204 for a community as an unrecognised community', async () => {
+      const fetch = fakeFetch(() => new Response(null, { status: 204 }))
+      const error = await discoveryFailure(
+        discover({ fetch, community: 'udap://unknown.example/' }),
+      )
+      expect(error.status).toBe(204)
+      expect(error.message).toMatch(/community not recognised.*udap:\/\/unknown\.example\//)
+      const plain = await discoveryFailure(
+        discover({ fetch: fakeFetch(() => new Response(null, { status: 204 })) }),
+      )
+      expect(plain.message).toMatch(/returned no UDAP metadata/)
+    })
+
+    it('reports other failing statuses with the status', async () => {
+      const error = await discoveryFailure(
+        discover({ fetch: fakeFetch(() => jsonResponse({ error: 'x' }, 503)) }),
+      )
+      expect(error.status).toBe(503)
+      expect(error.message).toMatch(/HTTP 503/)
+    })
+
+    it('reports a body that is not a JSON object', async () => {
+      const notJson = await discoveryFailure(
+        discover({ fetch: fakeFetch(() => new Response('<html>', { status: 200 })) }),
+      )
+      expect(notJson.cause).toBeInstanceOf(HttpError)
+      expect(notJson.message).toMatch(/not valid JSON/)
+      const array = await discoveryFailure(
+        discover({ fetch: fakeFetch(() => jsonResponse([1, 2])) }),
+      )
+      expect(array.message).toMatch(/not an object/)
+    })
+
+    it('reports a transport failure with the HttpError as cause', async () => {
+      const fetch = fakeFetch(() => Promise.reject(new TypeError('fetch failed')))
+      const error = await discoveryFailure(discover({ fetch }))
+      expect(error.cause).toBeInstanceOf(HttpError)
+      expect((error.cause as HttpError).reason).toBe('network')
+    })
+
+    it('refuses an HTTP base URL unless it is loopback under allowInsecureLocalhost', async () => {
+      const fetch = fakeFetch()
+      const error = await discoveryFailure(
+        discover({ fetch, baseUrl: 'http://fhir.example.test/r4' }),
+      )
+      expect((error.cause as HttpError).reason).toBe('insecure-url')
+      expect(fetch.requests).toHaveLength(0)
+    })
+  })
+
+  describe('validation failures', () => {
+    it('fails on a structurally unusable document, logging an error', async () => {
+      const logger = captureLogger()
+      const document = metadataDocument(signedMetadata(pki), { token_endpoint: undefined })
+      const error = await discoveryFailure(
+        discover({ fetch: fakeFetch(() => jsonResponse(document)), logger }),
+      )
+      expect(error.message).toMatch(/token_endpoint is missing/)
+      expect(logger.entries.filter((entry) => entry.level === 'error')).toHaveLength(1)
+    })
+
+    it('never returns metadata whose signed_metadata fails, naming the check', async () => {
+      const crls = [
+        currentCrl(pki.root, pki.now),
+        currentCrl(pki.intermediate, pki.now, [pki.server.serialNumber]),
+      ]
+      const fetch = fakeFetch(() => jsonResponse(metadataDocument(signedMetadata(pki))))
+      const error = await discoveryFailure(discover({ fetch, crls }))
+      expect(error.message).toMatch(
+        /signed_metadata .* failed validation: the x5c certificate chain is not trusted \(revoked\)/,
+      )
+      expect(error.cause).toBeInstanceOf(CertificateChainError)
+      expect(error.endpoint).toBe(discoveryUrl)
+    })
+
+    it('uses the injected clock', async () => {
+      const fetch = fakeFetch(() => jsonResponse(metadataDocument(signedMetadata(pki))))
+      const later = new Date(pki.now.getTime() + 2 * 3_600_000)
+      const error = await discoveryFailure(discover({ fetch, now: () => later }))
+      expect(error.message).toMatch(/exp is in the past/)
+    })
+
+    it('requires the base URL exactly as signed', async () => {
+      const fetch = fakeFetch(() => jsonResponse(metadataDocument(signedMetadata(pki))))
+      const error = await discoveryFailure(discover({ fetch, baseUrl: `${baseUrl}/` }))
+      expect(fetch.requests[0]?.url).toBe(discoveryUrl)
+      expect(error.message).toMatch(/does not equal the base URL/)
+    })
+
+    it('logs tolerated deviations as warnings and still succeeds', async () => {
+      const logger = captureLogger()
+      const document = metadataDocument(signedMetadata(pki), {
+        udap_profiles_supported: ['udap_dcr', 'udap_authn'],
+      })
+      const metadata = await discover({ fetch: fakeFetch(() => jsonResponse(document)), logger })
+      expect(metadata.tokenEndpoint).toBe(tokenEndpoint)
+      expect(metadata.registrationEndpoint).toBe(registrationEndpoint)
+      const warnings = logger.entries.filter((entry) => entry.level === 'warn')
+      expect(warnings).toHaveLength(1)
+      expect(warnings[0]?.message).toMatch(/lacks udap_authz/)
+    })
+  })
+})
