@@ -1,1 +1,55 @@
-export {}
+/**
+ * `@fhir-auth/sandbox`: local authorization servers for fhir-auth's integration tests, the demo
+ * and the benchmarks. Loopback only, never published.
+ *
+ * @packageDocumentation
+ */
+
+export type { RecordedRequest } from './http/recorded-request.js'
+export { type ClientKeyAlgorithm, type ClientKeys, generateClientKeys } from './keys.js'
+export {
+  type DiscoveryOverride,
+  type DiscoveryResponseOverride,
+  type SmartConfigurationDocument,
+  sandboxCapabilities,
+} from './smart/discovery-document.js'
+export type {
+  AuthorizeOptions,
+  AuthorizeRequest,
+  AuthorizeResult,
+  ConsentDecision,
+} from './smart/headless-user-agent.js'
+export type { LaunchRequest } from './smart/launch-context.js'
+export type {
+  ClientAssertionAlgorithm,
+  SandboxUser,
+  SmartSandbox,
+  SmartSandboxEndpoints,
+  SmartSandboxOptions,
+} from './smart/options.js'
+export {
+  type SandboxClient,
+  type SandboxClientAuthMethod,
+  sandboxDefaultRedirectUri,
+} from './smart/sandbox-client.js'
+export { startSmartSandbox } from './smart/start-smart-sandbox.js'
+export {
+  defaultCommunityUri,
+  type HostileDiscoveryVariant,
+  hostileDiscoveryVariants,
+  type IssuedAccessToken,
+  type PkiObject,
+  type RegisteredClientMetadata,
+  startUdapSandbox,
+  type UdapClientTrust,
+  type UdapCrlVariants,
+  type UdapGrantType,
+  type UdapRegistration,
+  type UdapRequestCounts,
+  type UdapSandbox,
+  type UdapSandboxEndpoints,
+  type UdapSandboxOptions,
+  type UdapSigningAlgorithm,
+  type UdapTrust,
+  udapSandboxPaths,
+} from './udap/index.js'

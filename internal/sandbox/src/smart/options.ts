@@ -1,0 +1,93 @@
+import type { RecordedRequest } from '../http/recorded-request.js'
+import type {
+  DiscoveryOverride,
+  DiscoveryResponseOverride,
+  SmartConfigurationDocument,
+} from './discovery-document.js'
+import type { AuthorizeOptions, AuthorizeRequest, AuthorizeResult } from './headless-user-agent.js'
+import type { LaunchRequest } from './launch-context.js'
+import type { SandboxClient } from './sandbox-client.js'
+
+/** The signed-in user of every authorization. */
+export interface SandboxUser {
+  /** Account id, the ID token's `sub`. Default `practitioner-1`. */
+  readonly id?: string
+  /**
+   * The user's FHIR resource, relative to the FHIR base (`Practitioner/practitioner-1`, the
+   * default) or absolute. The ID token's `fhirUser` claim is always the absolute URL.
+   */
+  readonly fhirUser?: string
+}
+
+/** Client authentication signing algorithms the sandbox can be told to accept. */
+export type ClientAssertionAlgorithm = 'RS256' | 'RS384' | 'RS512' | 'ES256' | 'ES384' | 'ES512'
+
+/** Options of `startSmartSandbox`; every member is optional. */
+export interface SmartSandboxOptions {
+  /** Clients registered before the server starts. */
+  readonly clients?: readonly SandboxClient[]
+  /** Rewrites the discovery document; see {@link DiscoveryOverride.document}. */
+  readonly discovery?: (document: SmartConfigurationDocument) => unknown
+  /** Replaces the discovery response's status, content type or raw body. */
+  readonly discoveryResponse?: DiscoveryResponseOverride
+  /** The RFC 7591 initial access token `/reg` requires. Default: 256 random bits. */
+  readonly initialAccessToken?: string
+  readonly user?: SandboxUser
+  /** The patient a standalone launch "picks". Default `patient-1`. */
+  readonly standalonePatient?: string
+  /** `expires_in` of app-launch access tokens. Default 3600. */
+  readonly accessTokenLifetimeSeconds?: number
+  /** `expires_in` of backend-services (client_credentials) tokens. Default 300. */
+  readonly backendAccessTokenLifetimeSeconds?: number
+  /** `alg` values accepted for `private_key_jwt`. Default `['RS384', 'ES384']` (SMART). */
+  readonly clientAssertionAlgorithms?: readonly ClientAssertionAlgorithm[]
+  /** How many requests `sandbox.requests` keeps (oldest dropped first). Default 10 000. */
+  readonly requestLogLimit?: number
+}
+
+/** The endpoint URLs of a running sandbox. */
+export interface SmartSandboxEndpoints {
+  readonly authorization: string
+  readonly token: string
+  readonly registration: string
+  readonly jwks: string
+  readonly introspection: string
+  readonly revocation: string
+  readonly discovery: string
+}
+
+/** A running SMART sandbox; see `startSmartSandbox`. */
+export interface SmartSandbox {
+  /** `http://127.0.0.1:<port>`. */
+  readonly origin: string
+  /** The OpenID issuer (equal to {@link origin}). */
+  readonly issuer: string
+  /** `${origin}/fhir`: the value of `aud` and the base URL to configure the library with. */
+  readonly fhirBaseUrl: string
+  readonly endpoints: SmartSandboxEndpoints
+  /** The token `/reg` accepts as `Authorization: Bearer …`. */
+  readonly initialAccessToken: string
+  /** Every request the front received since start or the last {@link clearRequests}, oldest first. */
+  readonly requests: readonly RecordedRequest[]
+  clearRequests(): void
+  /**
+   * Registers a client while the server runs; it is usable at once.
+   *
+   * @throws {ConfigurationError} `invalidAttribute: 'client'` when the metadata breaks a
+   *   provider or SMART rule, or the client_id is taken.
+   */
+  addClient(client: SandboxClient): Promise<void>
+  /** Stores an EHR launch context and returns the opaque `launch` value that binds it. */
+  createLaunch(request: LaunchRequest): string
+  /**
+   * Plays the user through an authorization request and returns where it ended.
+   *
+   * @throws {ConfigurationError} the request is malformed or targets another origin.
+   * @throws {HttpError} reason `redirect`: too many redirects.
+   */
+  authorize(request: AuthorizeRequest, options?: AuthorizeOptions): Promise<AuthorizeResult>
+  /** Replaces (or with `undefined` removes) the discovery override while the server runs. */
+  setDiscoveryOverride(override: DiscoveryOverride | undefined): void
+  /** Closes the server, its connections and all state. Idempotent. */
+  close(): Promise<void>
+}

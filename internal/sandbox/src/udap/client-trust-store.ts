@@ -1,0 +1,69 @@
+import { ConfigurationError } from '@fhir-auth/core'
+import type { ParsedTrustStore } from './certificate-path-validation.js'
+import { parseCertificateDer, parseCrlDer } from './pkijs-parsing.js'
+
+/** Anchors and CRLs in DER, as the sandbox's CAs and the `clientTrust` option provide them. */
+export interface TrustSource {
+  readonly anchorsDer: readonly Uint8Array[]
+  readonly crlsDer: readonly Uint8Array[]
+}
+
+/**
+ * The anchors and CRLs the server validates client certificates against, parsed with pkijs.
+ * The source is read on every use (a revocation re-issues a CRL); parsing is redone only when
+ * one of the DER objects changed.
+ */
+export class ClientTrustStore {
+  readonly #source: () => TrustSource
+  #parsedFrom: TrustSource | undefined
+  #parsed: ParsedTrustStore | undefined
+
+  constructor(source: () => TrustSource) {
+    this.#source = source
+  }
+
+  /**
+   * The current trust store.
+   *
+   * @throws {ConfigurationError} `invalidAttribute: 'clientTrust'` when an anchor or CRL does
+   *   not parse (only configured extras can).
+   */
+  current(): ParsedTrustStore {
+    const source = this.#source()
+    if (
+      this.#parsed !== undefined &&
+      this.#parsedFrom !== undefined &&
+      sameSource(source, this.#parsedFrom)
+    ) {
+      return this.#parsed
+    }
+    this.#parsed = {
+      anchors: source.anchorsDer.map((der) =>
+        parse(() => parseCertificateDer(der), 'a trust anchor'),
+      ),
+      crls: source.crlsDer.map((der) => parse(() => parseCrlDer(der), 'a CRL')),
+    }
+    this.#parsedFrom = source
+    return this.#parsed
+  }
+}
+
+function sameSource(left: TrustSource, right: TrustSource): boolean {
+  const sameList = (a: readonly Uint8Array[], b: readonly Uint8Array[]) =>
+    a.length === b.length && a.every((entry, index) => entry === b[index])
+  return sameList(left.anchorsDer, right.anchorsDer) && sameList(left.crlsDer, right.crlsDer)
+}
+
+function parse<T>(read: () => T, what: string): T {
+  try {
+    return read()
+  } catch (error) {
+    throw new ConfigurationError(
+      {
+        invalidAttribute: 'clientTrust',
+        message: `clientTrust holds ${what} that does not parse as DER`,
+      },
+      { cause: error },
+    )
+  }
+}

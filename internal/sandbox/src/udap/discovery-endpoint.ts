@@ -1,0 +1,71 @@
+import type { KeyObject } from 'node:crypto'
+import type { CommunityPki, SigningMaterial } from './community-pki.js'
+import {
+  type CertificateVariant,
+  type HostileDiscoveryVariant,
+  isCertificateVariant,
+} from './hostile-variants.js'
+import { signMetadata } from './signed-metadata.js'
+import {
+  type AdvertisedCapabilities,
+  type AdvertisedEndpoints,
+  buildUdapMetadata,
+} from './udap-metadata.js'
+
+/** What the discovery endpoint needs from the sandbox. */
+export interface DiscoveryContext {
+  readonly fhirBaseUrl: string
+  readonly capabilities: AdvertisedCapabilities
+  readonly endpoints: AdvertisedEndpoints
+  /** The endpoints the `http-endpoints` variant advertises instead. */
+  readonly plainHttpEndpoints: AdvertisedEndpoints
+  readonly defaultCommunity: CommunityPki
+  /** Every recognised community by URI, the default one included. */
+  readonly communities: ReadonlyMap<string, CommunityPki>
+  readonly hostileCertificates: Readonly<Record<CertificateVariant, SigningMaterial>>
+  /** The SAN of the `san-other-url` / `iss-differs-from-base-url` certificate. */
+  readonly otherUrl: string
+  readonly hostile: () => HostileDiscoveryVariant | undefined
+  readonly foreignKey: () => Promise<KeyObject>
+  readonly now: () => Date
+}
+
+/** A discovery answer: metadata, or 204 for a community the server does not recognise. */
+export type DiscoveryAnswer =
+  | { readonly status: 200; readonly body: Record<string, unknown> }
+  | { readonly status: 204 }
+
+/**
+ * Answers `GET {base}/.well-known/udap`. Without `community`, or with the default community's
+ * URI, the metadata is signed with the default community's server certificate; with another
+ * recognised community, with that community's certificate; with an unknown one, 204 (IG STU2
+ * §2.4). The active hostile variant, if any, applies to every community (certificate variants
+ * always use certificates of the default community).
+ *
+ * @see https://hl7.org/fhir/us/udap-security/STU2/discovery.html#multiple-trust-communities
+ */
+export async function processDiscovery(
+  query: URLSearchParams,
+  context: DiscoveryContext,
+): Promise<DiscoveryAnswer> {
+  const requested = query.get('community')
+  const community =
+    requested === null ? context.defaultCommunity : context.communities.get(requested)
+  if (community === undefined) return { status: 204 }
+  const variant = context.hostile()
+  const material =
+    variant !== undefined && isCertificateVariant(variant)
+      ? context.hostileCertificates[variant]
+      : community.server
+  const endpoints = variant === 'http-endpoints' ? context.plainHttpEndpoints : context.endpoints
+  const signedMetadata = await signMetadata({
+    issuer: context.fhirBaseUrl,
+    endpoints,
+    now: context.now(),
+    material,
+    variant,
+    otherUrl: context.otherUrl,
+    foreignKey: context.foreignKey,
+  })
+  return { status: 200, body: buildUdapMetadata(context.capabilities, endpoints, signedMetadata) }
+}

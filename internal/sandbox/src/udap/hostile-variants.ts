@@ -1,0 +1,87 @@
+/**
+ * Ways to make UDAP discovery wrong in exactly one respect, for a client's negative tests.
+ * Each one breaks a single rule of IG STU2 §2.3 / udap.org Server Metadata §3; everything else
+ * about the response stays conformant, so a client that accepts it has missed that rule.
+ *
+ * CRL problems (stale, bad signature, missing) are not variants of the response: they are the
+ * CRL sets in `sandbox.trust.crlVariants`.
+ *
+ * @see https://hl7.org/fhir/us/udap-security/STU2/discovery.html#signed-metadata-elements
+ */
+export const hostileDiscoveryVariants = [
+  /** `signed_metadata` header `alg: "none"` and an empty signature. */
+  'alg-none',
+  /** HS256, keyed with the server certificate's public key PEM (the classic confusion attack). */
+  'alg-hs256',
+  /** RS384 by the right key: valid JOSE, but the IG pins RS256 for signed metadata. */
+  'alg-rs384',
+  /** Signed by an RSA key that is not the key of `x5c[0]`. */
+  'wrong-signing-key',
+  /** `x5c` lists the intermediate first and the signing leaf second. */
+  'x5c-out-of-order',
+  /** The server certificate's SAN URI is another URL (`…/other-fhir`); `iss` is the base URL. */
+  'san-other-url',
+  /** The server certificate's SAN URI differs from the base URL only in case (upper-case path). */
+  'san-case-differs',
+  /** The server certificate's SAN URI is the base URL plus a trailing slash. */
+  'san-trailing-slash',
+  /** The server certificate chains to a root that is not in `sandbox.trust.anchors`. */
+  'untrusted-root',
+  /** The server certificate is listed in its issuer's (current) CRL. */
+  'revoked-leaf',
+  /** The server certificate's intermediate is listed in the root's (current) CRL. */
+  'revoked-intermediate',
+  /** The server certificate expired yesterday. */
+  'expired-leaf',
+  /** The server certificate becomes valid tomorrow. */
+  'not-yet-valid-leaf',
+  /** `exp` is more than one year after `iat`. */
+  'exp-beyond-one-year',
+  /** `exp` (and `iat`) lie in the past. */
+  'exp-in-past',
+  /** No `jti` claim. */
+  'missing-jti',
+  /** `sub` differs from `iss`. */
+  'sub-differs',
+  /**
+   * `iss` = `sub` = the SAN URI of the signing certificate, but that URI is not the base URL
+   * the client asked (`…/other-fhir`).
+   */
+  'iss-differs-from-base-url',
+  /**
+   * Token and registration endpoints (signed and unsigned) use plain `http:` on a host that is
+   * not loopback (with an `https:` `publicOrigin`, only the scheme changes).
+   */
+  'http-endpoints',
+] as const
+
+/** One of {@link hostileDiscoveryVariants}. */
+export type HostileDiscoveryVariant = (typeof hostileDiscoveryVariants)[number]
+
+/** Whether `value` names a {@link HostileDiscoveryVariant}. */
+export function isHostileDiscoveryVariant(value: unknown): value is HostileDiscoveryVariant {
+  return (hostileDiscoveryVariants as readonly unknown[]).includes(value)
+}
+
+/** Variants that swap the server certificate (the rest change the JWS or its claims). */
+export const certificateVariants = [
+  'san-other-url',
+  'san-case-differs',
+  'san-trailing-slash',
+  'untrusted-root',
+  'revoked-leaf',
+  'revoked-intermediate',
+  'expired-leaf',
+  'not-yet-valid-leaf',
+  'iss-differs-from-base-url',
+] as const satisfies readonly HostileDiscoveryVariant[]
+
+/** One of {@link certificateVariants}. */
+export type CertificateVariant = (typeof certificateVariants)[number]
+
+/** Whether `variant` swaps the server certificate. */
+export function isCertificateVariant(
+  variant: HostileDiscoveryVariant,
+): variant is CertificateVariant {
+  return (certificateVariants as readonly string[]).includes(variant)
+}
