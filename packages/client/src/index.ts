@@ -28,6 +28,7 @@ export {
   type JwsSigner,
   type LogFields,
   type Logger,
+  type Pkcs12Contents,
   type PrivateKeyInput,
   RegistrationError,
   type SigningAlgorithm,
@@ -35,6 +36,7 @@ export {
   TokenError,
 } from '@fhir-auth/core'
 export type { RegistrationResponse, SmartMetadata, TokenResponse } from '@fhir-auth/smart'
+export type { UdapMetadata } from '@fhir-auth/udap'
 export { Client } from './client.js'
 export type { ClientOptions } from './client-options.js'
 export { type ClientType, clientTypes, type Protocol } from './client-type.js'
@@ -52,3 +54,4 @@ export type {
   UdapRegistrationOptions,
   UdapTrustOptions,
 } from './operation-options.js'
+export { loadPkcs12 } from './pkcs12.js'

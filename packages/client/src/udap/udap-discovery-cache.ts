@@ -1,0 +1,114 @@
+import { type CertificateInput, ConfigurationError, type CrlInput } from '@fhir-auth/core'
+import { discoverUdapMetadata, type UdapMetadata } from '@fhir-auth/udap'
+import type { UdapTrustOptions } from '../operation-options.js'
+import type { ProtocolContext } from '../protocol-context.js'
+import { trustCacheKey } from './trust-cache-key.js'
+
+/**
+ * Validated UDAP metadata per community and trust inputs. Concurrent callers with the same
+ * inputs share one request; failures are not kept; an entry is dropped once its
+ * `signed_metadata` has expired, so the next call fetches and validates again.
+ *
+ * @internal
+ */
+export class UdapDiscoveryCache {
+  readonly #context: ProtocolContext
+  readonly #entries = new Map<string, Promise<UdapMetadata>>()
+  /** The metadata most recently validated on this client, for token requests without trust inputs. */
+  latest: UdapMetadata | undefined
+
+  constructor(context: ProtocolContext) {
+    this.#context = context
+  }
+
+  async metadata(
+    input: Partial<UdapTrustOptions> | undefined,
+    signal?: AbortSignal,
+  ): Promise<UdapMetadata> {
+    const { trustedAnchors, crls, community } = readTrustOptions(input)
+    const key = trustCacheKey(community, trustedAnchors, crls)
+    const cached = this.#entries.get(key)
+    if (cached !== undefined) {
+      const metadata = await cached
+      if (!this.#expired(metadata)) return metadata
+      if (this.#entries.get(key) === cached) this.#entries.delete(key)
+      return this.metadata(input, signal)
+    }
+    const pending = this.#fetch(trustedAnchors, crls, community, signal)
+    this.#entries.set(key, pending)
+    pending.catch(() => {
+      if (this.#entries.get(key) === pending) this.#entries.delete(key)
+    })
+    return pending
+  }
+
+  async #fetch(
+    trustedAnchors: readonly CertificateInput[],
+    crls: readonly CrlInput[],
+    community: string | undefined,
+    signal: AbortSignal | undefined,
+  ): Promise<UdapMetadata> {
+    const { config, options } = this.#context
+    if (config.baseUrl === undefined) {
+      throw new ConfigurationError({
+        invalidAttribute: 'baseUrl',
+        message: 'baseUrl is required for UDAP discovery',
+      })
+    }
+    const metadata = await discoverUdapMetadata({
+      ...this.#context.transport(signal),
+      baseUrl: config.baseUrl,
+      community,
+      trustedAnchors,
+      crls,
+      crypto: await this.#context.cryptoBackend(),
+      now: options.now,
+      logger: options.logger,
+    })
+    this.latest = metadata
+    return metadata
+  }
+
+  #expired(metadata: UdapMetadata): boolean {
+    const exp = metadata.signedClaims.exp
+    return typeof exp !== 'number' || exp * 1000 <= this.#context.options.now().getTime()
+  }
+}
+
+/**
+ * Reads the trust inputs of a UDAP operation: anchors and CRLs are required arrays (the
+ * library has no default trust store: UDAP trust is per community and explicit).
+ *
+ * @throws ConfigurationError `trustedAnchors`, `crls` or `community`.
+ */
+export function readTrustOptions(input: Partial<UdapTrustOptions> | undefined): {
+  trustedAnchors: readonly CertificateInput[]
+  crls: readonly CrlInput[]
+  community: string | undefined
+} {
+  const trustedAnchors = input?.trustedAnchors
+  if (!Array.isArray(trustedAnchors) || trustedAnchors.length === 0) {
+    throw new ConfigurationError({
+      invalidAttribute: 'trustedAnchors',
+      message:
+        'trustedAnchors is required: the trust anchors (root certificates) of the UDAP community you trust',
+    })
+  }
+  const crls = input?.crls
+  if (!Array.isArray(crls)) {
+    throw new ConfigurationError({
+      invalidAttribute: 'crls',
+      message:
+        'crls is required: the CRLs of every CA in the server chain (revocation checking cannot be skipped)',
+    })
+  }
+  const community = input?.community
+  if (community !== undefined && community !== null && typeof community !== 'string') {
+    throw new ConfigurationError({
+      invalidAttribute: 'community',
+      invalidValue: community,
+      message: 'community must be a URI string',
+    })
+  }
+  return { trustedAnchors, crls, community: community ?? undefined }
+}
