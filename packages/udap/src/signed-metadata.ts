@@ -55,12 +55,12 @@ export const signedMetadataMaxLifetimeSeconds = 365 * 24 * 60 * 60
  * 1. a compact JWS whose header `alg` is exactly `RS256` (`none`, `HS256`, `RS384`, `ES256`…
  *    are refused: IG STU2 pins RS256 for signed metadata) and has no `crit` member;
  * 2. `x5c` a non-empty array of standard-base64 DER certificates, leaf first;
- * 3. the signature verifies with the public key of `x5c[0]`;
- * 4. the `x5c` chain, as given, validates to one of `trustedAnchors` at `now`, with
+ * 3. the `x5c` chain, as given, validates to one of `trustedAnchors` at `now`, with
  *    revocation checked against `crls` for every non-anchor certificate (fail closed: the
  *    backend's `CertificateChainError` reason — `untrusted`, `order`, `revoked`, `expired`,
  *    `not-yet-valid`, `crl-missing`, `crl-stale`, `crl-bad-signature`… — is named in the
- *    message);
+ *    message); checked before the signature so a misordered `x5c` is reported as such;
+ * 4. the signature verifies with the public key of `x5c[0]`;
  * 5. `iss` is present and exactly equal (no normalisation: case and trailing slash matter, IG
  *    7.1.5) to a URI subject alternative name of `x5c[0]` and to `baseUrl`; `sub` equals `iss`;
  * 6. `exp` is a number in the future; `iat` a number not more than 60 s in the future; `exp` is
@@ -95,8 +95,9 @@ export async function verifySignedMetadata(
   const jws = decodeSignedMetadata(options.jwt, fail)
   const certificates = readCertificateChain(jws.header.x5c, fail)
   const leaf = await parseLeaf(crypto, certificates, fail)
-  await verifyJwsSignature(crypto, jws, leaf, fail)
+  // The chain goes first so a misordered x5c is reported as `order`, not as a bad signature.
   const serverCertificate = await verifyChain(crypto, certificates, trust, now, fail)
+  await verifyJwsSignature(crypto, jws, leaf, fail)
   checkIdentity(jws.payload, leaf, baseUrl, fail)
   checkTimes(jws.payload, now, fail)
   checkEndpoints(

@@ -105,6 +105,10 @@ export class UdapProtocol {
           'a UDAP token request needs a client_id (configure clientId or register first) or, for the unregistered-client flow, a clientUri',
       })
     }
+    const signingUri =
+      explicitClientUri ?? (clientId === undefined ? undefined : this.#registered?.clientUri)
+    // The identity checks need nothing from the server: they run before discovery.
+    await this.#signer(signingUri, [])
     const metadata = await this.#tokenMetadata(options)
     const tokenEndpoint = config.tokenEndpoint ?? metadata?.tokenEndpoint
     if (tokenEndpoint === undefined)
@@ -117,7 +121,7 @@ export class UdapProtocol {
       })
     }
     const signer = await this.#signer(
-      explicitClientUri ?? (clientId === undefined ? undefined : this.#registered?.clientUri),
+      signingUri,
       metadata?.tokenEndpointAuthSigningAlgValuesSupported ?? [],
     )
     return requestUdapClientCredentialsToken({
