@@ -12,7 +12,7 @@ import type { ClientType, Protocol } from './client-type.js'
 /**
  * The second argument of `new Client`: protocol selection and the injectable parts.
  *
- * @see ../../../../shared/DESIGN.md#2-the-client-public-surface-the-specs-ruby-names--typescript
+ * @see packages/client/README.md#options in the fhir-auth repository
  */
 export interface ClientOptions {
   /** `'smart'` (default) or `'udap'`. */

@@ -3,7 +3,7 @@ import { ConfigurationError } from '@fhir-auth/core'
 /**
  * How a SMART client authenticates at the token endpoint. UDAP clients have no client type.
  *
- * @see ../../../../shared/spec/client-library-spec.md#client-type-of-a-smart-client
+ * @see https://hl7.org/fhir/smart-app-launch/STU2.2/app-launch.html#support-for-public-and-confidential-apps
  */
 export type ClientType = 'public' | 'confidential_symmetric' | 'confidential_asymmetric'
 

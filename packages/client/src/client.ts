@@ -41,7 +41,7 @@ import type { UdapMetadata, UdapProtocol } from './udap/udap-protocol.js'
  * })
  * const { authUrl, state, codeVerifier } = await client.authorizationUrl()
  * ```
- * @see ../../../../shared/spec/client-library-spec.md
+ * @see packages/client/README.md in the fhir-auth repository
  */
 export class Client {
   readonly #config: ClientConfig

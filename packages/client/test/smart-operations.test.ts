@@ -566,3 +566,21 @@ describe('isTokenResponseValid', () => {
     expect(client.isTokenResponseValid(tokenBody, { flow: 'nonsense' as never })).toBe(false)
   })
 })
+
+describe('endpoints neither configured nor discoverable', () => {
+  it('authorizationUrl without baseUrl or authorizationEndpoint names authorizationEndpoint', async () => {
+    const client = new Client({
+      clientId: 'app',
+      scopes: ['openid'],
+      redirectUri: 'https://app.example.org/cb',
+    })
+    const error = await rejection(client.authorizationUrl())
+    expect((error as ConfigurationError).invalidAttribute).toBe('authorizationEndpoint')
+  })
+
+  it('a token flow without baseUrl or tokenEndpoint names tokenEndpoint', async () => {
+    const client = new Client({ clientId: 'app', redirectUri: 'https://app.example.org/cb' })
+    const error = await rejection(client.requestAccessToken({ code: 'c', codeVerifier: 'v' }))
+    expect((error as ConfigurationError).invalidAttribute).toBe('tokenEndpoint')
+  })
+})

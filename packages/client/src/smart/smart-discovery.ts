@@ -15,7 +15,7 @@ import type { ProtocolContext } from '../protocol-context.js'
  * - concurrent callers share one request; a failure is not kept, so the next call retries;
  * - a configured endpoint is used as is; a discovered one is checked (usable HTTPS) and memoized.
  *
- * @see ../../../../shared/spec/client-library-spec.md#discovery-cache-and-endpoint-resolution
+ * @see packages/client/README.md#discovery-and-caching in the fhir-auth repository
  * @internal
  */
 export class SmartDiscovery {
@@ -40,6 +40,7 @@ export class SmartDiscovery {
   async authorizationEndpoint(signal?: AbortSignal): Promise<string> {
     const configured = this.#context.config.authorizationEndpoint
     if (configured !== undefined) return configured
+    this.#requireDiscoverable('authorizationEndpoint')
     const metadata = await this.metadata(signal)
     // Spec: an authorization endpoint "neither configured nor discoverable" is a configuration problem.
     if (metadata.authorizationEndpoint === undefined) {
@@ -54,11 +55,21 @@ export class SmartDiscovery {
   async tokenEndpoint(signal?: AbortSignal): Promise<string> {
     const configured = this.#context.config.tokenEndpoint
     if (configured !== undefined) return configured
+    this.#requireDiscoverable('tokenEndpoint')
     return this.#discovered(await this.metadata(signal), 'token_endpoint')
   }
 
   async registrationEndpoint(signal?: AbortSignal): Promise<string> {
     return this.#discovered(await this.metadata(signal), 'registration_endpoint')
+  }
+
+  /** Without a baseUrl an unconfigured endpoint is "neither configured nor discoverable" (spec). */
+  #requireDiscoverable(attribute: 'authorizationEndpoint' | 'tokenEndpoint'): void {
+    if (this.#context.config.baseUrl !== undefined) return
+    throw new ConfigurationError({
+      invalidAttribute: attribute,
+      message: `${attribute} is neither configured nor discoverable (configure it, or baseUrl for discovery)`,
+    })
   }
 
   #discovered(metadata: SmartMetadata, field: DiscoveredEndpointField): string {

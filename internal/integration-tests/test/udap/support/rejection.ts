@@ -1,0 +1,36 @@
+/** Captures the error an operation fails with, typed, for tests that assert several of its fields. */
+import { expect } from 'vitest'
+
+/**
+ * Awaits `operation`, expects it to fail with an instance of `errorClass`, and returns that
+ * error. A success fails the test.
+ */
+export async function failureOf<ErrorType extends Error>(
+  operation: Promise<unknown> | (() => Promise<unknown>),
+  errorClass: abstract new (...parameters: never[]) => ErrorType,
+): Promise<ErrorType> {
+  let outcome: unknown
+  try {
+    await (typeof operation === 'function' ? operation() : operation)
+    outcome = undefined
+  } catch (error) {
+    outcome = error
+  }
+  expect(outcome, 'the operation was expected to fail').toBeInstanceOf(errorClass)
+  return outcome as ErrorType
+}
+
+/** The same for a synchronous operation (a constructor or a setter). */
+export function syncFailureOf<ErrorType extends Error>(
+  operation: () => unknown,
+  errorClass: abstract new (...parameters: never[]) => ErrorType,
+): ErrorType {
+  let outcome: unknown
+  try {
+    operation()
+  } catch (error) {
+    outcome = error
+  }
+  expect(outcome, 'the operation was expected to fail').toBeInstanceOf(errorClass)
+  return outcome as ErrorType
+}
