@@ -8,6 +8,15 @@
 import { join } from 'node:path'
 import type { ViteUserConfig } from 'vitest/config'
 
+/**
+ * The report file: `.vitest-report.json`, or `.vitest-report.<suffix>.json` when
+ * `FHIR_AUTH_REPORT_SUFFIX` is set (the CI's second run on another Node version keeps its own).
+ */
+export function reportFile(packageDirectory: string): string {
+  const suffix = process.env.FHIR_AUTH_REPORT_SUFFIX
+  return join(packageDirectory, suffix ? `.vitest-report.${suffix}.json` : '.vitest-report.json')
+}
+
 export function packageTestConfig(packageDirectory: string): ViteUserConfig {
   return {
     resolve: { conditions: ['@fhir-auth/source'] },
@@ -21,7 +30,7 @@ export function packageTestConfig(packageDirectory: string): ViteUserConfig {
       maxWorkers: 2,
       reporters: [
         'default',
-        ['json', { outputFile: join(packageDirectory, '.vitest-report.json') }],
+        ['json', { outputFile: reportFile(packageDirectory) }],
       ],
     },
   }
