@@ -1,53 +1,128 @@
 /**
- * A readable, coloured transcript for the demo: numbered steps, what is sent, what comes back.
- * Every value passes through core's redaction first, so tokens, codes, verifiers, assertions and
- * secrets never reach the terminal.
+ * The demo's output: numbered sections, the library calls made, what went over the wire and
+ * what came back, as aligned, optionally coloured lines. Every line passes the secret ledger's
+ * scrub before it is written (see {@link SecretLedger}).
  */
-import { redactFields, redactUrl } from '@fhir-auth/core'
+import type { SecretLedger } from './secret-ledger.js'
+import type { TerminalStyle } from './terminal-style.js'
 
-const useColour = process.stdout.isTTY && process.env.NO_COLOR === undefined
-const paint = (code: number) => (text: string) => (useColour ? `\u001b[${code}m${text}\u001b[0m` : text)
-export const bold = paint(1)
-export const dim = paint(2)
-export const green = paint(32)
-export const red = paint(31)
-export const cyan = paint(36)
-export const yellow = paint(33)
+/** Where transcript text goes (standard output in `pnpm demo`, a buffer in tests). */
+export type TextWriter = (text: string) => void
 
-let stepNumber = 0
-
-/** Prints a step heading. */
-export function step(title: string): void {
-  stepNumber++
-  console.log(`\n${bold(cyan(`${String(stepNumber).padStart(2, '0')}. ${title}`))}`)
+/**
+ * One aligned `name  value` row. `continuation` lines continue the value in its column;
+ * `children` are rows printed indented below it.
+ */
+export interface TranscriptRow {
+  readonly name: string
+  readonly value: string
+  readonly continuation?: readonly string[]
+  readonly children?: readonly TranscriptRow[]
 }
 
-/** Prints something the client sends (URL or parameters), redacted. */
-export function sent(label: string, value: unknown): void {
-  console.log(`  ${yellow('→')} ${label}: ${render(value)}`)
-}
+const indentUnit = '  '
 
-/** Prints something that came back, redacted. */
-export function received(label: string, value: unknown): void {
-  console.log(`  ${green('←')} ${label}: ${render(value)}`)
-}
+/** Writes the demo transcript. */
+export class Transcript {
+  readonly style: TerminalStyle
+  readonly #write: TextWriter
+  readonly #ledger: SecretLedger
+  #lineCount = 0
+  #closed = false
 
-/** Prints a note. */
-export function note(text: string): void {
-  console.log(`  ${dim(text)}`)
-}
+  constructor(write: TextWriter, style: TerminalStyle, ledger: SecretLedger) {
+    this.#write = write
+    this.style = style
+    this.#ledger = ledger
+  }
 
-/** Prints a success line. */
-export function ok(text: string): void {
-  console.log(`  ${green('✔')} ${text}`)
-}
+  /** How many lines have been written: the demo reports its output length. */
+  get lineCount(): number {
+    return this.#lineCount
+  }
 
-/** Prints an expected failure (the library refusing something). */
-export function refused(text: string): void {
-  console.log(`  ${red('✘')} ${text}`)
-}
+  /** The banner at the top. */
+  title(text: string, subtitle?: string): void {
+    this.#line(this.style.bold(text))
+    if (subtitle !== undefined) this.#line(this.style.dim(subtitle))
+  }
 
-function render(value: unknown): string {
-  if (typeof value === 'string') return /^https?:\/\//.test(value) ? redactUrl(value) : String(redactFields(value))
-  return JSON.stringify(redactFields(value), null, 2).replace(/\n/g, '\n    ')
+  /** A numbered section heading, preceded by a blank line. */
+  section(number: number, title: string): void {
+    this.#line('')
+    this.#line(this.style.bold(this.style.cyan(`${String(number).padStart(2)}. ${title}`)))
+  }
+
+  /** The library (or sandbox) call about to run, as code. */
+  call(code: string): void {
+    this.#line(`${indentUnit}${this.style.magenta('▸')} ${this.style.bold(code)}`)
+  }
+
+  /** A request line: `→ POST http://…/token  form`. */
+  request(method: string, url: string, detail?: string): void {
+    const suffix = detail === undefined ? '' : `  ${this.style.dim(detail)}`
+    this.#line(`${indentUnit}${this.style.blue('→')} ${method} ${url}${suffix}`)
+  }
+
+  /** A response line: `← 200 application/json`. */
+  response(status: number, detail?: string): void {
+    const painted = status < 300 ? this.style.green(String(status)) : this.style.red(String(status))
+    const suffix = detail === undefined ? '' : `  ${this.style.dim(detail)}`
+    this.#line(`${indentUnit}${this.style.blue('←')} ${painted}${suffix}`)
+  }
+
+  /** Aligned `name  value` rows under the previous line, with nested rows indented further. */
+  rows(rows: readonly TranscriptRow[], depth = 2): void {
+    const width = Math.max(0, ...rows.map((row) => row.name.length))
+    const indent = indentUnit.repeat(depth)
+    for (const row of rows) {
+      const name = this.style.dim(row.name.padEnd(width))
+      this.#line(`${indent}${name}  ${row.value}`.trimEnd())
+      for (const line of row.continuation ?? [])
+        this.#line(`${indent}${' '.repeat(width)}  ${line}`)
+      if (row.children !== undefined && row.children.length > 0) this.rows(row.children, depth + 1)
+    }
+  }
+
+  /** An explanation: why something happens, or what to notice. */
+  note(text: string): void {
+    this.#line(`${indentUnit}${this.style.dim(text)}`)
+  }
+
+  /** A check that held. */
+  ok(text: string): void {
+    this.#line(`${indentUnit}${this.style.green('✔')} ${text}`)
+  }
+
+  /** Something refused on purpose (the library or server doing its job). */
+  refused(text: string): void {
+    this.#line(`${indentUnit}${this.style.red('✘')} ${text}`)
+  }
+
+  /** A warning the library logged. */
+  warning(text: string): void {
+    this.#line(`${indentUnit}${this.style.yellow(`⚠ ${text}`)}`)
+  }
+
+  /** Something skipped, and why. */
+  skipped(text: string): void {
+    this.#line(`${indentUnit}${this.style.yellow('–')} ${text}`)
+  }
+
+  /** The closing line. */
+  summary(text: string, passed: boolean): void {
+    this.#line('')
+    this.#line(this.style.bold(passed ? this.style.green(text) : this.style.red(text)))
+  }
+
+  /** Ignores every later write: work abandoned at the time limit must not print after the verdict. */
+  close(): void {
+    this.#closed = true
+  }
+
+  #line(text: string): void {
+    if (this.#closed) return
+    this.#lineCount++
+    this.#write(`${this.#ledger.scrub(text)}\n`)
+  }
 }

@@ -1,0 +1,39 @@
+/** Section 2: a standalone launch by a public client. */
+
+import { authorize } from '../authorization-steps.js'
+import { DemoFailure } from '../demo-failure.js'
+import type { Flow } from '../flow.js'
+import { redirectUri, type SandboxWorld, smartClientIds } from '../sandbox-world.js'
+import { readPatient } from './fhir-read.js'
+
+/**
+ * Authorization request (GET) → the user approves → code exchange with PKCE → a FHIR read of
+ * the patient the user picked. Asks for `offline_access`, so section 5 can refresh.
+ *
+ * @see https://hl7.org/fhir/smart-app-launch/STU2.2/app-launch.html#launch-app-standalone-launch
+ */
+export const standaloneLaunchFlow: Flow<SandboxWorld> = {
+  title: 'Standalone launch: public client, authorization by GET redirect',
+  async run(context, world) {
+    const client = context.createClient({
+      baseUrl: world.smart.fhirBaseUrl,
+      clientId: smartClientIds.public,
+      redirectUri,
+      scopes: ['launch/patient', 'patient/*.rs', 'openid', 'fhirUser', 'offline_access'],
+      allowInsecureLocalhost: true,
+    })
+    const authorization = await authorize(context, world.smart, client, {}, 'full')
+    const token = await context.call('client.requestAccessToken({ code, codeVerifier })', () =>
+      client.requestAccessToken(authorization),
+    )
+    const patient = token.patient
+    if (typeof patient !== 'string') throw new DemoFailure('the token response has no patient')
+    context.check(
+      typeof token.refresh_token === 'string',
+      `token for patient ${patient}, scope "${String(token.scope)}", expires in ${String(token.expires_in)} s, with a refresh token (offline_access)`,
+      'the token response has no refresh_token although offline_access was granted',
+    )
+    world.handoffs.standalone = { client, token }
+    await readPatient(context, world.smart.fhirBaseUrl, patient, token.access_token)
+  },
+}

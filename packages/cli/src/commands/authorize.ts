@@ -1,0 +1,252 @@
+import type { AuthorizationUrlResult, Client, ClientConfigInput } from '@fhir-auth/client'
+import { ConfigurationError } from '@fhir-auth/core'
+import {
+  checkExclusive,
+  type OptionSpec,
+  type ParsedFlags,
+  readScopes,
+  usageError,
+} from '../args.js'
+import { authorizationFormHtml } from '../authorization/post-form.js'
+import { readFirstLine } from '../authorization/read-line.js'
+import { isAtRedirectUri, readAuthorizationCode } from '../authorization/redirect-callback.js'
+import { createClient } from '../client-factory.js'
+import { readPrivateKeyFile } from '../files.js'
+import { readEnvironmentSecret } from '../inputs/secret-inputs.js'
+import { formatRows } from '../output/human-format.js'
+import { writeTokenResponse } from '../output/token-output.js'
+import type { Command, CommandContext } from './command.js'
+import {
+  baseUrlOption,
+  clientIdOption,
+  keyOption,
+  kidOption,
+  scopeOption,
+  secretsNote,
+} from './shared-options.js'
+
+const options: readonly OptionSpec[] = [
+  baseUrlOption,
+  clientIdOption,
+  {
+    name: 'redirect-uri',
+    kind: 'string',
+    valueName: 'uri',
+    description: 'the registered redirect URI',
+  },
+  scopeOption,
+  {
+    name: 'launch',
+    kind: 'string',
+    valueName: 'token',
+    description: 'the launch parameter of an EHR launch',
+  },
+  {
+    name: 'post',
+    kind: 'boolean',
+    description: 'authorize-post: print an HTML form (or, with --json, the parameters)',
+  },
+  {
+    name: 'client-secret-env',
+    kind: 'string',
+    valueName: 'VAR',
+    description: 'environment variable holding the client secret (confidential symmetric client)',
+  },
+  { ...keyOption, description: `${keyOption.description} (confidential asymmetric client)` },
+  kidOption,
+  {
+    name: 'redirect-url',
+    kind: 'string',
+    valueName: 'url',
+    description:
+      'the redirect URL of an earlier --url-only run, with --state and --code-verifier-env',
+  },
+  {
+    name: 'url-only',
+    kind: 'boolean',
+    description:
+      'print the request with its state and code verifier and stop (finish with --redirect-url)',
+  },
+  {
+    name: 'state',
+    kind: 'string',
+    valueName: 'state',
+    description: 'with --redirect-url: the state printed by --url-only',
+  },
+  {
+    name: 'code-verifier-env',
+    kind: 'string',
+    valueName: 'VAR',
+    description: 'with --redirect-url: environment variable holding the printed code verifier',
+  },
+]
+
+/** The flags that build a new request, meaningless when finishing one with `--redirect-url`. */
+const requestFlags = ['launch', 'post', 'url-only']
+
+/**
+ * `fhir-auth authorize`: a SMART App Launch authorization (EHR launch with `--launch`, else
+ * standalone) with PKCE. Prints the authorization URL (or the authorize-post form), keeps
+ * `state` and the code verifier in memory, reads the redirect URL pasted on stdin, checks
+ * `state` (and `iss`), and exchanges the code. Scripts split it in two runs: `--url-only`, then
+ * `--redirect-url` with `--state` and `--code-verifier-env`.
+ *
+ * @see https://hl7.org/fhir/smart-app-launch/STU2.2/app-launch.html
+ */
+export const authorizeCommand: Command = {
+  name: 'authorize',
+  summary: 'authorize a SMART app in a browser and exchange the code for tokens',
+  synopsis: [
+    '--base-url <url> --client-id <id> --redirect-uri <uri> --scope <scope>… [--launch <token>] [--post] [--client-secret-env <VAR> | --key <file> --kid <kid>]',
+    '… --url-only',
+    '… --redirect-url <url> --state <state> --code-verifier-env <VAR>',
+  ],
+  positionals: [],
+  options,
+  notes: [
+    'Interactive: open the printed URL (or submit the printed form), sign in, then paste the URL the browser was redirected to. The code is exchanged only when its state matches. --json writes two lines on stdout: {"authorizationRequest": …} first, then the token response.',
+    'Scripts: --url-only prints the request with its state and code verifier (JSON: {authorizationRequest, state, codeVerifier}); a second run with --redirect-url, --state and the verifier in an environment variable exchanges the code.',
+    'Client type: public by default; --client-secret-env makes a confidential symmetric client, --key with --kid a confidential asymmetric one. Prints the token response (tokens included); stderr never shows a token, code or verifier.',
+    secretsNote,
+  ],
+  async execute(flags: ParsedFlags, context: CommandContext): Promise<void> {
+    const redirectUrl = flags.string('redirect-url')
+    checkModeFlags(flags, redirectUrl !== undefined)
+    const client = await authorizeClient(flags, context)
+    if (redirectUrl !== undefined) {
+      const state = flags.requireString('state', 'with --redirect-url')
+      const variable = flags.requireString('code-verifier-env', 'with --redirect-url')
+      const codeVerifier = readEnvironmentSecret(variable, '--code-verifier-env', context)
+      await exchange(client, redirectUrl, state, codeVerifier, context)
+      return
+    }
+    context.output.progress('discovering the authorization endpoint')
+    const launch = flags.string('launch')
+    const request = await client.authorizationUrl({
+      launch,
+      method: flags.flag('post') ? 'post' : 'get',
+    })
+    context.secrets.add(request.codeVerifier)
+    if (flags.flag('url-only')) {
+      writeUrlOnly(request, context)
+      return
+    }
+    writeRequest(request, context)
+    if (!context.output.isJson) {
+      context.output.prompt('Paste the URL your browser was redirected to and press Enter: ')
+    }
+    const pasted = await readFirstLine(context.io.stdin)
+    if (pasted === undefined) {
+      throw new ConfigurationError({
+        invalidAttribute: 'redirectUrl',
+        message:
+          'no redirect URL on stdin: paste the address the browser was sent to after signing in',
+      })
+    }
+    await exchange(client, pasted, request.state, request.codeVerifier, context)
+  },
+}
+
+/**
+ * Refuses flags of the other mode before anything is read: request flags when finishing with
+ * `--redirect-url`, and its companions without it.
+ *
+ * @throws ConfigurationError on the flag (a usage error).
+ */
+function checkModeFlags(flags: ParsedFlags, isFinishing: boolean): void {
+  if (isFinishing) {
+    for (const flag of requestFlags) {
+      if (flags.has(flag))
+        throw usageError(`--${flag}`, `--${flag} cannot be used with --redirect-url`)
+    }
+    for (const flag of ['state', 'code-verifier-env']) {
+      if (!flags.has(flag))
+        throw usageError(`--${flag}`, `--${flag} is required with --redirect-url`)
+    }
+    return
+  }
+  for (const flag of ['state', 'code-verifier-env']) {
+    if (flags.has(flag)) throw usageError(`--${flag}`, `--${flag} is only used with --redirect-url`)
+  }
+}
+
+/** The client for this authorization, its type chosen by the credential flags. */
+async function authorizeClient(flags: ParsedFlags, context: CommandContext): Promise<Client> {
+  checkExclusive(flags, 'client-secret-env', 'key')
+  const config: ClientConfigInput = {
+    baseUrl: flags.requireString('base-url'),
+    clientId: flags.requireString('client-id'),
+    redirectUri: flags.requireString('redirect-uri'),
+    scopes: readScopes(flags),
+  }
+  const secretVariable = flags.string('client-secret-env')
+  if (secretVariable !== undefined) {
+    const clientSecret = readEnvironmentSecret(secretVariable, '--client-secret-env', context)
+    return createClient(context, { ...config, clientSecret }, 'smart', 'confidential_symmetric')
+  }
+  const keyFile = flags.string('key')
+  if (keyFile === undefined) {
+    if (flags.has('kid')) throw usageError('--kid', '--kid is only used with --key')
+    return createClient(context, config, 'smart', 'public')
+  }
+  const kid = flags.requireString('kid', 'with --key')
+  const privateKey = await readPrivateKeyFile(keyFile, '--key')
+  context.secrets.addPrivateKeyPem(privateKey)
+  return createClient(context, { ...config, privateKey, kid }, 'smart', 'confidential_asymmetric')
+}
+
+function requestDocument(request: AuthorizationUrlResult): Record<string, unknown> {
+  return request.params === undefined
+    ? { method: 'get', url: request.authUrl }
+    : { method: 'post', endpoint: request.authUrl, params: request.params }
+}
+
+function requestText(request: AuthorizationUrlResult): string {
+  if (request.params === undefined) {
+    return `Open this URL in a browser and sign in:\n\n  ${request.authUrl}\n\n`
+  }
+  return `Submit this form from a browser page (authorize-post) and sign in:\n\n${authorizationFormHtml(request.authUrl, request.params)}\n`
+}
+
+function writeRequest(request: AuthorizationUrlResult, context: CommandContext): void {
+  context.output.result({ authorizationRequest: requestDocument(request) }, () =>
+    requestText(request),
+  )
+}
+
+function writeUrlOnly(request: AuthorizationUrlResult, context: CommandContext): void {
+  const document = {
+    authorizationRequest: requestDocument(request),
+    state: request.state,
+    codeVerifier: request.codeVerifier,
+  }
+  context.output.result(
+    document,
+    () =>
+      `${requestText(request)}${formatRows([
+        ['state', request.state],
+        ['code verifier', request.codeVerifier],
+      ])}\nThen run the same command with --redirect-url <url> --state <state> --code-verifier-env <VAR>.\n`,
+  )
+}
+
+async function exchange(
+  client: Client,
+  redirectUrl: string,
+  state: string,
+  codeVerifier: string,
+  context: CommandContext,
+): Promise<void> {
+  // The redirect URL carries the code: keep it off stderr before anything can fail.
+  context.secrets.add(redirectUrl)
+  const metadata = await client.serverMetadata()
+  const code = readAuthorizationCode(redirectUrl, { state, issuer: metadata.issuer })
+  context.secrets.add(code)
+  const redirectUri = client.config.redirectUri ?? ''
+  if (!isAtRedirectUri(redirectUrl, redirectUri)) {
+    context.output.warning(`the pasted URL is not at the redirect URI ${redirectUri}`)
+  }
+  context.output.progress('exchanging the authorization code')
+  const response = await client.requestAccessToken({ code, codeVerifier })
+  writeTokenResponse(response, context)
+}

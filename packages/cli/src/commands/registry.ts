@@ -1,0 +1,18 @@
+import { authorizeCommand } from './authorize.js'
+import type { Command } from './command.js'
+import { discoverCommand } from './discover.js'
+import { registerCommand } from './register.js'
+import { tokenCommand } from './token.js'
+
+/** Every `fhir-auth` command, in the order `--help` lists them. */
+export const commands: readonly Command[] = [
+  discoverCommand,
+  registerCommand,
+  tokenCommand,
+  authorizeCommand,
+]
+
+/** The command with this name, if there is one. */
+export function findCommand(name: string): Command | undefined {
+  return commands.find((command) => command.name === name)
+}

@@ -1,0 +1,49 @@
+import { FhirAuthError } from '@fhir-auth/core'
+
+/**
+ * The process exit codes of `fhir-auth`, part of its public interface (scripts branch on them):
+ *
+ * - `0` success;
+ * - `1` a protocol or server failure: `DiscoveryError`, `TokenError`, `RegistrationError`,
+ *   `HttpError` (also an unexpected internal failure);
+ * - `2` a usage or configuration problem: unknown or missing flags, unreadable files,
+ *   `ConfigurationError`, and `CryptoError` (a local key, certificate or PKCS#12 file that
+ *   cannot be used, e.g. a wrong password);
+ * - `3` a trust failure: `CertificateChainError`, or a `DiscoveryError` caused by one or by a
+ *   `signed_metadata` check.
+ */
+export const exitCodes = Object.freeze({ success: 0, failure: 1, usage: 2, trust: 3 } as const)
+
+/** One of {@link exitCodes}. */
+export type ExitCode = (typeof exitCodes)[keyof typeof exitCodes]
+
+/** How far a `cause` chain is followed; real chains are two or three links long. */
+const maximumCauseDepth = 8
+
+/**
+ * The exit code for an error thrown by a command. fhir-auth errors are told apart by their
+ * stable `code` (not `instanceof`, which fails across two copies of the library).
+ */
+export function exitCodeFor(error: unknown): ExitCode {
+  if (isTrustFailure(error)) return exitCodes.trust
+  if (!FhirAuthError.isFhirAuthError(error)) return exitCodes.failure
+  if (error.code === 'ERR_CONFIGURATION' || error.code === 'ERR_CRYPTO') return exitCodes.usage
+  return exitCodes.failure
+}
+
+/**
+ * True when the error, or any error in its `cause` chain, says a certificate chain or
+ * `signed_metadata` could not be trusted.
+ */
+export function isTrustFailure(error: unknown): boolean {
+  let link: unknown = error
+  for (let depth = 0; depth <= maximumCauseDepth && link !== undefined; depth++) {
+    if (!FhirAuthError.isFhirAuthError(link)) return false
+    if (link.code === 'ERR_CERTIFICATE_CHAIN') return true
+    // DiscoveryError has no reason field: @fhir-auth/udap names every signed_metadata check
+    // failure with this message prefix (signed-metadata.ts), the only stable marker there is.
+    if (link.code === 'ERR_DISCOVERY' && link.message.startsWith('signed_metadata ')) return true
+    link = link.cause
+  }
+  return false
+}
