@@ -18,6 +18,7 @@ export {
   CryptoError,
   type CryptoErrorReason,
   consoleLogger,
+  ecdsaDerToJose,
   DiscoveryError,
   type FetchLike,
   FhirAuthError,

@@ -76,16 +76,17 @@ export function errorFromResponse<E extends FhirAuthError>(
       message: `${where} and no OAuth error in the body`,
     })
   }
-  const description =
-    oauth.errorDescription === undefined
-      ? ''
-      : ` (${redactRequestSecrets(oauth.errorDescription, secrets)})`
+  // The fields get the same redaction as the message: they are logged and shown just as often.
+  const redact = (text: string | undefined) =>
+    text === undefined ? undefined : redactRequestSecrets(text, secrets)
+  const error = redact(oauth.error) as string
+  const errorDescription = redact(oauth.errorDescription)
   return new ErrorClass({
     status: response.status,
-    error: oauth.error,
-    errorDescription: oauth.errorDescription,
-    errorUri: oauth.errorUri,
-    message: `${where}: ${redactRequestSecrets(oauth.error, secrets)}${description}`,
+    error,
+    errorDescription,
+    errorUri: redact(oauth.errorUri),
+    message: `${where}: ${error}${errorDescription === undefined ? '' : ` (${errorDescription})`}`,
   })
 }
 

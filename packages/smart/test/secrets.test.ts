@@ -182,11 +182,13 @@ describe('no secret in errors or logs', () => {
     ).toEqual([])
   })
 
-  it('keeps the server words in errorDescription (the field), and only there', async () => {
+  it('redacts request secrets echoed by the server in errorDescription as well as the message', async () => {
     const error = await rejectionOf(() =>
       flows['code exchange (public)']!(failureModes['OAuth error echoing the request']!),
     )
-    expect((error as { errorDescription?: string }).errorDescription).toContain(secrets.code)
+    const description = (error as { errorDescription?: string }).errorDescription
+    expect(description).toContain('[REDACTED]')
+    expect(description).not.toContain(secrets.code)
     expect((error as Error).message).toContain('[REDACTED]')
   })
 

@@ -79,9 +79,9 @@ export function errorFromResponse<E extends FhirAuthError>(
       : redactRequestSecrets(oauth.errorDescription, secrets)
   return new ErrorClass({
     status: response.status,
-    error: oauth.error,
+    error: redactRequestSecrets(oauth.error, secrets),
     errorDescription,
-    errorUri: oauth.errorUri,
+    errorUri: oauth.errorUri === undefined ? undefined : redactRequestSecrets(oauth.errorUri, secrets),
     message: `${where}: ${redactRequestSecrets(oauth.error, secrets)}${errorDescription === undefined ? '' : ` (${errorDescription})`}`,
   })
 }

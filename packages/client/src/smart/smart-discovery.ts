@@ -105,8 +105,11 @@ export class SmartDiscovery {
       return metadata
     } catch (error) {
       if (error instanceof DiscoveryError) {
+        // The error's own message already says "SMART discovery failed for <url>: …".
         options.logger.error(
-          `SMART discovery failed for ${error.endpoint ?? endpoint}: ${error.status === undefined ? error.message : `HTTP ${error.status}`}`,
+          error.status === undefined
+            ? error.message
+            : `SMART discovery failed for ${error.endpoint ?? endpoint}: HTTP ${error.status}`,
           { event: 'smart.discovery.failed', status: error.status },
         )
       }
