@@ -30,8 +30,13 @@ for (const report of reports) {
   const data = JSON.parse(readFileSync(report, 'utf8'))
   passed += data.numPassedTests ?? 0
   failed += data.numFailedTests ?? 0
-  const name = report.slice(root.length).replace(/\/\.vitest-report\.?/, ' ').replace(/json$/, '')
-  console.log(`  ${name.padEnd(48)} ${data.numPassedTests ?? 0} passed, ${data.numFailedTests ?? 0} failed`)
+  const name = report
+    .slice(root.length)
+    .replace(/\/\.vitest-report\.?/, ' ')
+    .replace(/json$/, '')
+  console.log(
+    `  ${name.padEnd(48)} ${data.numPassedTests ?? 0} passed, ${data.numFailedTests ?? 0} failed`,
+  )
   // A file that failed to import has no tests but counts as a failed suite.
   for (const suite of data.testResults ?? []) {
     if (suite.status === 'failed' && (suite.assertionResults ?? []).length === 0) brokenSuites++

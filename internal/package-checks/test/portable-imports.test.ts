@@ -3,8 +3,9 @@
  * WebCrypto, so their sources (tests excluded) must not import a Node built-in — neither through
  * `node:*` nor the bare names (`crypto`, `fs`, …), statically or dynamically — nor node-forge.
  */
-import { builtinModules } from 'node:module'
+
 import { readdirSync, readFileSync, statSync } from 'node:fs'
+import { builtinModules } from 'node:module'
 import { join, relative } from 'node:path'
 import { describe, expect, it } from 'vitest'
 
@@ -20,19 +21,27 @@ function sourceFiles(directory: string): string[] {
   })
 }
 
-const specifierPattern = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+|\brequire\s*\(\s*)['"]([^'"]+)['"]/g
+const specifierPattern =
+  /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+|\brequire\s*\(\s*)['"]([^'"]+)['"]/g
 
 function forbiddenSpecifiers(source: string): string[] {
   return [...source.matchAll(specifierPattern)]
     .map((match) => match[1] as string)
-    .filter((specifier) => specifier.startsWith('node:') || builtins.has(specifier.split('/')[0] as string) || specifier === 'node-forge')
+    .filter(
+      (specifier) =>
+        specifier.startsWith('node:') ||
+        builtins.has(specifier.split('/')[0] as string) ||
+        specifier === 'node-forge',
+    )
 }
 
 describe('portable packages import no Node built-ins', () => {
   for (const name of portablePackages) {
     it(`packages/${name}/src`, () => {
       const offenders = sourceFiles(join(root, 'packages', name, 'src')).flatMap((file) =>
-        forbiddenSpecifiers(readFileSync(file, 'utf8')).map((specifier) => `${relative(root, file)}: ${specifier}`),
+        forbiddenSpecifiers(readFileSync(file, 'utf8')).map(
+          (specifier) => `${relative(root, file)}: ${specifier}`,
+        ),
       )
       expect(offenders).toEqual([])
     })
@@ -48,6 +57,13 @@ describe('portable packages import no Node built-ins', () => {
       "const f = require('node-forge')",
       "import { ok } from './local.js'",
     ].join('\n')
-    expect(forbiddenSpecifiers(sample)).toEqual(['node:crypto', 'fs', 'node:path', 'node:util', 'crypto', 'node-forge'])
+    expect(forbiddenSpecifiers(sample)).toEqual([
+      'node:crypto',
+      'fs',
+      'node:path',
+      'node:util',
+      'crypto',
+      'node-forge',
+    ])
   })
 })
