@@ -58,7 +58,7 @@ const crlCacheSize = 16
  * const crypto = createNodeCryptoBackend()
  * const signer = await crypto.importSigner(privateKeyPem, { profile: 'smart', kid: 'key-1' })
  * ```
- * @see ../../../../shared/DESIGN.md#4-crypto-backends
+ * @see packages/core/README.md#crypto-backends in the fhir-auth repository
  */
 export function createNodeCryptoBackend(): NodeCryptoBackend {
   const publicKeys = createBoundedCache<KeyObject>(publicKeyCacheSize)
@@ -100,6 +100,6 @@ export function createNodeCryptoBackend(): NodeCryptoBackend {
 /**
  * A ready {@link createNodeCryptoBackend} instance for applications that need only one.
  *
- * @see ../../../../shared/DESIGN.md#4-crypto-backends
+ * @see packages/core/README.md#crypto-backends in the fhir-auth repository
  */
 export const nodeCryptoBackend: NodeCryptoBackend = createNodeCryptoBackend()

@@ -31,7 +31,7 @@ const keyDescriptionByAlgorithm: Readonly<Record<SigningAlgorithm, KeyDescriptio
  *   another algorithm of the family, `no-common-algorithm` when the server does not accept
  *   `alg`.
  * @throws ConfigurationError `jwtAlgorithm` when an explicit algorithm differs from `alg`.
- * @see ../../../../shared/DESIGN.md#4-crypto-backends
+ * @see packages/core/README.md#crypto-backends in the fhir-auth repository
  * @internal
  */
 export function adoptJwsSigner(signer: JwsSigner, options: ImportSignerOptions): JwsSigner {

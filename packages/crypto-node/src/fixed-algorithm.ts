@@ -20,7 +20,7 @@ import {
  * @throws CryptoError `unsupported-key` for a key family the profile does not allow,
  *   `algorithm-mismatch` when the profile allows the family but not `fixed`,
  *   `no-common-algorithm` when the server does not advertise `fixed`.
- * @see ../../../../shared/DESIGN.md#4-crypto-backends
+ * @see packages/core/README.md#crypto-backends in the fhir-auth repository
  * @internal
  */
 export function checkFixedAlgorithm(

@@ -24,7 +24,7 @@ import { publicKeyFromSpki, verifyNodeSignature } from './verify-signature.js'
  *
  * @throws CryptoError `invalid-key` for an unreadable key; `invalid-signature` when a signer
  *   fails or returns malformed bytes.
- * @see ../../../../shared/DESIGN.md#4-crypto-backends
+ * @see packages/core/README.md#crypto-backends in the fhir-auth repository
  * @internal
  */
 export async function keyMatchesNodeCertificate(

@@ -27,7 +27,7 @@ import { nodeErrorCode, type ResolvedPrivateKey, resolvePrivateKey } from './pri
  *   key is bound to a hash the profile cannot use, or a signer's `alg` is not the profile's.
  * @throws ConfigurationError `jwtAlgorithm` when the explicit algorithm cannot be used, or an
  *   option of the wrong type.
- * @see ../../../../shared/DESIGN.md#4-crypto-backends
+ * @see packages/core/README.md#crypto-backends in the fhir-auth repository
  * @internal
  */
 export async function importNodeSigner(key: unknown, options: unknown): Promise<JwsSigner> {

@@ -39,7 +39,7 @@ export interface WebCryptoBackendOptions {
  * const signer = await backend.importSigner(privateKeyPem, { profile: 'smart' })
  * signer.alg // 'RS384' for an RSA key, 'ES384' for a P-384 key
  * ```
- * @see ../../../shared/DESIGN.md#4-crypto-backends
+ * @see packages/core/README.md#crypto-backends in the fhir-auth repository
  */
 export function createWebCryptoBackend(options: WebCryptoBackendOptions = {}): CryptoBackend {
   const subtle = subtleSource(options.subtle)

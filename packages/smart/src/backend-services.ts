@@ -59,7 +59,7 @@ const fallbackScopes: readonly string[] = Object.freeze(['system/*.rs'])
  * `system/*.rs` with one deprecation warning. Non-`system/` scopes are passed through
  * unchanged; only blank entries are dropped.
  *
- * @see ../../../../shared/spec/client-library-spec.md#rules-for-operations (rule 3)
+ * @see https://hl7.org/fhir/smart-app-launch/STU2.2/backend-services.html#obtaining-an-access-token
  */
 export function resolveBackendScopes(
   perCall: readonly string[] | undefined,

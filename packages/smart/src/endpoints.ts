@@ -20,7 +20,7 @@ const accessors = {
  *
  * @throws DiscoveryError (with the discovery URL as `endpoint`) naming the field when it is
  *   missing, not an absolute URL, or not HTTPS.
- * @see ../../../../shared/spec/client-library-spec.md#discoveryerror
+ * @see https://hl7.org/fhir/smart-app-launch/STU2.2/conformance.html#metadata
  */
 export function requireDiscoveredEndpoint(
   metadata: SmartMetadata,

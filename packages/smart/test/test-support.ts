@@ -1,45 +1,41 @@
 /** Keys, signers, a capturing logger and a secret scanner for the smart package tests. */
-import {
-  createPrivateKey,
-  createPublicKey,
-  generateKeyPairSync,
-  type KeyObject,
-  sign,
-} from 'node:crypto'
 import type { JwsSigner, LogFields, Logger } from '@fhir-auth/core'
 
 export interface TestKey {
   readonly signer: JwsSigner
-  readonly publicKey: KeyObject
+  readonly publicKey: CryptoKey
 }
 
 /**
- * A node:crypto signer. Keys are exported as PEM and re-imported: a freshly generated EC
- * KeyObject can deadlock Node 20 when later exported as a JWK.
+ * A WebCrypto signer with a fresh key (RSA 2048 or P-384), so the tests that sign run in Node,
+ * edge runtimes and browsers alike. ECDSA signatures come out as JOSE r‖s, as JWS wants them.
  */
-export function createTestKey(
+export async function createTestKey(
   alg: 'RS384' | 'ES384' | 'RS256',
   kid: string | undefined = 'test-key-1',
-): TestKey {
-  const pair =
+): Promise<TestKey> {
+  const hash = alg === 'RS256' ? 'SHA-256' : 'SHA-384'
+  const algorithm =
     alg === 'ES384'
-      ? generateKeyPairSync('ec', { namedCurve: 'P-384' })
-      : generateKeyPairSync('rsa', { modulusLength: 2048 })
-  const privateKey = createPrivateKey(pair.privateKey.export({ format: 'pem', type: 'pkcs8' }))
-  const hash = alg === 'RS256' ? 'sha256' : 'sha384'
+      ? { name: 'ECDSA', namedCurve: 'P-384' }
+      : {
+          name: 'RSASSA-PKCS1-v1_5',
+          hash,
+          modulusLength: 2048,
+          publicExponent: Uint8Array.of(1, 0, 1),
+        }
+  const pair = (await crypto.subtle.generateKey(algorithm, false, [
+    'sign',
+    'verify',
+  ])) as CryptoKeyPair
+  const parameters = alg === 'ES384' ? { name: 'ECDSA', hash } : { name: 'RSASSA-PKCS1-v1_5' }
   const signer: JwsSigner = {
     alg,
     kid,
     sign: async (input) =>
-      new Uint8Array(
-        sign(
-          hash,
-          input,
-          alg === 'ES384' ? { key: privateKey, dsaEncoding: 'ieee-p1363' } : privateKey,
-        ),
-      ),
+      new Uint8Array(await crypto.subtle.sign(parameters, pair.privateKey, new Uint8Array(input))),
   }
-  return { signer, publicKey: createPublicKey(privateKey) }
+  return { signer, publicKey: pair.publicKey }
 }
 
 export interface LogLine {

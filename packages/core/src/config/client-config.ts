@@ -7,7 +7,7 @@ import { redacted } from '../logging/redact.js'
  * The plain-object form of a {@link ClientConfig}: the spec's attributes in camelCase. `null`
  * counts as absent.
  *
- * @see ../../../../shared/spec/client-library-spec.md#configuration-clientconfig
+ * @see packages/core/README.md#configuration in the fhir-auth repository
  */
 export interface ClientConfigInput {
   /** FHIR base URL; discovery (SMART and UDAP) starts here. */
@@ -75,7 +75,7 @@ const secretAttributes = new Set(['clientSecret', 'privateKey'])
  * })
  * config.issuer // 'https://ehr.example.org/fhir'
  * ```
- * @see ../../../../shared/spec/client-library-spec.md#configuration-clientconfig
+ * @see packages/core/README.md#configuration in the fhir-auth repository
  */
 export class ClientConfig {
   readonly baseUrl: string | undefined

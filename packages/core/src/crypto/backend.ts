@@ -5,7 +5,7 @@ import type { JwsSigner } from './signer.js'
  * Which profile's algorithm rules apply when a key becomes a signer: SMART (RS384 for RSA,
  * ES384 for P-384) or UDAP (RS256/RS384, ES256, ES384, intersected with the server's list).
  *
- * @see ../../../../shared/DESIGN.md#4-crypto-backends
+ * @see packages/core/README.md#crypto-backends in the fhir-auth repository
  */
 export type KeyProfile = 'smart' | 'udap'
 
@@ -112,7 +112,7 @@ export interface SignatureCheck {
  * `@fhir-auth/crypto-webcrypto`; both pass one contract suite. Every method rejects with a
  * typed `CryptoError`, `CertificateChainError` or `ConfigurationError`, never a raw one.
  *
- * @see ../../../../shared/DESIGN.md#4-crypto-backends
+ * @see packages/core/README.md#crypto-backends in the fhir-auth repository
  */
 export interface CryptoBackend {
   /** `'node'`, `'webcrypto'`, or a custom backend's name. */

@@ -4,24 +4,24 @@
  * `JsonWebKey` for the members listed.
  */
 export interface Jwk {
-  readonly kty?: string | undefined
-  readonly alg?: string | undefined
-  readonly kid?: string | undefined
-  readonly use?: string | undefined
-  readonly key_ops?: readonly string[] | undefined
-  readonly ext?: boolean | undefined
-  readonly crv?: string | undefined
-  readonly x?: string | undefined
-  readonly y?: string | undefined
-  readonly d?: string | undefined
-  readonly n?: string | undefined
-  readonly e?: string | undefined
-  readonly p?: string | undefined
-  readonly q?: string | undefined
-  readonly dp?: string | undefined
-  readonly dq?: string | undefined
-  readonly qi?: string | undefined
-  readonly x5c?: readonly string[] | undefined
+  readonly kty?: string
+  readonly alg?: string
+  readonly kid?: string
+  readonly use?: string
+  readonly key_ops?: readonly string[]
+  readonly ext?: boolean
+  readonly crv?: string
+  readonly x?: string
+  readonly y?: string
+  readonly d?: string
+  readonly n?: string
+  readonly e?: string
+  readonly p?: string
+  readonly q?: string
+  readonly dp?: string
+  readonly dq?: string
+  readonly qi?: string
+  readonly x5c?: readonly string[]
 }
 
 /** Structural view of a WebCrypto `CryptoKey`, enough to recognise one without DOM types. */

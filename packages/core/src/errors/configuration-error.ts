@@ -16,7 +16,7 @@ export interface ConfigurationErrorFields {
  * The caller's configuration or arguments cannot work: a wrong type, a missing attribute a
  * flow needs, or a value outside the allowed set.
  *
- * @see ../../../../shared/spec/client-library-spec.md#configurationerror
+ * @see docs/adr/0002-errors.md in the fhir-auth repository
  */
 export class ConfigurationError extends FhirAuthError {
   readonly code = 'ERR_CONFIGURATION' as const

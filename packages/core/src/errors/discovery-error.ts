@@ -14,7 +14,7 @@ export interface DiscoveryErrorFields {
  * is malformed, a discovered endpoint is not usable HTTPS, or (UDAP) `signed_metadata` failed
  * validation. Failures are never cached.
  *
- * @see ../../../../shared/spec/client-library-spec.md#discoveryerror
+ * @see docs/adr/0002-errors.md in the fhir-auth repository
  */
 export class DiscoveryError extends FhirAuthError {
   readonly code = 'ERR_DISCOVERY' as const

@@ -33,7 +33,7 @@ abstract class OAuthFlowError extends FhirAuthError {
  * A token request (code exchange, refresh, backend services, UDAP client credentials) failed:
  * an OAuth error response, an unusable success response, or a transport failure or timeout.
  *
- * @see ../../../../shared/spec/client-library-spec.md#transport-failures
+ * @see docs/adr/0002-errors.md in the fhir-auth repository
  */
 export class TokenError extends OAuthFlowError {
   readonly code = 'ERR_TOKEN' as const
@@ -44,7 +44,7 @@ export class TokenError extends OAuthFlowError {
  * A client registration, modification or cancellation failed: an RFC 7591 / UDAP error
  * response, an unusable success response, or a transport failure or timeout.
  *
- * @see ../../../../shared/spec/client-library-spec.md#transport-failures
+ * @see docs/adr/0002-errors.md in the fhir-auth repository
  */
 export class RegistrationError extends OAuthFlowError {
   readonly code = 'ERR_REGISTRATION' as const

@@ -60,7 +60,7 @@ export interface HttpResponse {
  *
  * @throws HttpError with a `reason` for every transport failure. The status of a response is
  *   not judged here: callers read 4xx/5xx bodies for OAuth errors.
- * @see ../../../../shared/DESIGN.md#6-cross-cutting-rules
+ * @see docs/adr/0003-http-policy.md in the fhir-auth repository
  */
 export async function sendRequest(request: HttpRequest): Promise<HttpResponse> {
   const timeoutMs = request.timeoutMs ?? defaultTimeoutMs

@@ -27,7 +27,7 @@ export type UrlProblem = 'invalid-url' | 'insecure-url'
  * `javascript:`, `data:`, `file:`, plain HTTP to another host — is refused.
  *
  * @returns `undefined` when usable, else the problem.
- * @see ../../../../shared/DESIGN.md#6-cross-cutting-rules
+ * @see docs/adr/0003-http-policy.md in the fhir-auth repository
  */
 export function checkUrl(value: string, allowInsecureLocalhost: boolean): UrlProblem | undefined {
   const url = parseAbsoluteUrl(value)

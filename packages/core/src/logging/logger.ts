@@ -1,4 +1,7 @@
-/** Structured context attached to a log line. Never put secrets here; see {@link redactFields}. */
+/**
+ * Structured context attached to a log line. Never put secrets here; see
+ * {@link @fhir-auth/core!redactFields}.
+ */
 export type LogFields = Readonly<Record<string, unknown>>
 
 /**
@@ -6,7 +9,7 @@ export type LogFields = Readonly<Record<string, unknown>>
  * one-line adapter. The library logs info at the start of each operation, warn for
  * non-compliant server responses and deprecations, and error for discovery failures.
  *
- * @see ../../../../shared/spec/client-library-spec.md#events
+ * @see packages/core/README.md#logging in the fhir-auth repository
  */
 export interface Logger {
   info(message: string, fields?: LogFields): void

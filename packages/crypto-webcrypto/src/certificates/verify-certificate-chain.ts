@@ -21,7 +21,7 @@ import { certificateBytes } from './certificate-bytes.js'
  * @throws CertificateChainError with the policy's `reason` (`untrusted`, `expired`, `revoked`,
  *   `crl-missing`, …), or `malformed` when the parameters are not arrays and a valid `Date`.
  * @throws CryptoError `invalid-certificate` / `invalid-crl` for input that does not parse.
- * @see ../../../../shared/DESIGN.md#4-crypto-backends
+ * @see packages/core/README.md#crypto-backends in the fhir-auth repository
  */
 export async function verifyCertificateChain(
   params: VerifyCertificateChainParams,

@@ -1,7 +1,9 @@
 import { base64UrlDecode, type Jwk } from '@fhir-auth/core'
 
 /** The public members of a JWK (RSA `n`/`e`, EC `crv`/`x`/`y`); the rest is ignored. */
-export type PublicJwkMembers = Pick<Jwk, 'kty' | 'n' | 'e' | 'crv' | 'x' | 'y'>
+export type PublicJwkMembers = {
+  readonly [Member in 'kty' | 'n' | 'e' | 'crv' | 'x' | 'y']?: Jwk[Member] | undefined
+}
 
 /**
  * True when two JWKs describe the same public key. Integers are compared as numbers (leading

@@ -22,7 +22,7 @@ import {
  * @throws CryptoError `algorithm-mismatch` when the profile does not allow the key's algorithm,
  *   `no-common-algorithm` when the server does not advertise it, `unsupported-key` for a key
  *   type the profile does not allow.
- * @see ../../../../shared/DESIGN.md#4-crypto-backends
+ * @see packages/core/README.md#crypto-backends in the fhir-auth repository
  */
 export function checkFixedAlgorithm(
   fixed: SigningAlgorithm,

@@ -34,7 +34,7 @@ import { createWebCryptoSigner } from './webcrypto-signer.js'
  * @throws CryptoError `invalid-key`, `unsupported-key`, `algorithm-mismatch`,
  *   `no-common-algorithm`; ConfigurationError `jwtAlgorithm` for an explicit algorithm the key
  *   cannot make, and on the option named for options of the wrong type.
- * @see ../../../../shared/DESIGN.md#4-crypto-backends
+ * @see packages/core/README.md#crypto-backends in the fhir-auth repository
  */
 export async function importSigner(
   subtleSource: SubtleSource,
