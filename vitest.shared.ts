@@ -28,10 +28,7 @@ export function packageTestConfig(packageDirectory: string): ViteUserConfig {
       hookTimeout: 30_000,
       pool: 'threads',
       maxWorkers: 2,
-      reporters: [
-        'default',
-        ['json', { outputFile: reportFile(packageDirectory) }],
-      ],
+      reporters: ['default', ['json', { outputFile: reportFile(packageDirectory) }]],
     },
   }
 }

@@ -1,4 +1,20 @@
+/**
+ * Runs every portable test in Node, in the edge runtime and in headless Chromium in one Vitest
+ * run (see test/support/runtime-projects.ts); `*.node.test.ts` files run in Node only. The
+ * global setup starts the loopback HTTP server the `sendRequest` tests reach from each runtime.
+ */
 import { defineConfig } from 'vitest/config'
 import { packageTestConfig } from '../../vitest.shared.js'
+import { runtimeProjects } from './test/support/runtime-projects.js'
 
-export default defineConfig(packageTestConfig(import.meta.dirname))
+const shared = packageTestConfig(import.meta.dirname)
+
+export default defineConfig({
+  ...shared,
+  test: {
+    ...shared.test,
+    teardownTimeout: 30_000,
+    globalSetup: ['./test/support/loopback-server.global-setup.ts'],
+    projects: runtimeProjects(),
+  },
+})

@@ -101,12 +101,6 @@ export class Client {
   }
 
   /**
-   * SMART: fetches (once) and returns the `.well-known/smart-configuration` document.
-   *
-   * @throws DiscoveryError when the request fails or the document is not a JSON object.
-   */
-  serverMetadata(): Promise<SmartMetadata>
-  /**
    * UDAP: fetches `.well-known/udap` and validates `signed_metadata` against the given trust
    * anchors and CRLs; the result is cached per community and trust inputs.
    *
@@ -115,6 +109,12 @@ export class Client {
   serverMetadata(
     options: UdapTrustOptions & { readonly signal?: AbortSignal },
   ): Promise<UdapMetadata>
+  /**
+   * SMART: fetches (once) and returns the `.well-known/smart-configuration` document.
+   *
+   * @throws DiscoveryError when the request fails or the document is not a JSON object.
+   */
+  serverMetadata(options?: { readonly signal?: AbortSignal | undefined }): Promise<SmartMetadata>
   async serverMetadata(
     options?: UdapTrustOptions & { readonly signal?: AbortSignal },
   ): Promise<SmartMetadata | UdapMetadata> {

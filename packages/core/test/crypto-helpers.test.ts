@@ -1,8 +1,8 @@
-import { createHash, generateKeyPairSync, sign } from 'node:crypto'
 import * as jose from 'jose'
 import { describe, expect, it } from 'vitest'
 import {
   base64UrlDecode,
+  base64UrlEncode,
   ConfigurationError,
   CryptoError,
   compatibleAlgorithms,
@@ -19,6 +19,11 @@ import {
   selectSigningAlgorithm,
   signCompactJws,
 } from '../src/index.js'
+import {
+  ecdsaJoseToDer,
+  generateTestKeyPair,
+  signWithKey,
+} from '../src/x509/__fixtures__/webcrypto-keys.js'
 
 describe('state, jti and PKCE', () => {
   it('generates fresh 256-bit state and jti values', () => {
@@ -43,11 +48,10 @@ describe('state, jti and PKCE', () => {
     )
   })
 
-  it('matches node:crypto SHA-256 for random verifiers', async () => {
+  it('matches a WebCrypto SHA-256 of random verifiers', async () => {
     const verifier = generateCodeVerifier()
-    expect(await computeCodeChallenge(verifier)).toBe(
-      createHash('sha256').update(verifier).digest('base64url'),
-    )
+    const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(verifier))
+    expect(await computeCodeChallenge(verifier)).toBe(base64UrlEncode(new Uint8Array(digest)))
   })
 
   it.each(['short', 'x'.repeat(129), `${'a'.repeat(43)} `, `${'a'.repeat(42)}+`, 42])(
@@ -147,28 +151,31 @@ describe('signing algorithm selection', () => {
   })
 })
 
-function nodeSigner(
+/**
+ * A WebCrypto signer with a fresh key. `signatureFormat: 'der'` makes ECDSA signatures DER, as
+ * HSMs and KMS services return them.
+ */
+async function webCryptoSigner(
   alg: 'RS384' | 'ES384' | 'ES256',
-  dsaEncoding: 'ieee-p1363' | 'der' = 'ieee-p1363',
-) {
-  const { privateKey, publicKey } =
-    alg === 'RS384'
-      ? generateKeyPairSync('rsa', { modulusLength: 2048 })
-      : generateKeyPairSync('ec', { namedCurve: alg === 'ES384' ? 'P-384' : 'P-256' })
-  const hash = alg === 'ES256' ? 'sha256' : 'sha384'
+  signatureFormat: 'jose' | 'der' = 'jose',
+): Promise<{ signer: JwsSigner; publicKey: CryptoKey }> {
+  const pair = await generateTestKeyPair(alg, alg === 'ES384' ? 'P-384' : 'P-256')
   const signer: JwsSigner = {
     alg,
     kid: 'k1',
-    sign: async (input) => new Uint8Array(sign(hash, input, { key: privateKey, dsaEncoding })),
+    sign: async (input) => {
+      const signature = await signWithKey(pair.privateKey, alg, input)
+      return signatureFormat === 'der' ? ecdsaJoseToDer(signature) : signature
+    },
   }
-  return { signer, publicKey }
+  return { signer, publicKey: pair.publicKey }
 }
 
 describe('signCompactJws', () => {
   it.each(['RS384', 'ES384', 'ES256'] as const)(
     'produces a %s JWS that jose verifies',
     async (alg) => {
-      const { signer, publicKey } = nodeSigner(alg)
+      const { signer, publicKey } = await webCryptoSigner(alg)
       const jws = await signCompactJws(
         { typ: 'JWT', kid: 'k1', alg: 'none' },
         { iss: 'a', n: 1 },
@@ -181,7 +188,7 @@ describe('signCompactJws', () => {
   )
 
   it('converts a DER ECDSA signature from an HSM-style signer to r‖s', async () => {
-    const { signer, publicKey } = nodeSigner('ES384', 'der')
+    const { signer, publicKey } = await webCryptoSigner('ES384', 'der')
     const jws = await signCompactJws({}, { x: 1 }, signer)
     expect(base64UrlDecode(jws.split('.')[2] as string)?.length).toBe(96)
     await expect(jose.compactVerify(jws, publicKey)).resolves.toBeDefined()
@@ -211,7 +218,7 @@ describe('signCompactJws', () => {
 
 describe('decodeCompactJws', () => {
   it('splits a JWS into header, payload, signing input and signature', async () => {
-    const { signer } = nodeSigner('ES256')
+    const { signer } = await webCryptoSigner('ES256')
     const jws = await signCompactJws({ x5c: ['AA=='] }, { iss: 'https://x' }, signer)
     const decoded = decodeCompactJws(jws)
     expect(decoded.header).toEqual({ x5c: ['AA=='], alg: 'ES256' })

@@ -1,6 +1,4 @@
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, inject, it } from 'vitest'
 import {
   defaultTimeoutMs,
   type FetchLike,
@@ -313,34 +311,9 @@ describe('JSON body helpers', () => {
   })
 })
 
-describe('sendRequest against a real loopback server', () => {
-  let server: Server
-  let origin: string
-
-  beforeAll(async () => {
-    server = createServer((request, response) => {
-      if (request.url === '/hang') return // never answers
-      if (request.url === '/slow-body') {
-        response.writeHead(200, { 'content-type': 'application/json' })
-        response.write('{"partial":')
-        return // body never ends
-      }
-      if (request.url === '/big') {
-        response.writeHead(200)
-        response.end('x'.repeat(2 * 1024 * 1024))
-        return
-      }
-      response.writeHead(200, { 'content-type': 'application/json' })
-      response.end(JSON.stringify({ method: request.method, url: request.url }))
-    })
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
-  })
-
-  afterAll(async () => {
-    server.closeAllConnections()
-    await new Promise((resolve) => server.close(resolve))
-  })
+describe("sendRequest with the runtime's own fetch against a loopback server", () => {
+  // Started by test/support/loopback-server.global-setup.ts, in Node, for every project.
+  const origin = inject('loopbackOrigin')
 
   it('talks to loopback HTTP with allowInsecureLocalhost', async () => {
     const response = await sendRequest({
@@ -349,6 +322,36 @@ describe('sendRequest against a real loopback server', () => {
       allowInsecureLocalhost: true,
     })
     expect(parseJsonObjectBody(response)).toEqual({ method: 'GET', url: '/ok' })
+  })
+
+  it('follows a GET redirect where fetch shows it, and names it where a browser hides it', async ({
+    task,
+  }) => {
+    const outcome = await sendRequest({
+      method: 'GET',
+      url: `${origin}/moved`,
+      allowInsecureLocalhost: true,
+    }).then(parseJsonObjectBody, (error: unknown) => error)
+    if (task.file.projectName?.startsWith('chromium')) {
+      // Browsers answer redirect: 'manual' with an opaque response: no status, no Location.
+      expect(outcome).toBeInstanceOf(HttpError)
+      expect(outcome).toMatchObject({ reason: 'redirect' })
+      expect((outcome as HttpError).message).toContain('cannot follow')
+    } else {
+      expect(outcome).toEqual({ method: 'GET', url: '/ok' })
+    }
+  })
+
+  it('never re-sends a POST that is redirected, in any runtime', async () => {
+    const error = await httpError(
+      sendRequest({
+        method: 'POST',
+        url: `${origin}/moved`,
+        form: { grant_type: 'client_credentials' },
+        allowInsecureLocalhost: true,
+      }),
+    )
+    expect(error.reason).toBe('redirect')
   })
 
   it('times out a server that never answers', async () => {
@@ -383,14 +386,10 @@ describe('sendRequest against a real loopback server', () => {
   })
 
   it('reports a closed port as a network error', async () => {
-    const closed = createServer()
-    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve))
-    const port = (closed.address() as AddressInfo).port
-    await new Promise((resolve) => closed.close(resolve))
     const error = await httpError(
       sendRequest({
         method: 'GET',
-        url: `http://127.0.0.1:${port}/`,
+        url: `${inject('closedLoopbackOrigin')}/`,
         allowInsecureLocalhost: true,
       }),
     )

@@ -2,19 +2,27 @@ import { describe, expect, it, vi } from 'vitest'
 import { clientEc256Spki } from './fixtures/webcrypto-fixtures.js'
 import { pemBody } from './helpers/keys.js'
 
+/** The globals that tell the runtimes apart. */
+const runtimeGlobals = globalThis as {
+  EdgeRuntime?: unknown
+  process?: { versions?: { node?: string } }
+}
+
 describe('test runtime', () => {
   it('runs in the runtime its Vitest project names', ({ task }) => {
-    const project = task.file.projectName
-    expect(project).toMatch(/^(node|chromium)/)
-    if (project?.startsWith('chromium')) {
+    // Browser projects are named after their instance: `chromium (chromium)`.
+    const project = task.file.projectName ?? ''
+    expect(project).toMatch(/^(node|edge|chromium \(chromium\))$/)
+    if (project.startsWith('chromium')) {
       // Real headless Chromium, not a DOM emulation.
       expect(navigator.userAgent).toMatch(/HeadlessChrome\/\d+/)
-      expect(
-        typeof (globalThis as { process?: { versions?: { node?: string } } }).process?.versions
-          ?.node,
-      ).toBe('undefined')
+      expect(runtimeGlobals.process?.versions?.node).toBeUndefined()
+    } else if (project === 'edge') {
+      // @edge-runtime/vm's globals, with its `EdgeRuntime` marker.
+      expect(typeof runtimeGlobals.EdgeRuntime).toBe('string')
     } else {
-      expect(typeof globalThis.process.versions.node).toBe('string')
+      expect(typeof runtimeGlobals.process?.versions?.node).toBe('string')
+      expect(runtimeGlobals.EdgeRuntime).toBeUndefined()
     }
   })
 })

@@ -1,5 +1,4 @@
 import { basicAuthorization, type Clock, ConfigurationError, type JwsSigner } from '@fhir-auth/core'
-import { createClientAssertion, jwtBearerAssertionType } from './client-assertion.js'
 import { requireText } from './option-checks.js'
 
 /**
@@ -63,6 +62,8 @@ export async function authenticateClient(
     return { form: {}, headers: { authorization }, secrets: [clientSecret, authorization.slice(6)] }
   }
   if (type === 'confidential_asymmetric') {
+    // Loaded on demand: public and symmetric clients (most browser apps) never carry JWS code.
+    const { createClientAssertion, jwtBearerAssertionType } = await import('./client-assertion.js')
     const assertion = await createClientAssertion({
       clientId,
       tokenEndpoint,

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto'
 import { ConfigurationError } from '@fhir-auth/core'
 import { describe, expect, it } from 'vitest'
 import { type AuthorizationRequestOptions, buildAuthorizationRequest } from '../src/index.js'
@@ -11,8 +10,15 @@ const options: AuthorizationRequestOptions = {
   audience: 'https://fhir.example.org/r4',
 }
 
-function s256(verifier: string): string {
-  return createHash('sha256').update(verifier, 'ascii').digest('base64url')
+/** RFC 7636 S256, computed independently with WebCrypto and the platform's btoa. */
+async function s256(verifier: string): Promise<string> {
+  const digest = new Uint8Array(
+    await crypto.subtle.digest('SHA-256', new TextEncoder().encode(verifier)),
+  )
+  return btoa(String.fromCharCode(...digest))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '')
 }
 
 function configurationFailure(action: () => Promise<unknown>): Promise<ConfigurationError> {
@@ -39,7 +45,7 @@ describe('buildAuthorizationRequest (GET)', () => {
       scope: 'launch/patient patient/*.rs openid',
       state: request.state,
       aud: options.audience,
-      code_challenge: s256(request.codeVerifier),
+      code_challenge: await s256(request.codeVerifier),
       code_challenge_method: 'S256',
     })
     expect([...url.searchParams.keys()]).toHaveLength(8)
@@ -106,7 +112,7 @@ describe('buildAuthorizationRequest (POST)', () => {
       scope: 'launch/patient patient/*.rs openid',
       state: request.state,
       aud: options.audience,
-      code_challenge: s256(request.codeVerifier),
+      code_challenge: await s256(request.codeVerifier),
       code_challenge_method: 'S256',
     })
   })

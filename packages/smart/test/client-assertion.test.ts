@@ -10,8 +10,8 @@ const nowSeconds = 1893456000
 
 let keys: Record<'RS384' | 'ES384', TestKey>
 
-beforeAll(() => {
-  keys = { RS384: createTestKey('RS384'), ES384: createTestKey('ES384') }
+beforeAll(async () => {
+  keys = { RS384: await createTestKey('RS384'), ES384: await createTestKey('ES384') }
 })
 
 describe('createClientAssertion', () => {

@@ -98,8 +98,8 @@ function recording(fetch: FetchLike): FetchLike {
   }
 }
 
-beforeAll(() => {
-  signer = createTestKey('ES384').signer
+beforeAll(async () => {
+  signer = (await createTestKey('ES384')).signer
 })
 
 const authentications = (): Record<string, ClientAuthentication> => ({

@@ -25,9 +25,9 @@ const tokens = {
 let rsa: TestKey
 let ec: TestKey
 
-beforeAll(() => {
-  rsa = createTestKey('RS384')
-  ec = createTestKey('ES384')
+beforeAll(async () => {
+  rsa = await createTestKey('RS384')
+  ec = await createTestKey('ES384')
 })
 
 function formOf(request: CapturedRequest): Record<string, string> {
@@ -96,7 +96,7 @@ describe('exchangeAuthorizationCode', () => {
     const fetch = fakeFetch({
       method: 'POST',
       url: tokenEndpoint,
-      headers: { authorization: `Basic ${Buffer.from(encoded, 'utf8').toString('base64')}` },
+      headers: { authorization: `Basic ${btoa(encoded)}` },
       form: codeForm,
       respond: () => jsonResponse(tokens),
     })
@@ -266,7 +266,7 @@ describe('refreshAccessToken', () => {
     const fetch = fakeFetch({
       method: 'POST',
       url: tokenEndpoint,
-      headers: { authorization: `Basic ${Buffer.from('app:s3cret').toString('base64')}` },
+      headers: { authorization: `Basic ${btoa('app:s3cret')}` },
       form: { grant_type: 'refresh_token', refresh_token: 'rt-old' },
       respond: () => jsonResponse(tokens),
     })

@@ -47,10 +47,26 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
  */
 export function frozenJsonCopy<T>(value: T): T {
   if (typeof value !== 'object' || value === null) return value
-  if (Array.isArray(value)) return Object.freeze(value.map((item) => frozenJsonCopy(item))) as T
-  const copy: Record<string, unknown> = {}
-  for (const [name, member] of Object.entries(value)) setMember(copy, name, frozenJsonCopy(member))
-  return Object.freeze(copy) as T
+  // Iterative, not recursive: a server document may nest deeper than the call stack allows.
+  const root: unknown[] | Record<string, unknown> = Array.isArray(value) ? [] : {}
+  const pending: [object, unknown[] | Record<string, unknown>][] = [[value, root]]
+  const copies: object[] = []
+  for (let entry = pending.pop(); entry !== undefined; entry = pending.pop()) {
+    const [source, target] = entry
+    copies.push(target)
+    for (const [name, member] of Object.entries(source)) {
+      let copy: unknown = member
+      if (typeof member === 'object' && member !== null) {
+        copy = Array.isArray(member) ? [] : {}
+        pending.push([member, copy as unknown[] | Record<string, unknown>])
+      }
+      if (Array.isArray(target)) target.push(copy)
+      else setMember(target, name, copy)
+    }
+  }
+  // Frozen only once filled: a frozen array or object could not take its members.
+  for (const copy of copies) Object.freeze(copy)
+  return root as T
 }
 
 /**

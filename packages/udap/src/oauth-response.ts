@@ -81,7 +81,8 @@ export function errorFromResponse<E extends FhirAuthError>(
     status: response.status,
     error: redactRequestSecrets(oauth.error, secrets),
     errorDescription,
-    errorUri: oauth.errorUri === undefined ? undefined : redactRequestSecrets(oauth.errorUri, secrets),
+    errorUri:
+      oauth.errorUri === undefined ? undefined : redactRequestSecrets(oauth.errorUri, secrets),
     message: `${where}: ${redactRequestSecrets(oauth.error, secrets)}${errorDescription === undefined ? '' : ` (${errorDescription})`}`,
   })
 }

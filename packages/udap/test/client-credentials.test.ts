@@ -1,5 +1,5 @@
 import { ConfigurationError, HttpError, type JwsSigner, TokenError } from '@fhir-auth/core'
-import { createNodeCryptoBackend } from '@fhir-auth/crypto-node'
+import { webCryptoBackend } from '@fhir-auth/crypto-webcrypto'
 import { beforeAll, describe, expect, it } from 'vitest'
 import {
   type B2bExtensionInput,
@@ -12,7 +12,7 @@ import { fakeFetch, jsonResponse, type Responder } from './support/fake-fetch.js
 import { clientUri, createTestPki, type TestPki, tokenEndpoint } from './support/pki.js'
 import { verifyWithX5c } from './support/verify.js'
 
-const crypto = createNodeCryptoBackend()
+const crypto = webCryptoBackend
 const treatment = 'urn:oid:2.16.840.1.113883.5.8#TREAT'
 const context: B2bExtensionInput = {
   organizationId: 'https://example.org/organizations/42',

@@ -4,7 +4,7 @@ import {
   DiscoveryError,
   HttpError,
 } from '@fhir-auth/core'
-import { createNodeCryptoBackend } from '@fhir-auth/crypto-node'
+import { webCryptoBackend } from '@fhir-auth/crypto-webcrypto'
 import { beforeAll, describe, expect, it } from 'vitest'
 import {
   type DiscoverUdapOptions,
@@ -17,15 +17,15 @@ import { captureLogger } from './support/logger.js'
 import {
   authorizationEndpoint,
   baseUrl,
+  clientUri,
   createTestPki,
-  currentCrl,
   registrationEndpoint,
   type TestPki,
   tokenEndpoint,
 } from './support/pki.js'
 import { metadataDocument, signedClaims, signedMetadata } from './support/udap-server.js'
 
-const crypto = createNodeCryptoBackend()
+const crypto = webCryptoBackend
 const discoveryUrl = `${baseUrl}/.well-known/udap`
 let pki: TestPki
 
@@ -56,8 +56,10 @@ async function discoveryFailure(promise: Promise<unknown>): Promise<DiscoveryErr
 
 describe('udapDiscoveryUrl', () => {
   it('appends /.well-known/udap to the base URL without trailing slashes', () => {
-    expect(udapDiscoveryUrl('https://fhir.example.test/r4')).toBe(discoveryUrl)
-    expect(udapDiscoveryUrl('https://fhir.example.test/r4//')).toBe(discoveryUrl)
+    const expected = 'https://fhir.example.test/r4/.well-known/udap'
+    expect(udapDiscoveryUrl('https://fhir.example.test/r4')).toBe(expected)
+    expect(udapDiscoveryUrl('https://fhir.example.test/r4//')).toBe(expected)
+    expect(udapDiscoveryUrl(`${baseUrl}/`)).toBe(discoveryUrl)
   })
 
   it('adds the percent-encoded community', () => {
@@ -78,7 +80,7 @@ describe('discoverUdapMetadata', () => {
       registration_endpoint: 'https://auth.example.test/signed/register',
       authorization_endpoint: 'https://auth.example.test/signed/authorize',
     })
-    const document = metadataDocument(signedMetadata(pki, { claims }), {
+    const document = metadataDocument(await signedMetadata(pki, { claims }), {
       authorization_endpoint: authorizationEndpoint,
       grant_types_supported: ['authorization_code', 'client_credentials'],
     })
@@ -97,7 +99,7 @@ describe('discoverUdapMetadata', () => {
     expect(metadata.authorizationEndpoint).toBe('https://auth.example.test/signed/authorize')
     expect(metadata.raw).toEqual(document)
     expect(metadata.signedClaims).toEqual(claims)
-    expect(metadata.serverCertificate.subjectAltNameUris).toEqual([baseUrl])
+    expect(metadata.serverCertificate.subjectAltNameUris).toContain(baseUrl)
     const differing = logger.entries.filter(
       (entry) => entry.fields?.event === 'udap.discovery.unsigned-endpoint-differs',
     )
@@ -112,7 +114,8 @@ describe('discoverUdapMetadata', () => {
   })
 
   it('sends the community parameter', async () => {
-    const fetch = fakeFetch(() => jsonResponse(metadataDocument(signedMetadata(pki))))
+    const document = metadataDocument(await signedMetadata(pki))
+    const fetch = fakeFetch(() => jsonResponse(document))
     await discover({ fetch, community: 'udap://fhirlabs.net/' })
     expect(fetch.requests[0]?.url).toBe(`${discoveryUrl}?community=udap%3A%2F%2Ffhirlabs.net%2F`)
   })
@@ -205,7 +208,7 @@ describe('discoverUdapMetadata', () => {
   describe('validation failures', () => {
     it('fails on a structurally unusable document, logging an error', async () => {
       const logger = captureLogger()
-      const document = metadataDocument(signedMetadata(pki), { token_endpoint: undefined })
+      const document = metadataDocument(await signedMetadata(pki), { token_endpoint: undefined })
       const error = await discoveryFailure(
         discover({ fetch: fakeFetch(() => jsonResponse(document)), logger }),
       )
@@ -214,28 +217,35 @@ describe('discoverUdapMetadata', () => {
     })
 
     it('never returns metadata whose signed_metadata fails, naming the check', async () => {
-      const crls = [
-        currentCrl(pki.root, pki.now),
-        currentCrl(pki.intermediate, pki.now, [pki.server.serialNumber]),
-      ]
-      const fetch = fakeFetch(() => jsonResponse(metadataDocument(signedMetadata(pki))))
-      const error = await discoveryFailure(discover({ fetch, crls }))
+      // Signed by the test PKI's revoked leaf, which the current RSA intermediate CRL lists.
+      const revoked = pki.leaf('revoked')
+      const document = metadataDocument(
+        await signedMetadata(pki, {
+          chainDer: revoked.chainDer,
+          key: revoked.privateKeyPem,
+          claims: signedClaims(pki.now, { iss: clientUri, sub: clientUri }),
+        }),
+      )
+      const fetch = fakeFetch(() => jsonResponse(document))
+      const error = await discoveryFailure(discover({ fetch, baseUrl: clientUri }))
       expect(error.message).toMatch(
         /signed_metadata .* failed validation: the x5c certificate chain is not trusted \(revoked\)/,
       )
       expect(error.cause).toBeInstanceOf(CertificateChainError)
-      expect(error.endpoint).toBe(discoveryUrl)
+      expect(error.endpoint).toBe(`${clientUri}/.well-known/udap`)
     })
 
     it('uses the injected clock', async () => {
-      const fetch = fakeFetch(() => jsonResponse(metadataDocument(signedMetadata(pki))))
+      const document = metadataDocument(await signedMetadata(pki))
+      const fetch = fakeFetch(() => jsonResponse(document))
       const later = new Date(pki.now.getTime() + 2 * 3_600_000)
       const error = await discoveryFailure(discover({ fetch, now: () => later }))
       expect(error.message).toMatch(/exp is in the past/)
     })
 
     it('requires the base URL exactly as signed', async () => {
-      const fetch = fakeFetch(() => jsonResponse(metadataDocument(signedMetadata(pki))))
+      const document = metadataDocument(await signedMetadata(pki))
+      const fetch = fakeFetch(() => jsonResponse(document))
       const error = await discoveryFailure(discover({ fetch, baseUrl: `${baseUrl}/` }))
       expect(fetch.requests[0]?.url).toBe(discoveryUrl)
       expect(error.message).toMatch(/does not equal the base URL/)
@@ -243,7 +253,7 @@ describe('discoverUdapMetadata', () => {
 
     it('logs tolerated deviations as warnings and still succeeds', async () => {
       const logger = captureLogger()
-      const document = metadataDocument(signedMetadata(pki), {
+      const document = metadataDocument(await signedMetadata(pki), {
         udap_profiles_supported: ['udap_dcr', 'udap_authn'],
       })
       const metadata = await discover({ fetch: fakeFetch(() => jsonResponse(document)), logger })

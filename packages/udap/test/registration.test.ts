@@ -1,5 +1,5 @@
 import { HttpError, RegistrationError } from '@fhir-auth/core'
-import { createNodeCryptoBackend } from '@fhir-auth/crypto-node'
+import { webCryptoBackend } from '@fhir-auth/crypto-webcrypto'
 import { beforeAll, describe, expect, it } from 'vitest'
 import {
   cancelUdapRegistration,
@@ -13,7 +13,7 @@ import { fakeFetch, jsonResponse, type Responder } from './support/fake-fetch.js
 import { clientUri, createTestPki, registrationEndpoint } from './support/pki.js'
 import { verifyWithX5c } from './support/verify.js'
 
-const crypto = createNodeCryptoBackend()
+const crypto = webCryptoBackend
 const metadata = {
   client_name: 'Example B2B client',
   contacts: ['mailto:ops@example.org'],

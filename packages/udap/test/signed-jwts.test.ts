@@ -1,5 +1,5 @@
 import { ConfigurationError, type JwsSigner } from '@fhir-auth/core'
-import { createNodeCryptoBackend } from '@fhir-auth/crypto-node'
+import { webCryptoBackend } from '@fhir-auth/crypto-webcrypto'
 import { beforeAll, describe, expect, it } from 'vitest'
 import {
   buildB2bExtension,
@@ -19,7 +19,7 @@ import {
 } from './support/pki.js'
 import { verifyWithX5c } from './support/verify.js'
 
-const crypto = createNodeCryptoBackend()
+const crypto = webCryptoBackend
 let pki: TestPki
 let ecSigner: JwsSigner
 let rsaSigner: JwsSigner

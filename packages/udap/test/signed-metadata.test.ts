@@ -1,21 +1,23 @@
 import { CertificateChainError, ConfigurationError, DiscoveryError } from '@fhir-auth/core'
-import { createNodeCryptoBackend } from '@fhir-auth/crypto-node'
-import { createCertificateAuthority, type IssuedCertificate } from '@fhir-auth/test-pki/issuer'
+import { webCryptoBackend } from '@fhir-auth/crypto-webcrypto'
+import type { TestLeafName } from '@fhir-auth/test-pki'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { type VerifySignedMetadataOptions, verifySignedMetadata } from '../src/index.js'
+import { base64Url } from './support/jws.js'
 import {
   authorizationEndpoint,
   baseUrl,
+  clientUri,
   createTestPki,
-  currentCrl,
+  crlOf,
   registrationEndpoint,
+  type TestIdentity,
   type TestPki,
   tokenEndpoint,
 } from './support/pki.js'
 import { signedClaims, signedMetadata } from './support/udap-server.js'
 
-const crypto = createNodeCryptoBackend()
-const day = 86_400_000
+const crypto = webCryptoBackend
 let pki: TestPki
 
 beforeAll(async () => {
@@ -36,7 +38,11 @@ function verify(jwt: string, overrides: Partial<VerifySignedMetadataOptions> = {
   })
 }
 
-async function refusal(promise: Promise<unknown>, pattern: RegExp): Promise<DiscoveryError> {
+async function refusal(
+  promise: Promise<unknown>,
+  pattern: RegExp,
+  verifiedBaseUrl = baseUrl,
+): Promise<DiscoveryError> {
   const error = await promise.then(
     () => undefined,
     (caught: unknown) => caught,
@@ -44,7 +50,7 @@ async function refusal(promise: Promise<unknown>, pattern: RegExp): Promise<Disc
   expect(error).toBeInstanceOf(DiscoveryError)
   const discoveryError = error as DiscoveryError
   expect(discoveryError.message).toMatch(pattern)
-  expect(discoveryError.endpoint).toBe(`${baseUrl}/.well-known/udap`)
+  expect(discoveryError.endpoint).toBe(`${verifiedBaseUrl.replace(/\/+$/, '')}/.well-known/udap`)
   return discoveryError
 }
 
@@ -56,65 +62,65 @@ async function chainRefusal(
   const error = await refusal(
     verify(jwt, overrides),
     new RegExp(`certificate chain is not trusted \\(${reason}\\)`),
+    overrides.baseUrl,
   )
   expect(error.cause).toBeInstanceOf(CertificateChainError)
   expect((error.cause as CertificateChainError).reason).toBe(reason)
 }
 
-/** A server certificate with the server's key but other names or dates. */
-function serverCertificate(
-  options: { sanUris?: string[]; notBefore?: Date; notAfter?: Date } = {},
-) {
-  return pki.intermediate.issue({
-    commonName: 'FHIR server variant',
-    sanUris: options.sanUris ?? [baseUrl],
-    keyPair: pki.server.keyPair,
-    ...(options.notBefore === undefined ? {} : { notBefore: options.notBefore }),
-    ...(options.notAfter === undefined ? {} : { notAfter: options.notAfter }),
-  })
+/** Metadata signed by `identity` (its chain in x5c, its key). */
+function signedWith(identity: TestIdentity, claims = signedClaims(pki.now)): Promise<string> {
+  return signedMetadata(pki, { chainDer: identity.chainDer, key: identity.privateKeyPem, claims })
 }
 
-function signedWith(certificate: IssuedCertificate, claims = signedClaims(pki.now)): string {
-  return signedMetadata(pki, { chainDer: certificate.chainDer, claims })
+/**
+ * Refuses metadata signed by a hostile leaf of the test PKI for `reason`, with the CRLs of that
+ * leaf's case. The leaf's only SAN is clientUri, so that is the base URL it serves.
+ */
+async function leafChainRefusal(name: TestLeafName, reason: string): Promise<void> {
+  const leaf = pki.leaf(name)
+  const jwt = await signedWith(leaf, signedClaims(pki.now, { iss: clientUri, sub: clientUri }))
+  await chainRefusal(jwt, reason, { baseUrl: clientUri, crls: leaf.crls })
 }
 
 describe('verifySignedMetadata', () => {
   it('returns the claims and the server certificate when every check passes', async () => {
     const claims = signedClaims(pki.now, { authorization_endpoint: authorizationEndpoint })
-    const verified = await verify(signedMetadata(pki, { claims }))
+    const verified = await verify(await signedMetadata(pki, { claims }))
     expect(verified.claims).toEqual(claims)
     expect(Object.isFrozen(verified.claims)).toBe(true)
-    expect(verified.serverCertificate.subjectAltNameUris).toEqual([baseUrl])
+    expect(verified.serverCertificate.subjectAltNameUris).toEqual([clientUri, baseUrl])
     expect(verified.serverCertificate.der).toEqual(pki.server.certificateDer)
   })
 
   describe('algorithm', () => {
     for (const algorithm of ['none', 'HS256', 'RS384'] as const) {
       it(`refuses alg ${algorithm}`, async () => {
-        const jwt = signedMetadata(pki, {
+        const jwt = await signedMetadata(pki, {
           algorithm,
-          key: algorithm === 'HS256' ? 'secret' : pki.server.keyPair.privateKey,
+          key: algorithm === 'HS256' ? 'secret' : pki.server.privateKeyPem,
         })
         await refusal(verify(jwt), new RegExp(`header alg must be "RS256", not "${algorithm}"`))
       })
     }
 
     it('refuses ES256 even with a valid EC certificate chain', async () => {
-      const ecServer = await pki.intermediate.issue({
-        commonName: 'EC server',
-        sanUris: [baseUrl],
-        keyType: 'p256',
-      })
-      const jwt = signedMetadata(pki, {
+      const ecServer = pki.clientEc
+      const jwt = await signedMetadata(pki, {
         algorithm: 'ES256',
-        key: ecServer.keyPair.privateKey,
+        key: ecServer.privateKeyPem,
         chainDer: ecServer.chainDer,
+        claims: signedClaims(pki.now, { iss: clientUri, sub: clientUri }),
       })
-      await refusal(verify(jwt), /header alg must be "RS256", not "ES256"/)
+      await refusal(
+        verify(jwt, { baseUrl: clientUri }),
+        /header alg must be "RS256", not "ES256"/,
+        clientUri,
+      )
     })
 
     it('refuses a header with crit', async () => {
-      await refusal(verify(signedMetadata(pki, { header: { crit: ['exp'] } })), /header crit/)
+      await refusal(verify(await signedMetadata(pki, { header: { crit: ['exp'] } })), /header crit/)
     })
   })
 
@@ -126,151 +132,108 @@ describe('verifySignedMetadata', () => {
 
     it('refuses a missing or empty x5c', async () => {
       await refusal(
-        verify(signedMetadata(pki, { header: { x5c: undefined } })),
+        verify(await signedMetadata(pki, { header: { x5c: undefined } })),
         /x5c must be a non-empty array/,
       )
-      await refusal(verify(signedMetadata(pki, { chainDer: [] })), /x5c must be a non-empty array/)
+      await refusal(
+        verify(await signedMetadata(pki, { chainDer: [] })),
+        /x5c must be a non-empty array/,
+      )
     })
 
     it('refuses x5c entries that are not standard base64 DER', async () => {
       await refusal(
-        verify(signedMetadata(pki, { header: { x5c: ['not base64!'] } })),
+        verify(await signedMetadata(pki, { header: { x5c: ['not base64!'] } })),
         /x5c\[0\] is not standard-base64 DER/,
       )
-      const base64Url = Buffer.from(pki.server.certificateDer).toString('base64url')
+      const urlSafe = base64Url(pki.server.certificateDer)
       await refusal(
-        verify(signedMetadata(pki, { header: { x5c: [base64Url] } })),
+        verify(await signedMetadata(pki, { header: { x5c: [urlSafe] } })),
         /x5c\[0\] is not standard-base64 DER/,
       )
       await refusal(
-        verify(signedMetadata(pki, { header: { x5c: ['AAAA'] } })),
+        verify(await signedMetadata(pki, { header: { x5c: ['AAAA'] } })),
         /x5c\[0\] is not an X.509 certificate/,
       )
     })
 
     it('refuses a signature made by a key other than the one of x5c[0]', async () => {
-      const jwt = signedMetadata(pki, { key: pki.clientRsa.keyPair.privateKey })
+      const jwt = await signedMetadata(pki, { key: pki.clientRsa.privateKeyPem })
       await refusal(verify(jwt), /signature does not verify with the key of x5c\[0\]/)
     })
 
     it('refuses a tampered claims set', async () => {
-      const [header, , signature] = signedMetadata(pki).split('.')
-      const forged = Buffer.from(
+      const [header, , signature] = (await signedMetadata(pki)).split('.')
+      const forged = base64Url(
         JSON.stringify(signedClaims(pki.now, { token_endpoint: 'https://evil.example/token' })),
-      ).toString('base64url')
+      )
       await refusal(verify(`${header}.${forged}.${signature}`), /signature does not verify/)
     })
   })
 
   describe('certificate chain', () => {
     it('refuses an x5c chain out of order', async () => {
-      const jwt = signedMetadata(pki, {
+      const jwt = await signedMetadata(pki, {
         chainDer: [
           pki.server.certificateDer,
-          pki.root.certificateDer,
-          pki.intermediate.certificateDer,
+          pki.rsaRoot.certificateDer,
+          pki.rsaIntermediate.certificateDer,
         ],
       })
       await chainRefusal(jwt, 'order')
     })
 
     it('refuses a chain to a root that is not a trust anchor', async () => {
-      const now = pki.now
-      const otherRoot = await createCertificateAuthority({
-        name: 'Other Root',
-        keyType: 'p256',
-        notBefore: new Date(now.getTime() - day),
-        notAfter: new Date(now.getTime() + day),
-      })
-      const otherIntermediate = await createCertificateAuthority({
-        name: 'Other Intermediate',
-        keyType: 'p256',
-        issuer: otherRoot,
-        notBefore: new Date(now.getTime() - day),
-        notAfter: new Date(now.getTime() + day),
-      })
-      const leaf = await otherIntermediate.issue({
-        commonName: 'Impostor',
-        sanUris: [baseUrl],
-        keyPair: pki.server.keyPair,
-      })
-      const crls = [...pki.crls, currentCrl(otherRoot, now), currentCrl(otherIntermediate, now)]
-      await chainRefusal(
-        signedWith({ ...leaf, chainDer: [...leaf.chainDer, otherRoot.certificateDer] }),
-        'untrusted',
-        { crls },
-      )
+      await leafChainRefusal('untrusted', 'untrusted')
     })
 
     it('refuses a revoked leaf', async () => {
-      const crls = [
-        currentCrl(pki.root, pki.now),
-        currentCrl(pki.intermediate, pki.now, [pki.server.serialNumber]),
-      ]
-      await chainRefusal(signedMetadata(pki), 'revoked', { crls })
+      await leafChainRefusal('revoked', 'revoked')
     })
 
     it('refuses a leaf under a revoked intermediate', async () => {
-      const crls = [
-        currentCrl(pki.root, pki.now, [pki.intermediate.serialNumber]),
-        currentCrl(pki.intermediate, pki.now),
-      ]
-      await chainRefusal(signedMetadata(pki), 'revoked', { crls })
+      await leafChainRefusal('under-revoked-intermediate', 'revoked')
     })
 
     it('refuses an expired leaf', async () => {
-      const expired = await serverCertificate({
-        notBefore: new Date(pki.now.getTime() - 10 * day),
-        notAfter: new Date(pki.now.getTime() - day),
-      })
-      await chainRefusal(signedWith(expired), 'expired')
+      await leafChainRefusal('expired', 'expired')
     })
 
     it('refuses a leaf that is not yet valid', async () => {
-      const future = await serverCertificate({
-        notBefore: new Date(pki.now.getTime() + day),
-        notAfter: new Date(pki.now.getTime() + 10 * day),
-      })
-      await chainRefusal(signedWith(future), 'not-yet-valid')
+      await leafChainRefusal('not-yet-valid', 'not-yet-valid')
     })
 
     it('refuses when a CA in the path has no CRL (revocation is required)', async () => {
-      await chainRefusal(signedMetadata(pki), 'crl-missing', {
-        crls: [currentCrl(pki.root, pki.now)],
+      await chainRefusal(await signedMetadata(pki), 'crl-missing', {
+        crls: [crlOf('rsa-root')],
       })
-      await chainRefusal(signedMetadata(pki), 'crl-missing', { crls: [] })
+      await chainRefusal(await signedMetadata(pki), 'crl-missing', { crls: [] })
     })
 
     it('refuses a stale CRL', async () => {
-      const stale = pki.intermediate.crl({
-        thisUpdate: new Date(pki.now.getTime() - 10 * day),
-        nextUpdate: new Date(pki.now.getTime() - day),
-      }).crlPem
-      await chainRefusal(signedMetadata(pki), 'crl-stale', {
-        crls: [currentCrl(pki.root, pki.now), stale],
+      await leafChainRefusal('stale-crl', 'crl-stale')
+      await chainRefusal(await signedMetadata(pki), 'crl-stale', {
+        crls: [crlOf('rsa-root'), crlOf('rsa-intermediate-stale')],
       })
     })
 
     it('refuses a CRL whose signature does not verify', async () => {
-      const forged = pki.intermediate.crl({
-        thisUpdate: new Date(pki.now.getTime() - day),
-        nextUpdate: new Date(pki.now.getTime() + day),
-        corruptSignature: true,
-      }).crlPem
-      await chainRefusal(signedMetadata(pki), 'crl-bad-signature', {
-        crls: [currentCrl(pki.root, pki.now), forged],
+      await leafChainRefusal('crl-bad-signature', 'crl-bad-signature')
+      await chainRefusal(await signedMetadata(pki), 'crl-bad-signature', {
+        crls: [crlOf('rsa-root'), crlOf('rsa-intermediate-bad-signature')],
       })
     })
 
     it('judges the chain at the given time', async () => {
-      await chainRefusal(signedMetadata(pki), 'expired', {
-        now: new Date(pki.now.getTime() + 400 * day),
+      // The test PKI's certificates expire on 2045-01-01.
+      await chainRefusal(await signedMetadata(pki), 'expired', {
+        now: new Date('2046-01-01T00:00:00Z'),
       })
     })
 
     it('reports a malformed CRL as a discovery failure with the CryptoError as cause', async () => {
       const error = await refusal(
-        verify(signedMetadata(pki), {
+        verify(await signedMetadata(pki), {
           crls: ['-----BEGIN X509 CRL-----\nAAAA\n-----END X509 CRL-----'],
         }),
         /cannot be checked \(invalid-crl\)/,
@@ -281,41 +244,47 @@ describe('verifySignedMetadata', () => {
 
   describe('identity claims', () => {
     it('refuses an iss that does not equal the base URL, even when it is a SAN', async () => {
-      const other = 'https://other.example.test/r4'
-      const certificate = await serverCertificate({ sanUris: [baseUrl, other] })
-      const jwt = signedWith(certificate, signedClaims(pki.now, { iss: other, sub: other }))
+      // The server certificate's SANs are clientUri and baseUrl.
+      const jwt = await signedWith(
+        pki.server,
+        signedClaims(pki.now, { iss: clientUri, sub: clientUri }),
+      )
       await refusal(
         verify(jwt),
-        /iss "https:\/\/other\.example\.test\/r4" does not equal the base URL/,
+        /iss "https:\/\/client\.example\.test\/app" does not equal the base URL/,
       )
     })
 
     it('refuses an iss that is not a URI SAN of the signing certificate', async () => {
-      const certificate = await serverCertificate({ sanUris: ['https://other.example.test/r4'] })
+      // A certificate whose only SAN is clientUri signs for baseUrl.
       await refusal(
-        verify(signedWith(certificate)),
+        verify(await signedWith(pki.clientRsa)),
         /is not a URI subject alternative name of the signing certificate/,
       )
     })
 
     it('compares iss and SAN exactly: case and trailing slash matter', async () => {
-      const upperCase = await serverCertificate({ sanUris: ['https://FHIR.example.test/r4'] })
-      await refusal(verify(signedWith(upperCase)), /not a URI subject alternative name/)
-      const trailingSlash = await serverCertificate({ sanUris: [`${baseUrl}/`] })
-      await refusal(verify(signedWith(trailingSlash)), /not a URI subject alternative name/)
-      const slashed = signedWith(
-        trailingSlash,
+      for (const spelling of [`${baseUrl}/`, baseUrl.replace('/app', '/APP')]) {
+        const jwt = await signedWith(
+          pki.server,
+          signedClaims(pki.now, { iss: spelling, sub: spelling }),
+        )
+        await refusal(
+          verify(jwt, { baseUrl: spelling }),
+          /not a URI subject alternative name/,
+          spelling,
+        )
+      }
+      const slashed = await signedWith(
+        pki.server,
         signedClaims(pki.now, { iss: `${baseUrl}/`, sub: `${baseUrl}/` }),
       )
-      await refusal(verify(slashed), /does not equal the base URL/)
-      await expect(verify(slashed, { baseUrl: `${baseUrl}/` })).resolves.toMatchObject({
-        claims: { iss: `${baseUrl}/` },
-      })
+      await refusal(verify(slashed), /not a URI subject alternative name/)
     })
 
     it('refuses a missing iss', async () => {
       await refusal(
-        verify(signedWith(pki.server, signedClaims(pki.now, { iss: undefined }))),
+        verify(await signedWith(pki.server, signedClaims(pki.now, { iss: undefined }))),
         /iss is missing/,
       )
     })
@@ -323,12 +292,15 @@ describe('verifySignedMetadata', () => {
     it('refuses a sub that differs from iss', async () => {
       await refusal(
         verify(
-          signedWith(pki.server, signedClaims(pki.now, { sub: 'https://other.example.test/r4' })),
+          await signedWith(
+            pki.server,
+            signedClaims(pki.now, { sub: 'https://other.example.test/r4' }),
+          ),
         ),
         /sub does not equal iss/,
       )
       await refusal(
-        verify(signedWith(pki.server, signedClaims(pki.now, { sub: undefined }))),
+        verify(await signedWith(pki.server, signedClaims(pki.now, { sub: undefined }))),
         /sub does not equal iss/,
       )
     })
@@ -340,7 +312,7 @@ describe('verifySignedMetadata', () => {
     it('refuses an exp in the past', async () => {
       await refusal(
         verify(
-          signedWith(
+          await signedWith(
             pki.server,
             signedClaims(pki.now, { iat: seconds() - 7200, exp: seconds() - 1 }),
           ),
@@ -351,11 +323,13 @@ describe('verifySignedMetadata', () => {
 
     it('refuses a missing or non-numeric exp', async () => {
       await refusal(
-        verify(signedWith(pki.server, signedClaims(pki.now, { exp: undefined }))),
+        verify(await signedWith(pki.server, signedClaims(pki.now, { exp: undefined }))),
         /exp is missing or not a number/,
       )
       await refusal(
-        verify(signedWith(pki.server, signedClaims(pki.now, { exp: String(seconds() + 60) }))),
+        verify(
+          await signedWith(pki.server, signedClaims(pki.now, { exp: String(seconds() + 60) })),
+        ),
         /exp is missing or not a number/,
       )
     })
@@ -363,45 +337,49 @@ describe('verifySignedMetadata', () => {
     it('refuses an exp more than one year after iat', async () => {
       const iat = seconds() - 60
       await refusal(
-        verify(signedWith(pki.server, signedClaims(pki.now, { iat, exp: iat + 365 * 86_400 + 1 }))),
+        verify(
+          await signedWith(pki.server, signedClaims(pki.now, { iat, exp: iat + 365 * 86_400 + 1 })),
+        ),
         /more than 365 days after iat/,
       )
       await expect(
-        verify(signedWith(pki.server, signedClaims(pki.now, { iat, exp: iat + 365 * 86_400 }))),
+        verify(
+          await signedWith(pki.server, signedClaims(pki.now, { iat, exp: iat + 365 * 86_400 })),
+        ),
       ).resolves.toBeDefined()
     })
 
     it('refuses an iat more than 60 seconds in the future, and accepts small skew', async () => {
       await refusal(
-        verify(signedWith(pki.server, signedClaims(pki.now, { iat: seconds() + 61 }))),
+        verify(await signedWith(pki.server, signedClaims(pki.now, { iat: seconds() + 61 }))),
         /iat is in the future/,
       )
       await expect(
-        verify(signedWith(pki.server, signedClaims(pki.now, { iat: seconds() + 30 }))),
+        verify(await signedWith(pki.server, signedClaims(pki.now, { iat: seconds() + 30 }))),
       ).resolves.toBeDefined()
     })
 
     it('refuses a missing iat', async () => {
       await refusal(
-        verify(signedWith(pki.server, signedClaims(pki.now, { iat: undefined }))),
+        verify(await signedWith(pki.server, signedClaims(pki.now, { iat: undefined }))),
         /iat is missing or not a number/,
       )
     })
 
     it('refuses an nbf in the future', async () => {
       await refusal(
-        verify(signedWith(pki.server, signedClaims(pki.now, { nbf: seconds() + 600 }))),
+        verify(await signedWith(pki.server, signedClaims(pki.now, { nbf: seconds() + 600 }))),
         /nbf is in the future/,
       )
     })
 
     it('refuses a missing or empty jti', async () => {
       await refusal(
-        verify(signedWith(pki.server, signedClaims(pki.now, { jti: undefined }))),
+        verify(await signedWith(pki.server, signedClaims(pki.now, { jti: undefined }))),
         /jti is missing/,
       )
       await refusal(
-        verify(signedWith(pki.server, signedClaims(pki.now, { jti: '' }))),
+        verify(await signedWith(pki.server, signedClaims(pki.now, { jti: '' }))),
         /jti is missing/,
       )
     })
@@ -410,11 +388,13 @@ describe('verifySignedMetadata', () => {
   describe('endpoint claims', () => {
     it('requires the signed token and registration endpoints', async () => {
       await refusal(
-        verify(signedWith(pki.server, signedClaims(pki.now, { token_endpoint: undefined }))),
+        verify(await signedWith(pki.server, signedClaims(pki.now, { token_endpoint: undefined }))),
         /signed claims lack token_endpoint/,
       )
       await refusal(
-        verify(signedWith(pki.server, signedClaims(pki.now, { registration_endpoint: undefined }))),
+        verify(
+          await signedWith(pki.server, signedClaims(pki.now, { registration_endpoint: undefined })),
+        ),
         /signed claims lack registration_endpoint/,
       )
     })
@@ -422,19 +402,19 @@ describe('verifySignedMetadata', () => {
     it('requires a signed authorization endpoint when the unsigned document has one', async () => {
       const unsignedMetadata = { authorization_endpoint: authorizationEndpoint }
       await refusal(
-        verify(signedMetadata(pki), { unsignedMetadata }),
+        verify(await signedMetadata(pki), { unsignedMetadata }),
         /signed claims lack authorization_endpoint/,
       )
       const claims = signedClaims(pki.now, { authorization_endpoint: authorizationEndpoint })
       await expect(
-        verify(signedWith(pki.server, claims), { unsignedMetadata }),
+        verify(await signedWith(pki.server, claims), { unsignedMetadata }),
       ).resolves.toBeDefined()
     })
 
     it('refuses HTTP endpoints', async () => {
       await refusal(
         verify(
-          signedWith(
+          await signedWith(
             pki.server,
             signedClaims(pki.now, { token_endpoint: 'http://auth.example.test/token' }),
           ),
@@ -443,7 +423,7 @@ describe('verifySignedMetadata', () => {
       )
       await refusal(
         verify(
-          signedWith(
+          await signedWith(
             pki.server,
             signedClaims(pki.now, { registration_endpoint: 'http://auth.example.test/register' }),
           ),
@@ -452,7 +432,7 @@ describe('verifySignedMetadata', () => {
       )
       await refusal(
         verify(
-          signedWith(
+          await signedWith(
             pki.server,
             signedClaims(pki.now, { authorization_endpoint: 'http://auth.example.test/authorize' }),
           ),
@@ -460,26 +440,26 @@ describe('verifySignedMetadata', () => {
         /signed authorization_endpoint is not an HTTPS URL/,
       )
       await refusal(
-        verify(signedWith(pki.server, signedClaims(pki.now, { token_endpoint: 'token' }))),
+        verify(await signedWith(pki.server, signedClaims(pki.now, { token_endpoint: 'token' }))),
         /signed token_endpoint is not an absolute URL/,
       )
     })
 
     it('accepts loopback HTTP endpoints only with allowInsecureLocalhost', async () => {
       const claims = signedClaims(pki.now, { token_endpoint: 'http://127.0.0.1:8080/token' })
-      await refusal(verify(signedWith(pki.server, claims)), /not an HTTPS URL/)
+      await refusal(verify(await signedWith(pki.server, claims)), /not an HTTPS URL/)
       await expect(
-        verify(signedWith(pki.server, claims), { allowInsecureLocalhost: true }),
+        verify(await signedWith(pki.server, claims), { allowInsecureLocalhost: true }),
       ).resolves.toBeDefined()
       const remote = signedClaims(pki.now, { token_endpoint: 'http://auth.example.test/token' })
       await refusal(
-        verify(signedWith(pki.server, remote), { allowInsecureLocalhost: true }),
+        verify(await signedWith(pki.server, remote), { allowInsecureLocalhost: true }),
         /not an HTTPS URL \(or HTTP on a loopback host\)/,
       )
     })
 
     it('leaves endpoint values exactly as signed', async () => {
-      const verified = await verify(signedMetadata(pki))
+      const verified = await verify(await signedMetadata(pki))
       expect(verified.claims.token_endpoint).toBe(tokenEndpoint)
       expect(verified.claims.registration_endpoint).toBe(registrationEndpoint)
     })
@@ -487,17 +467,21 @@ describe('verifySignedMetadata', () => {
 
   describe('options', () => {
     it('refuses trust inputs of the wrong shape with a ConfigurationError', async () => {
-      await expect(verify(signedMetadata(pki), { trustedAnchors: [] })).rejects.toMatchObject({
-        name: 'ConfigurationError',
-        invalidAttribute: 'trustedAnchors',
-      })
+      await expect(verify(await signedMetadata(pki), { trustedAnchors: [] })).rejects.toMatchObject(
+        {
+          name: 'ConfigurationError',
+          invalidAttribute: 'trustedAnchors',
+        },
+      )
       await expect(
-        verify(signedMetadata(pki), { crls: undefined as unknown as string[] }),
+        verify(await signedMetadata(pki), { crls: undefined as unknown as string[] }),
       ).rejects.toMatchObject({ invalidAttribute: 'crls' })
       await expect(
-        verify(signedMetadata(pki), { now: new Date(Number.NaN) }),
+        verify(await signedMetadata(pki), { now: new Date(Number.NaN) }),
       ).rejects.toBeInstanceOf(ConfigurationError)
-      await expect(verify(signedMetadata(pki), { crypto: {} as never })).rejects.toMatchObject({
+      await expect(
+        verify(await signedMetadata(pki), { crypto: {} as never }),
+      ).rejects.toMatchObject({
         invalidAttribute: 'crypto',
       })
     })

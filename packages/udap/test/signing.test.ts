@@ -1,5 +1,5 @@
 import { CertificateChainError, ConfigurationError, CryptoError } from '@fhir-auth/core'
-import { createNodeCryptoBackend } from '@fhir-auth/crypto-node'
+import { webCryptoBackend } from '@fhir-auth/crypto-webcrypto'
 import { beforeAll, describe, expect, it } from 'vitest'
 import {
   createSoftwareStatement,
@@ -11,8 +11,7 @@ import { x5cOf } from './support/jws.js'
 import { clientUri, createTestPki, registrationEndpoint, type TestPki } from './support/pki.js'
 import { verifyWithX5c } from './support/verify.js'
 
-const crypto = createNodeCryptoBackend()
-const day = 86_400_000
+const crypto = webCryptoBackend
 let pki: TestPki
 
 beforeAll(async () => {
@@ -23,7 +22,7 @@ function prepare(overrides: Partial<PrepareUdapSignerOptions> = {}) {
   return prepareUdapSigner({
     crypto,
     privateKey: pki.clientEc.privateKeyPem,
-    certificateChain: [pki.clientEc.certificatePem, pki.intermediate.certificatePem],
+    certificateChain: [pki.clientEc.certificatePem, pki.ecIntermediate.certificatePem],
     clientUri,
     advertisedAlgorithms: ['RS256', 'ES256', 'ES384'],
     now: pki.now,
@@ -46,7 +45,7 @@ describe('prepareUdapSigner', () => {
     expect(signer.alg).toBe('ES256')
     expect(signer.certificateChain).toEqual([
       pki.clientEc.certificateDer,
-      pki.intermediate.certificateDer,
+      pki.ecIntermediate.certificateDer,
     ])
     expect(leaf.subjectAltNameUris).toEqual([clientUri])
     expect(Object.isFrozen(signer)).toBe(true)
@@ -65,11 +64,7 @@ describe('prepareUdapSigner', () => {
       (await prepare({ ...rsa, algorithm: 'RS384', advertisedAlgorithms: ['RS256', 'RS384'] }))
         .signer.alg,
     ).toBe('RS384')
-    const p384 = await pki.intermediate.issue({
-      commonName: 'P-384 client',
-      sanUris: [clientUri],
-      keyType: 'p384',
-    })
+    const p384 = pki.clientP384
     expect(
       (await prepare({ privateKey: p384.privateKeyPem, certificateChain: p384.chainDer })).signer
         .alg,
@@ -111,12 +106,14 @@ describe('prepareUdapSigner', () => {
 
   it('refuses a chain that is not leaf first and issuer-ordered', async () => {
     const error = await failure(
-      prepare({ certificateChain: [pki.intermediate.certificatePem, pki.clientEc.certificatePem] }),
+      prepare({
+        certificateChain: [pki.ecIntermediate.certificatePem, pki.clientEc.certificatePem],
+      }),
     )
     expect(error).toBeInstanceOf(CertificateChainError)
     expect(error).toMatchObject({ reason: 'order' })
     const skipped = await failure(
-      prepare({ certificateChain: [pki.clientEc.certificatePem, pki.root.certificatePem] }),
+      prepare({ certificateChain: [pki.clientEc.certificatePem, pki.ecRoot.certificatePem] }),
     )
     expect(skipped).toMatchObject({ reason: 'order' })
   })
@@ -124,28 +121,27 @@ describe('prepareUdapSigner', () => {
   it('accepts a chain that ends with the root', async () => {
     const chain = [
       pki.clientEc.certificatePem,
-      pki.intermediate.certificatePem,
-      pki.root.certificatePem,
+      pki.ecIntermediate.certificatePem,
+      pki.ecRoot.certificatePem,
     ]
     expect((await prepare({ certificateChain: chain })).signer.certificateChain).toHaveLength(3)
   })
 
   it('refuses an expired or not yet valid certificate', async () => {
-    const expired = await pki.intermediate.issue({
-      commonName: 'expired client',
-      sanUris: [clientUri],
-      keyPair: pki.clientEc.keyPair,
-      notBefore: new Date(pki.now.getTime() - 10 * day),
-      notAfter: new Date(pki.now.getTime() - day),
-    })
-    await expect(prepare({ certificateChain: expired.chainDer })).rejects.toMatchObject({
-      name: 'CertificateChainError',
+    for (const [name, reason] of [
+      ['expired', 'expired'],
+      ['not-yet-valid', 'not-yet-valid'],
+    ] as const) {
+      const leaf = pki.leaf(name)
+      await expect(
+        prepare({ privateKey: leaf.privateKeyPem, certificateChain: leaf.chainDer }),
+      ).rejects.toMatchObject({ name: 'CertificateChainError', reason })
+    }
+    // The test PKI's certificates are valid 2025-01-01 → 2045-01-01: judged at the given time.
+    await expect(prepare({ now: new Date('2046-01-01T00:00:00Z') })).rejects.toMatchObject({
       reason: 'expired',
     })
-    await expect(
-      prepare({ now: new Date(pki.now.getTime() + 2 * 365 * day) }),
-    ).rejects.toMatchObject({ reason: 'expired' })
-    await expect(prepare({ now: new Date(pki.now.getTime() - 2 * day) })).rejects.toMatchObject({
+    await expect(prepare({ now: new Date('2024-12-30T00:00:00Z') })).rejects.toMatchObject({
       reason: 'not-yet-valid',
     })
   })
@@ -169,13 +165,15 @@ describe('prepareUdapSigner', () => {
   })
 
   it('chooses among several SAN URIs the one given', async () => {
-    const second = 'urn:example:client:2'
-    const multi = await pki.intermediate.issue({
-      commonName: 'multi',
-      sanUris: [clientUri, second],
-      keyPair: pki.clientEc.keyPair,
+    // This leaf's SANs are clientUri and `${clientUri},second` (a comma inside one URI).
+    const multi = pki.leaf('rsa-client-two-sans')
+    const second = multi.sanUris[1] ?? ''
+    expect(second).toBe(`${clientUri},second`)
+    const { signer } = await prepare({
+      privateKey: multi.privateKeyPem,
+      certificateChain: multi.chainDer,
+      clientUri: second,
     })
-    const { signer } = await prepare({ certificateChain: multi.chainDer, clientUri: second })
     const statement = await createSoftwareStatement({
       claims: normalizeRegistrationMetadata(
         {
@@ -210,7 +208,7 @@ describe('prepareUdapSigner', () => {
     }
     const { signer } = await prepare({ crypto: wrapping })
     expect(x5cOf(signer.certificateChain ?? [])).toEqual(
-      x5cOf([pki.clientEc.certificateDer, pki.intermediate.certificateDer]),
+      x5cOf([pki.clientEc.certificateDer, pki.ecIntermediate.certificateDer]),
     )
   })
 })

@@ -6,6 +6,7 @@ import {
   type SmartMetadata,
   smartConfigurationUrl,
 } from '@fhir-auth/smart'
+import { raceCallerSignal } from '../caller-signal.js'
 import type { ProtocolContext } from '../protocol-context.js'
 
 /**
@@ -31,10 +32,12 @@ export class SmartDiscovery {
   /** The SMART configuration, fetched once. */
   metadata(signal?: AbortSignal): Promise<SmartMetadata> {
     if (this.#metadata !== undefined) return Promise.resolve(this.#metadata)
-    this.#pending ??= this.#fetch(signal).finally(() => {
+    // The shared request is not tied to any one caller's signal; each caller races its own.
+    this.#pending ??= this.#fetch().finally(() => {
       this.#pending = undefined
     })
-    return this.#pending
+    const endpoint = this.#context.config.baseUrl ?? ''
+    return raceCallerSignal(this.#pending, signal, smartConfigurationUrlOf(endpoint))
   }
 
   async authorizationEndpoint(signal?: AbortSignal): Promise<string> {
@@ -84,7 +87,7 @@ export class SmartDiscovery {
     return endpoint
   }
 
-  async #fetch(signal?: AbortSignal): Promise<SmartMetadata> {
+  async #fetch(): Promise<SmartMetadata> {
     const { config, options } = this.#context
     if (config.baseUrl === undefined) {
       throw new ConfigurationError({
@@ -98,7 +101,7 @@ export class SmartDiscovery {
     })
     try {
       const metadata = await discoverSmartConfiguration({
-        ...this.#context.transport(signal),
+        ...this.#context.transport(),
         baseUrl: config.baseUrl,
       })
       this.#metadata = metadata
@@ -116,4 +119,8 @@ export class SmartDiscovery {
       throw error
     }
   }
+}
+
+function smartConfigurationUrlOf(baseUrl: string): string {
+  return baseUrl === '' ? '(no baseUrl)' : smartConfigurationUrl(baseUrl)
 }

@@ -1,9 +1,4 @@
-import {
-  ConfigurationError,
-  type CryptoBackend,
-  type JwsSigner,
-  type PrivateKeyInput,
-} from '@fhir-auth/core'
+import { ConfigurationError } from '@fhir-auth/core'
 import {
   buildAuthorizationRequest,
   type ClientAuthentication,
@@ -11,14 +6,10 @@ import {
   isTokenResponseValid,
   type RegistrationResponse,
   refreshAccessToken,
-  registerSmartClient,
-  requestBackendServicesToken,
-  resolveBackendScopes,
   type SmartMetadata,
   type TokenResponse,
 } from '@fhir-auth/smart'
 import {
-  isPresent,
   optionalScopes,
   optionalString,
   readOptions,
@@ -37,8 +28,8 @@ import type {
   TokenResponseCheckOptions,
 } from '../operation-options.js'
 import type { ProtocolContext } from '../protocol-context.js'
-import { importSmartSigner, SmartSignerCache } from './signers.js'
 import { SmartDiscovery } from './smart-discovery.js'
+import type { SmartSigning } from './smart-signing.js'
 
 const methods = ['get', 'post'] as const
 
@@ -55,7 +46,7 @@ export class SmartProtocol {
   clientType: ClientType
   readonly #context: ProtocolContext
   readonly #discovery: SmartDiscovery
-  readonly #signers = new SmartSignerCache()
+  #signingModule: Promise<SmartSigning> | undefined
 
   constructor(context: ProtocolContext, clientType: ClientType) {
     this.#context = context
@@ -155,49 +146,22 @@ export class SmartProtocol {
     })
   }
 
+  // Backend services, registration and signing are loaded on first use: a browser app doing
+  // launches as a public client never downloads them.
   async requestBackendToken(input: RequestBackendTokenOptions | undefined): Promise<TokenResponse> {
-    const options = readOptions(input, 'requestBackendToken')
-    const { config, logger, now } = this.#contextParts()
-    logger.info('Requesting backend services access token (client_credentials grant)', {
-      event: 'smart.token.client_credentials',
-    })
-    const clientId = requireString(config.clientId, 'clientId')
-    const perCallScopes = optionalScopes(options.scopes, 'scopes')
-    const signer = await this.#signer(options)
-    const scopes = resolveBackendScopes(perCallScopes, config.scopes, logger)
-    return requestBackendServicesToken({
-      ...this.#context.transport(options.signal),
-      tokenEndpoint: await this.#discovery.tokenEndpoint(options.signal),
-      clientId,
-      signer,
-      scopes,
-      jwksUri: config.jwksUri,
-      now,
-    })
+    const [{ requestBackendToken }, signing] = await Promise.all([
+      import('./backend-token.js'),
+      this.#signing(),
+    ])
+    return requestBackendToken(this.#context, this.#discovery, signing, input)
   }
 
   async registerClient(
     metadata: Readonly<Record<string, unknown>>,
     input: SmartRegistrationOptions | undefined,
   ): Promise<RegistrationResponse> {
-    const options = readOptions(input, 'registerClient')
-    this.#context.options.logger.info(
-      'Registering client via Dynamic Client Registration (RFC 7591)',
-      {
-        event: 'smart.registration',
-      },
-    )
-    const explicitEndpoint = optionalString(options.registrationEndpoint, 'registrationEndpoint')
-    const authorization = optionalString(options.authorization, 'authorization', true)
-    const registrationEndpoint = isPresent(explicitEndpoint)
-      ? explicitEndpoint
-      : await this.#discovery.registrationEndpoint(options.signal)
-    return registerSmartClient({
-      ...this.#context.transport(options.signal),
-      registrationEndpoint,
-      metadata,
-      authorization: isPresent(authorization) ? authorization : undefined,
-    })
+    const { registerClient } = await import('./registration.js')
+    return registerClient(this.#context, this.#discovery, metadata, input)
   }
 
   isTokenResponseValid(response: unknown, options: TokenResponseCheckOptions | undefined): boolean {
@@ -229,36 +193,23 @@ export class SmartProtocol {
         return {
           type: 'confidential_asymmetric',
           clientId,
-          signer: await this.#signer(overrides),
+          signer: await (await this.#signing()).signer(overrides),
           jwksUri: this.#context.config.jwksUri,
         }
     }
   }
 
-  /** The signer for a private_key_jwt assertion: per-call key and kid first, else configured. */
-  async #signer(
-    overrides: Partial<Pick<CredentialOverrides, 'privateKey' | 'kid'>>,
-  ): Promise<JwsSigner> {
-    const { config } = this.#context
-    const perCallKey = overrides.privateKey ?? undefined
-    if (
-      perCallKey !== undefined &&
-      (typeof perCallKey !== 'object' || perCallKey === null) &&
-      typeof perCallKey !== 'string'
-    ) {
-      throw new ConfigurationError({
-        invalidAttribute: 'privateKey',
-        invalidValue: `a ${typeof perCallKey}`,
+  #signing(): Promise<SmartSigning> {
+    if (this.#signingModule === undefined) {
+      const pending = import('./smart-signing.js').then(
+        ({ SmartSigning }) => new SmartSigning(this.#context),
+      )
+      this.#signingModule = pending
+      pending.catch(() => {
+        if (this.#signingModule === pending) this.#signingModule = undefined
       })
     }
-    const key: PrivateKeyInput | undefined = perCallKey ?? config.privateKey
-    if (key === undefined) throw new ConfigurationError({ invalidAttribute: 'privateKey' })
-    const kid = requireString(optionalString(overrides.kid, 'kid') ?? config.kid, 'kid')
-    const backend: CryptoBackend = await this.#context.cryptoBackend()
-    if (perCallKey === undefined && overrides.kid === undefined) {
-      return this.#signers.get(backend, key, kid, config.jwtAlgorithm)
-    }
-    return importSmartSigner(backend, key, kid, config.jwtAlgorithm)
+    return this.#signingModule
   }
 }
 

@@ -1,5 +1,6 @@
 import { type CertificateInput, ConfigurationError, type CrlInput } from '@fhir-auth/core'
-import { discoverUdapMetadata, type UdapMetadata } from '@fhir-auth/udap'
+import { discoverUdapMetadata, type UdapMetadata, udapDiscoveryUrl } from '@fhir-auth/udap'
+import { raceCallerSignal } from '../caller-signal.js'
 import type { UdapTrustOptions } from '../operation-options.js'
 import type { ProtocolContext } from '../protocol-context.js'
 import { trustCacheKey } from './trust-cache-key.js'
@@ -29,24 +30,29 @@ export class UdapDiscoveryCache {
     const key = trustCacheKey(community, trustedAnchors, crls)
     const cached = this.#entries.get(key)
     if (cached !== undefined) {
-      const metadata = await cached
+      const metadata = await raceCallerSignal(cached, signal, this.#endpoint(community))
       if (!this.#expired(metadata)) return metadata
       if (this.#entries.get(key) === cached) this.#entries.delete(key)
       return this.metadata(input, signal)
     }
-    const pending = this.#fetch(trustedAnchors, crls, community, signal)
+    // The shared request is not tied to any one caller's signal; each caller races its own.
+    const pending = this.#fetch(trustedAnchors, crls, community)
     this.#entries.set(key, pending)
     pending.catch(() => {
       if (this.#entries.get(key) === pending) this.#entries.delete(key)
     })
-    return pending
+    return raceCallerSignal(pending, signal, this.#endpoint(community))
+  }
+
+  #endpoint(community: string | undefined): string {
+    const { baseUrl } = this.#context.config
+    return baseUrl === undefined ? '(no baseUrl)' : udapDiscoveryUrl(baseUrl, community)
   }
 
   async #fetch(
     trustedAnchors: readonly CertificateInput[],
     crls: readonly CrlInput[],
     community: string | undefined,
-    signal: AbortSignal | undefined,
   ): Promise<UdapMetadata> {
     const { config, options } = this.#context
     if (config.baseUrl === undefined) {
@@ -56,7 +62,7 @@ export class UdapDiscoveryCache {
       })
     }
     const metadata = await discoverUdapMetadata({
-      ...this.#context.transport(signal),
+      ...this.#context.transport(),
       baseUrl: config.baseUrl,
       community,
       trustedAnchors,

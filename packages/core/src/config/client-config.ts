@@ -36,24 +36,102 @@ export interface ClientConfigInput {
   readonly allowInsecureLocalhost?: boolean | null | undefined
 }
 
-const stringAttributes = ['clientId', 'clientSecret', 'kid', 'jwtAlgorithm'] as const
-const urlAttributes = [
-  'baseUrl',
-  'redirectUri',
-  'jwksUri',
-  'issuer',
-  'authorizationEndpoint',
-  'tokenEndpoint',
-] as const
-const knownAttributes: readonly string[] = [
-  ...urlAttributes,
-  ...stringAttributes,
-  'scopes',
-  'privateKey',
-  'certificateChain',
-  'allowInsecureLocalhost',
-]
-const secretAttributes = new Set(['clientSecret', 'privateKey'])
+/** How each attribute is checked at construction. */
+type AttributeKind =
+  | 'string'
+  | 'secret'
+  | 'url'
+  | 'redirect'
+  | 'scopes'
+  | 'key'
+  | 'chain'
+  | 'boolean'
+
+const kinds: Readonly<Record<string, AttributeKind>> = {
+  baseUrl: 'url',
+  clientId: 'string',
+  redirectUri: 'redirect',
+  scopes: 'scopes',
+  clientSecret: 'secret',
+  privateKey: 'key',
+  certificateChain: 'chain',
+  kid: 'string',
+  jwtAlgorithm: 'string',
+  jwksUri: 'url',
+  issuer: 'url',
+  authorizationEndpoint: 'url',
+  tokenEndpoint: 'url',
+  allowInsecureLocalhost: 'boolean',
+}
+const knownAttributes = Object.keys(kinds)
+
+const expectations: Readonly<Record<AttributeKind, string>> = {
+  string: 'a string',
+  secret: 'a string',
+  url: 'an absolute http(s) URL',
+  // Native apps may register private-use schemes (RFC 8252 §7.1); script and content schemes never.
+  redirect: 'an absolute URL that is not javascript:, data:, vbscript:, blob: or file:',
+  scopes: 'an array of strings',
+  key: 'a PEM string, a JWK, a CryptoKey, a KeyObject or a JwsSigner',
+  chain: 'an array of PEM strings, DER bytes or certificate objects, leaf first',
+  boolean: 'true or false',
+}
+
+const scriptSchemes = ['javascript:', 'data:', 'vbscript:', 'blob:', 'file:']
+
+function typeName(value: unknown): string {
+  return value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value
+}
+
+function isObject(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+/** True when `value` (not `undefined`) is acceptable for an attribute of this kind. */
+function accepts(kind: AttributeKind, value: unknown): boolean {
+  switch (kind) {
+    case 'string':
+    case 'secret':
+      return typeof value === 'string'
+    case 'url': {
+      const url = typeof value === 'string' ? parseAbsoluteUrl(value) : undefined
+      return url?.protocol === 'https:' || url?.protocol === 'http:'
+    }
+    case 'redirect': {
+      const url = typeof value === 'string' ? parseAbsoluteUrl(value) : undefined
+      return url !== undefined && !scriptSchemes.includes(url.protocol)
+    }
+    case 'scopes':
+      return Array.isArray(value) && value.every((scope) => typeof scope === 'string')
+    case 'key':
+      return typeof value === 'string' || isObject(value)
+    case 'chain':
+      return (
+        Array.isArray(value) && value.every((entry) => typeof entry === 'string' || isObject(entry))
+      )
+    case 'boolean':
+      return typeof value === 'boolean'
+  }
+}
+
+/** Checks one attribute; `null` is absent; arrays are copied and frozen. */
+function readAttribute(name: string, value: unknown): unknown {
+  if (value === undefined || value === null) return undefined
+  const kind = kinds[name] as AttributeKind
+  if (!accepts(kind, value)) {
+    const secret = kind === 'secret' || kind === 'key'
+    const shown =
+      typeof value === 'string' && !secret ? JSON.stringify(value.slice(0, 100)) : typeName(value)
+    throw new ConfigurationError({
+      invalidAttribute: name,
+      // A secret of the wrong type may still be a secret: only its type is reported.
+      invalidValue: secret ? `a ${typeName(value)}` : kind === 'chain' ? typeName(value) : value,
+      validValues: kind === 'boolean' ? ['true', 'false'] : undefined,
+      message: `${name} must be ${expectations[kind]}, got ${shown}`,
+    })
+  }
+  return Array.isArray(value) ? Object.freeze([...value]) : value
+}
 
 /**
  * The resolved, validated and frozen client configuration.
@@ -107,7 +185,7 @@ export class ClientConfig {
     }
     const source = input as Record<string, unknown>
     for (const name of Object.keys(source)) {
-      if (!knownAttributes.includes(name)) {
+      if (kinds[name] === undefined) {
         throw new ConfigurationError({
           invalidAttribute: name,
           validValues: knownAttributes,
@@ -115,31 +193,25 @@ export class ClientConfig {
         })
       }
     }
-    const read = (name: string): unknown => (source[name] === null ? undefined : source[name])
+    const values: Record<string, unknown> = {}
+    for (const name of knownAttributes) values[name] = readAttribute(name, source[name])
+    const string = (name: string) => values[name] as string | undefined
 
-    const strings: Record<string, string | undefined> = {}
-    for (const name of [...stringAttributes, ...urlAttributes])
-      strings[name] = readString(name, read(name))
-    for (const name of urlAttributes) checkUrlSyntax(name, strings[name])
-
-    this.baseUrl = strings.baseUrl
-    this.clientId = strings.clientId
-    this.redirectUri = strings.redirectUri
-    this.kid = strings.kid
-    this.jwtAlgorithm = strings.jwtAlgorithm
-    this.jwksUri = strings.jwksUri
-    this.issuer = strings.issuer ?? strings.baseUrl
-    this.#configuredIssuer = strings.issuer
-    this.authorizationEndpoint = strings.authorizationEndpoint
-    this.tokenEndpoint = strings.tokenEndpoint
-    this.#clientSecret = strings.clientSecret
-    this.scopes = readScopes(read('scopes'))
-    this.#privateKey = readPrivateKey(read('privateKey'))
-    this.certificateChain = readCertificateChain(read('certificateChain'))
-    this.allowInsecureLocalhost = readBoolean(
-      'allowInsecureLocalhost',
-      read('allowInsecureLocalhost'),
-    )
+    this.baseUrl = string('baseUrl')
+    this.clientId = string('clientId')
+    this.redirectUri = string('redirectUri')
+    this.scopes = values.scopes as readonly string[] | undefined
+    this.certificateChain = values.certificateChain as readonly CertificateInput[] | undefined
+    this.kid = string('kid')
+    this.jwtAlgorithm = string('jwtAlgorithm')
+    this.jwksUri = string('jwksUri')
+    this.#configuredIssuer = string('issuer')
+    this.issuer = this.#configuredIssuer ?? this.baseUrl
+    this.authorizationEndpoint = string('authorizationEndpoint')
+    this.tokenEndpoint = string('tokenEndpoint')
+    this.allowInsecureLocalhost = values.allowInsecureLocalhost === true
+    this.#clientSecret = string('clientSecret')
+    this.#privateKey = values.privateKey as PrivateKeyInput | undefined
     Object.freeze(this)
   }
 
@@ -175,7 +247,7 @@ export class ClientConfig {
     const output: Record<string, unknown> = {}
     for (const [name, value] of Object.entries(this.#toInput())) {
       if (value === undefined) continue
-      if (secretAttributes.has(name)) output[name] = redacted
+      if (kinds[name] === 'secret' || kinds[name] === 'key') output[name] = redacted
       else if (name === 'certificateChain')
         output[name] = `[${(value as unknown[]).length} certificate(s)]`
       else output[name] = value
@@ -206,97 +278,4 @@ export class ClientConfig {
       allowInsecureLocalhost: this.allowInsecureLocalhost,
     }
   }
-}
-
-function typeName(value: unknown): string {
-  if (value === null) return 'null'
-  if (Array.isArray(value)) return 'array'
-  return typeof value
-}
-
-function readString(name: string, value: unknown): string | undefined {
-  if (value === undefined || typeof value === 'string') return value
-  throw new ConfigurationError({
-    invalidAttribute: name,
-    invalidValue: secretAttributes.has(name) ? `a ${typeName(value)}` : value,
-    message: `${name} must be a string, got ${typeName(value)}`,
-  })
-}
-
-/** Schemes no redirect URI may use: they run code or embed content instead of navigating. */
-const scriptSchemes = new Set(['javascript:', 'data:', 'vbscript:', 'blob:', 'file:'])
-
-function checkUrlSyntax(name: string, value: string | undefined): void {
-  if (value === undefined) return
-  const url = parseAbsoluteUrl(value)
-  const fail = (expected: string): never => {
-    throw new ConfigurationError({
-      invalidAttribute: name,
-      invalidValue: value,
-      message: `${name} must be ${expected}, got ${JSON.stringify(value.slice(0, 100))}`,
-    })
-  }
-  if (url === undefined) fail('an absolute URL')
-  else if (name === 'redirectUri') {
-    // Native apps may register private-use schemes (RFC 8252 §7.1); script and content schemes never.
-    if (scriptSchemes.has(url.protocol)) fail('an http(s) or private-use scheme URL')
-  } else if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    fail('an http(s) URL')
-  }
-}
-
-function readScopes(value: unknown): readonly string[] | undefined {
-  if (value === undefined) return undefined
-  if (!Array.isArray(value) || !value.every((scope) => typeof scope === 'string')) {
-    throw new ConfigurationError({
-      invalidAttribute: 'scopes',
-      invalidValue: value,
-      message: `scopes must be an array of strings, got ${typeName(value)}${Array.isArray(value) ? ' with non-string entries' : ''}`,
-    })
-  }
-  return Object.freeze([...value])
-}
-
-function readPrivateKey(value: unknown): PrivateKeyInput | undefined {
-  if (value === undefined) return undefined
-  if (
-    typeof value === 'string' ||
-    (typeof value === 'object' && value !== null && !Array.isArray(value))
-  ) {
-    return value as PrivateKeyInput
-  }
-  throw new ConfigurationError({
-    invalidAttribute: 'privateKey',
-    invalidValue: `a ${typeName(value)}`,
-    message: `privateKey must be a PEM string, a JWK, a CryptoKey, a KeyObject or a JwsSigner, got ${typeName(value)}`,
-  })
-}
-
-function readCertificateChain(value: unknown): readonly CertificateInput[] | undefined {
-  if (value === undefined) return undefined
-  const valid =
-    Array.isArray(value) &&
-    value.every(
-      (entry) => typeof entry === 'string' || (typeof entry === 'object' && entry !== null),
-    )
-  if (!valid) {
-    throw new ConfigurationError({
-      invalidAttribute: 'certificateChain',
-      invalidValue: typeName(value),
-      message:
-        'certificateChain must be an array of PEM strings, DER bytes or certificate objects, leaf first',
-    })
-  }
-  return Object.freeze([...(value as CertificateInput[])])
-}
-
-function readBoolean(name: string, value: unknown): boolean {
-  if (value === undefined) return false
-  if (typeof value === 'boolean') return value
-  throw new ConfigurationError({
-    invalidAttribute: name,
-    invalidValue: value,
-    validValues: ['true', 'false'],
-    message: `${name} must be a boolean, got ${typeName(value)}`,
-  })
 }

@@ -7,7 +7,7 @@ export interface ConfigurationErrorFields {
   /** The offending value, or a description of it when the value could be a secret. */
   readonly invalidValue?: unknown
   /** The values that would have been accepted, when the spec states them. */
-  readonly validValues?: readonly string[]
+  readonly validValues?: readonly string[] | undefined
   /** A sentence saying what was expected; defaults to a message built from the fields. */
   readonly message?: string
 }

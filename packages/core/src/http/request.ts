@@ -106,8 +106,9 @@ async function fetchOnce(
   }
   init.body = encodeBody(request, url)
   if (deadline.reason !== undefined) throw expiredError(request, url, deadline, timeoutMs)
+  let response: unknown
   try {
-    return await deadline.race(Promise.resolve().then(() => fetchImplementation(url, init)))
+    response = await deadline.race(Promise.resolve().then(() => fetchImplementation(url, init)))
   } catch (error) {
     if (deadline.reason !== undefined) throw expiredError(request, url, deadline, timeoutMs)
     throw failure(
@@ -118,6 +119,21 @@ async function fetchOnce(
       error,
     )
   }
+  if (!isResponseLike(response)) {
+    throw failure(
+      'network',
+      url,
+      `${request.method} ${safeUrl(url)} failed: fetch did not return a Response`,
+    )
+  }
+  return response
+}
+
+/** A custom `fetch` may resolve to anything; the rest of this file needs a status and headers. */
+function isResponseLike(value: unknown): value is Response {
+  if (typeof value !== 'object' || value === null) return false
+  const candidate = value as { status?: unknown; headers?: { get?: unknown } | null }
+  return typeof candidate.status === 'number' && typeof candidate.headers?.get === 'function'
 }
 
 function buildHeaders(request: HttpRequest): Record<string, string> {
@@ -218,7 +234,11 @@ async function readBody(
     discard(response)
     throw tooLarge()
   }
-  if (response.body === null) return ''
+  if (response.body === null || response.body === undefined) return ''
+  if (typeof response.body.getReader !== 'function') {
+    // Fetch polyfills (node-fetch 2) hand out Node streams; read them whole, then cap.
+    return readWhole(response, request, url, deadline, timeoutMs, limit)
+  }
   const reader = response.body.getReader()
   const chunks: Uint8Array[] = []
   let total = 0
@@ -251,8 +271,43 @@ async function readBody(
   return new TextDecoder().decode(bytes)
 }
 
+async function readWhole(
+  response: Response,
+  request: HttpRequest,
+  url: string,
+  deadline: Deadline,
+  timeoutMs: number,
+  limit: number,
+): Promise<string> {
+  let bytes: ArrayBuffer
+  try {
+    bytes = await deadline.race(response.arrayBuffer())
+  } catch {
+    if (deadline.reason !== undefined) throw expiredError(request, url, deadline, timeoutMs)
+    throw failure(
+      'network',
+      url,
+      `${request.method} ${safeUrl(url)}: reading the response failed`,
+      response.status,
+    )
+  }
+  if (bytes.byteLength > limit) {
+    throw failure(
+      'too-large',
+      url,
+      `${request.method} ${safeUrl(url)}: response body exceeds ${limit} bytes`,
+      response.status,
+    )
+  }
+  return new TextDecoder().decode(bytes)
+}
+
 function discard(response: Response): void {
-  response.body?.cancel().catch(() => {})
+  try {
+    response.body?.cancel().catch(() => {})
+  } catch {
+    // A polyfilled body without cancel(): nothing to release.
+  }
 }
 
 function expiredError(
@@ -289,11 +344,32 @@ export function safeUrl(url: string): string {
   }
 }
 
+/**
+ * The error code of a transport error (`ECONNREFUSED`, `UND_ERR_SOCKET`…), read defensively: a
+ * hostile `fetch` may throw anything, with getters that throw. Only code-shaped strings are kept,
+ * so a `code` carrying request data cannot travel on.
+ */
+function errorCode(error: unknown): string | undefined {
+  try {
+    const record = error as { code?: unknown; cause?: { code?: unknown } } | undefined
+    const code = record?.code ?? record?.cause?.code
+    return typeof code === 'string' && /^[A-Z][A-Z0-9_]{1,39}$/.test(code) ? code : undefined
+  } catch {
+    return undefined
+  }
+}
+
+function errorName(error: unknown): string {
+  try {
+    return error instanceof Error && /^[A-Za-z]{1,40}$/.test(error.name) ? error.name : 'Error'
+  } catch {
+    return 'Error'
+  }
+}
+
 function networkCause(error: unknown): string {
-  const code = (error as { cause?: { code?: unknown } } | undefined)?.cause?.code
-  if (typeof code === 'string') return code
-  if (error instanceof Error) return error.name === 'TypeError' ? 'network error' : error.name
-  return 'network error'
+  const name = errorName(error)
+  return errorCode(error) ?? (name === 'TypeError' || name === 'Error' ? 'network error' : name)
 }
 
 /**
@@ -301,13 +377,10 @@ function networkCause(error: unknown): string {
  * its body, with codes, verifiers, assertions or secrets — in its message or attach it to the error.
  */
 function sanitizeCause(error: unknown): Error {
-  const name = error instanceof Error ? error.name : 'Error'
-  const code =
-    (error as { code?: unknown } | undefined)?.code ??
-    (error as { cause?: { code?: unknown } } | undefined)?.cause?.code
-  const copy = new Error(typeof code === 'string' ? `${name} (${code})` : name)
+  const name = errorName(error)
+  const code = errorCode(error)
+  const copy = new Error(code === undefined ? name : `${name} (${code})`)
   copy.name = name
-  if (typeof code === 'string')
-    Object.defineProperty(copy, 'code', { value: code, enumerable: true })
+  if (code !== undefined) Object.defineProperty(copy, 'code', { value: code, enumerable: true })
   return copy
 }

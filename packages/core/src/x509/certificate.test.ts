@@ -1,11 +1,3 @@
-import {
-  constants,
-  createPrivateKey,
-  generateKeyPairSync,
-  sign,
-  X509Certificate,
-} from 'node:crypto'
-import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { CryptoError } from '../errors/crypto-error.js'
 import {
@@ -14,12 +6,13 @@ import {
   withTbsFields,
 } from './__fixtures__/certificate-surgery.js'
 import { openTestPkiFiles } from './__fixtures__/test-pki-files.js'
+import { bufferOf, signWithPem, verifyWithWebCrypto } from './__fixtures__/webcrypto-keys.js'
 import { parseCertificate } from './certificate.js'
 import { encodeDer, encodeDerSequence } from './der.js'
 import { encodeDerOid } from './object-identifier.js'
 import { certificateDer } from './pem.js'
 
-const testPki = openTestPkiFiles((url) => readFileSync(url))
+const testPki = openTestPkiFiles()
 const { manifest, manifestCase } = testPki
 const fixtureText = testPki.text
 const fixtureBytes = testPki.bytes
@@ -49,23 +42,28 @@ function messageOf(der: Uint8Array): string {
 }
 
 describe('parseCertificate', () => {
-  it('reads the fields of a test PKI leaf as the manifest and node:crypto see them', () => {
+  it('reads the fields of a test PKI leaf as the manifest and WebCrypto see them', async () => {
     const entry = manifestCase('rsa-client')
     const der = leafDer('rsa-client')
     const parsed = parseCertificate(der)
-    const node = new X509Certificate(der)
     expect(parsed.subject).toBe(entry.subject)
     expect(parsed.subject).toBe('CN=fhir-auth test client (RSA),OU=Leaf,O=fhir-auth Test PKI,C=US')
     expect(parsed.issuer).toBe(manifest.authorities['rsa-intermediate']?.subject)
-    expect(parsed.serialNumber).toBe(node.serialNumber.toLowerCase().replace(/^(00)+/, ''))
+    expect(parsed.serialNumber).toBe(entry.serialNumber)
     expect(parsed.notBefore.toISOString()).toBe('2025-01-01T00:00:00.000Z')
-    expect(parsed.notAfter.getTime()).toBe(new Date(node.validTo).getTime())
+    expect(parsed.notAfter.toISOString()).toBe(new Date(entry.notAfter).toISOString())
     expect(parsed.subjectAltNameUris).toEqual(['https://client.example.test/app'])
     expect(parsed.isCertificateAuthority).toBe(false)
-    expect(parsed.publicKeyJwk).toEqual({
-      kty: 'RSA',
-      ...pick(node.publicKey.export({ format: 'jwk' }), ['n', 'e']),
-    })
+    // WebCrypto reads the SPKI we extracted: its JWK must carry the same modulus and exponent.
+    const webCryptoKey = await crypto.subtle.importKey(
+      'spki',
+      bufferOf(parsed.publicKeySpki),
+      { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' },
+      true,
+      ['verify'],
+    )
+    const jwk = await crypto.subtle.exportKey('jwk', webCryptoKey)
+    expect(parsed.publicKeyJwk).toEqual({ kty: 'RSA', n: jwk.n, e: jwk.e })
     expect(parsed.signatureAlgorithm).toBe('RS256')
     expect(parsed.signature).toHaveLength(384)
     expect([...parsed.der]).toEqual([...der])
@@ -111,7 +109,7 @@ describe('parseCertificate', () => {
   })
 
   describe('signature algorithms', () => {
-    const key = createPrivateKey(fixtureText('leaves/rsa-client/key.pkcs8.pem'))
+    const keyPem = fixtureText('leaves/rsa-client/key.pkcs8.pem')
     const hashOid = (bits: number) => `2.16.840.1.101.3.4.2.${{ 256: 1, 384: 2, 512: 3 }[bits]}`
     const pssIdentifier = (bits: number, saltLength: number) =>
       encodeDerSequence(
@@ -165,21 +163,26 @@ describe('parseCertificate', () => {
       ).toBeUndefined()
     })
 
-    it('produces a PSS signature node:crypto verifies over the TBS it reports', () => {
+    it('produces a PSS signature WebCrypto verifies over the TBS it reports', async () => {
       const identifier = pssIdentifier(256, 32)
       const unsigned = withAlgorithm(identifier)
       const tbs = parseCertificate(unsigned).tbs
-      const signature = sign('sha256', tbs, {
-        key,
-        padding: constants.RSA_PKCS1_PSS_PADDING,
-        saltLength: 32,
-      })
+      const signature = await signWithPem(keyPem, 'PS256', tbs)
       const signed = withOuterFields(unsigned, ([first, second]) => [
         first as Uint8Array,
         second as Uint8Array,
         encodeDer(0x03, new Uint8Array([0, ...signature])),
       ])
-      expect([...parseCertificate(signed).signature]).toEqual([...signature])
+      const parsed = parseCertificate(signed)
+      expect([...parsed.signature]).toEqual([...signature])
+      expect(
+        await verifyWithWebCrypto({
+          algorithm: 'PS256',
+          publicKeySpki: parseCertificate(leafDer('rsa-client')).publicKeySpki,
+          data: parsed.tbs,
+          signature: parsed.signature,
+        }),
+      ).toBe(true)
     })
   })
 
@@ -294,8 +297,10 @@ describe('parseCertificate', () => {
     })
 
     it('refuses a certificate for an unsupported key type with invalid-certificate naming the problem', () => {
-      const ed25519 = new Uint8Array(
-        generateKeyPairSync('ed25519').publicKey.export({ format: 'der', type: 'spki' }),
+      // RFC 8410: an Ed25519 SPKI is its OID and a 32-byte key; the parser needs no real key.
+      const ed25519 = encodeDerSequence(
+        encodeDerSequence(encodeDerOid('1.3.101.112')),
+        encodeDer(0x03, new Uint8Array(33)),
       )
       const built = withTbsFields(der(), (fields) =>
         fields.map((field, index) => (index === 6 ? ed25519 : field)),
@@ -317,7 +322,3 @@ describe('parseCertificate', () => {
     })
   })
 })
-
-function pick(source: object, keys: readonly string[]): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(source).filter(([key]) => keys.includes(key)))
-}

@@ -1,10 +1,14 @@
-import { constants, createPrivateKey, createPublicKey, sign, verify } from 'node:crypto'
-import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import type { SignatureCheck } from '../crypto/backend.js'
 import { ConfigurationError } from '../errors/configuration-error.js'
 import { CertificateChainError } from '../errors/crypto-error.js'
 import { type ManifestCase, openTestPkiFiles } from './__fixtures__/test-pki-files.js'
+import {
+  ecdsaJoseToDer,
+  signWithPem,
+  type TestSignatureAlgorithm,
+  verifyWithWebCrypto,
+} from './__fixtures__/webcrypto-keys.js'
 import { type ParsedCertificate, parseCertificate } from './certificate.js'
 import {
   type ChainValidationInput,
@@ -22,44 +26,22 @@ import {
 import { encodeDerOid } from './object-identifier.js'
 import { certificateDer, crlDer, decodePemBlocks } from './pem.js'
 
-const testPki = openTestPkiFiles((url) => readFileSync(url))
+const testPki = openTestPkiFiles()
 const { manifest, manifestCase } = testPki
 const fixtureText = testPki.text
 const fixtureBytes = testPki.bytes
 
-const hashLengths: Readonly<Record<string, number>> = { '256': 32, '384': 48, '512': 64 }
+/** Verifies RS*, PS* (salt = hash length) and ES* (JOSE r‖s) signatures with WebCrypto. */
+const webCryptoSignatureVerifier: SignatureVerifier = verifyWithWebCrypto
 
-/** Verifies RS*, PS* (salt = hash length) and ES* (JOSE r‖s) signatures with node:crypto. */
-const nodeSignatureVerifier: SignatureVerifier = async ({
-  algorithm,
-  publicKeySpki,
-  data,
-  signature,
-}) => {
-  const key = createPublicKey({ key: Buffer.from(publicKeySpki), format: 'der', type: 'spki' })
-  const bits = algorithm.slice(2)
-  const hash = `sha${bits}`
-  if (algorithm.startsWith('ES'))
-    return verify(hash, data, { key, dsaEncoding: 'ieee-p1363' }, signature)
-  if (algorithm.startsWith('PS')) {
-    return verify(
-      hash,
-      data,
-      { key, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: hashLengths[bits] ?? 0 },
-      signature,
-    )
-  }
-  return verify(hash, data, key, signature)
-}
-
-/** Records every check it is asked for, answering with `nodeSignatureVerifier`. */
+/** Records every check it is asked for, answering with `webCryptoSignatureVerifier`. */
 function recordingVerifier(): { verifier: SignatureVerifier; calls: SignatureCheck[] } {
   const calls: SignatureCheck[] = []
   return {
     calls,
     verifier: async (check) => {
       calls.push(check)
-      return nodeSignatureVerifier(check)
+      return webCryptoSignatureVerifier(check)
     },
   }
 }
@@ -85,7 +67,7 @@ function caseInput(entry: ManifestCase): ChainValidationInput {
 
 async function reasonOf(
   input: ChainValidationInput,
-  verifier = nodeSignatureVerifier,
+  verifier = webCryptoSignatureVerifier,
 ): Promise<string> {
   try {
     await validateCertificateChain(input, verifier)
@@ -97,12 +79,12 @@ async function reasonOf(
 }
 
 /** Re-signs a certificate's TBS with another algorithm identifier and key (for mixed-hash cases). */
-function resign(
+async function resign(
   certificate: Uint8Array,
   algorithmIdentifier: Uint8Array,
-  signature: (tbs: Uint8Array) => Uint8Array,
+  signature: (tbs: Uint8Array) => Promise<Uint8Array>,
   replaceTbs?: (tbs: Uint8Array) => Uint8Array,
-): Uint8Array {
+): Promise<Uint8Array> {
   const [tbsElement] = readDerChildren(readDerDocument(certificate))
   let tbs = (tbsElement as { bytes: Uint8Array }).bytes
   const fields = readDerChildren(readDerDocument(tbs))
@@ -113,7 +95,7 @@ function resign(
   return encodeDerSequence(
     tbs,
     algorithmIdentifier,
-    encodeDer(0x03, new Uint8Array([0, ...signature(tbs)])),
+    encodeDer(0x03, new Uint8Array([0, ...(await signature(tbs))])),
   )
 }
 
@@ -127,7 +109,7 @@ describe('validateCertificateChain with the committed test PKI', () => {
   it('names the failing certificate in subject and message', async () => {
     const error = await validateCertificateChain(
       caseInput(manifestCase('expired')),
-      nodeSignatureVerifier,
+      webCryptoSignatureVerifier,
     ).catch((caught: unknown) => caught)
     expect(error).toBeInstanceOf(CertificateChainError)
     expect((error as CertificateChainError).subject).toBe(manifestCase('expired').subject)
@@ -139,14 +121,14 @@ describe('validateCertificateChain with the committed test PKI', () => {
   it('reports the revoked intermediate, not the leaf, for a leaf under a revoked intermediate', async () => {
     const error = (await validateCertificateChain(
       caseInput(manifestCase('under-revoked-intermediate')),
-      nodeSignatureVerifier,
+      webCryptoSignatureVerifier,
     ).catch((caught: unknown) => caught)) as CertificateChainError
     expect(error.subject).toBe(manifest.authorities['rsa-intermediate-revoked']?.subject)
   })
 
   it('returns the leaf and the path up to the anchor as plain CertificateInfo', async () => {
     const entry = manifestCase('rsa-client')
-    const result = await validateCertificateChain(caseInput(entry), nodeSignatureVerifier)
+    const result = await validateCertificateChain(caseInput(entry), webCryptoSignatureVerifier)
     expect(result.leaf.subject).toBe(entry.subject)
     expect(result.leaf.subjectAltNameUris).toEqual(['https://client.example.test/app'])
     expect(result.path.map((certificate) => certificate.subject)).toEqual([
@@ -161,7 +143,7 @@ describe('validateCertificateChain with the committed test PKI', () => {
     const input = caseInput(manifestCase('ec-p256-client'))
     const result = await validateCertificateChain(
       { ...input, chain: [...input.chain, authority('ec-root')] },
-      nodeSignatureVerifier,
+      webCryptoSignatureVerifier,
     )
     expect(result.path).toHaveLength(3)
   })
@@ -170,7 +152,7 @@ describe('validateCertificateChain with the committed test PKI', () => {
     const root = authority('rsa-root')
     const result = await validateCertificateChain(
       { chain: [root], trustAnchors: [root], crls: [], at },
-      nodeSignatureVerifier,
+      webCryptoSignatureVerifier,
     )
     expect(result.path).toHaveLength(1)
   })
@@ -189,7 +171,7 @@ describe('validateCertificateChain rules', () => {
     for (const time of [new Date('not a date'), '2027-01-01' as unknown as Date]) {
       const error = await validateCertificateChain(
         { ...valid(), at: time },
-        nodeSignatureVerifier,
+        webCryptoSignatureVerifier,
       ).catch((caught: unknown) => caught)
       expect(error).toBeInstanceOf(ConfigurationError)
       expect((error as ConfigurationError).invalidAttribute).toBe('at')
@@ -262,15 +244,13 @@ describe('validateCertificateChain rules', () => {
 
   it('reports untrusted when an anchor has the right name but another key', async () => {
     // The RSA intermediate re-signed by some other RSA key: its issuer name is still the root's.
-    const otherKey = createPrivateKey(fixtureText('leaves/rsa-client/key.pkcs8.pem'))
+    const otherKey = fixtureText('leaves/rsa-client/key.pkcs8.pem')
     const algorithm = encodeDerSequence(
       encodeDerOid('1.2.840.113549.1.1.11'),
       encodeDer(0x05, new Uint8Array()),
     )
-    const forged = resign(
-      authority('rsa-intermediate').der,
-      algorithm,
-      (tbs) => new Uint8Array(sign('sha256', tbs, otherKey)),
+    const forged = await resign(authority('rsa-intermediate').der, algorithm, (tbs) =>
+      signWithPem(otherKey, 'RS256', tbs),
     )
     const input = valid()
     expect(
@@ -309,9 +289,11 @@ describe('validateCertificateChain rules', () => {
       'untrusted',
     )
     const intermediateSpki = authority('rsa-intermediate').publicKeySpki
-    const throwsForIntermediate = async (check: Parameters<typeof nodeSignatureVerifier>[0]) => {
+    const throwsForIntermediate = async (
+      check: Parameters<typeof webCryptoSignatureVerifier>[0],
+    ) => {
       if (bytesEqual(check.publicKeySpki, intermediateSpki)) throw new Error('boom')
-      return nodeSignatureVerifier(check)
+      return webCryptoSignatureVerifier(check)
     }
     expect(await reasonOf(valid(), throwsForIntermediate)).toBe('bad-signature')
   })
@@ -326,19 +308,21 @@ describe('validateCertificateChain rules', () => {
     ).toBe('order')
   })
 
-  /** A copy of `child` whose issuer is `issuer`, signed by `issuerKeyPem` with `algorithmOid` and `hash`. */
-  function issuedBy(
+  /**
+   * A copy of the RSA client leaf whose issuer is `issuer`, signed by `issuerKeyPem` with the
+   * ECDSA `algorithmOid` (hash `algorithm`, whatever the curve of the key).
+   */
+  async function issuedBy(
     issuer: ParsedCertificate,
     issuerKeyPem: string,
     algorithmOid: string,
-    hash: string,
-  ): ParsedCertificate {
-    const issuerKey = createPrivateKey(issuerKeyPem)
+    algorithm: TestSignatureAlgorithm,
+  ): Promise<ParsedCertificate> {
     return parseCertificate(
-      resign(
+      await resign(
         fixtureBytes('leaves/rsa-client/certificate.der'),
         encodeDerSequence(encodeDerOid(algorithmOid)),
-        (tbs) => new Uint8Array(sign(hash, tbs, issuerKey)),
+        async (tbs) => ecdsaJoseToDer(await signWithPem(issuerKeyPem, algorithm, tbs)),
         (tbs) => {
           const fields = readDerChildren(readDerDocument(tbs))
           fields[3] = readDerDocument(issuer.subjectDer)
@@ -352,17 +336,17 @@ describe('validateCertificateChain rules', () => {
     // The EC leaves stand in for issuers: the policy does not require CA flags of anchors.
     const p384 = parseCertificate(fixtureBytes('leaves/ec-p384-client/certificate.der'))
     const p256 = parseCertificate(fixtureBytes('leaves/ec-p256-client/certificate.der'))
-    const bySha256OnP384 = issuedBy(
+    const bySha256OnP384 = await issuedBy(
       p384,
       fixtureText('leaves/ec-p384-client/key.pkcs8.pem'),
       '1.2.840.10045.4.3.2',
-      'sha256',
+      'ES256',
     )
-    const bySha384OnP256 = issuedBy(
+    const bySha384OnP256 = await issuedBy(
       p256,
       fixtureText('leaves/ec-p256-client/key.pkcs8.pem'),
       '1.2.840.10045.4.3.3',
-      'sha384',
+      'ES384',
     )
     expect(bySha256OnP384.signatureAlgorithm).toBe('ES256')
     expect(bySha384OnP256.signatureAlgorithm).toBe('ES384')

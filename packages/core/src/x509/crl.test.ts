@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { CryptoError } from '../errors/crypto-error.js'
 import { withOuterFields, withTbsFields } from './__fixtures__/certificate-surgery.js'
@@ -8,7 +7,7 @@ import { encodeDer, encodeDerSequence } from './der.js'
 import { encodeDerOid } from './object-identifier.js'
 import { crlDer } from './pem.js'
 
-const testPki = openTestPkiFiles((url) => readFileSync(url))
+const testPki = openTestPkiFiles()
 const { manifest, manifestCase } = testPki
 const fixtureText = testPki.text
 const fixtureBytes = testPki.bytes

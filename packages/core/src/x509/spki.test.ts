@@ -1,27 +1,31 @@
-import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import { CryptoError } from '../errors/crypto-error.js'
+import { generateTestKeyPair, type TestCurve } from './__fixtures__/webcrypto-keys.js'
 import { encodeDer, encodeDerSequence, readDerChildren, readDerDocument } from './der.js'
+import { encodeDerOid } from './object-identifier.js'
 import { describeSubjectPublicKeyInfo } from './spki.js'
 
-/** SPKI DER and the JWK node:crypto exports for the same key (re-imported first: Node 20 JWK note). */
-function keyPair(
-  type: 'rsa' | 'ec' | 'ed25519',
-  namedCurve?: string,
-): { spki: Uint8Array; jwk: Record<string, unknown> } {
-  const { privateKey } =
-    type === 'rsa'
-      ? generateKeyPairSync('rsa', { modulusLength: 2048 })
-      : type === 'ec'
-        ? generateKeyPairSync('ec', { namedCurve: namedCurve ?? 'P-256' })
-        : generateKeyPairSync('ed25519')
-  const reimported: KeyObject = createPublicKey(
-    createPrivateKey(privateKey.export({ format: 'pem', type: 'pkcs8' })),
-  )
-  return {
-    spki: new Uint8Array(reimported.export({ format: 'der', type: 'spki' })),
-    jwk: reimported.export({ format: 'jwk' }) as Record<string, unknown>,
-  }
+/** SPKI DER and the JWK WebCrypto exports for the same freshly generated key. */
+async function keyPair(
+  type: 'rsa' | 'ec',
+  namedCurve: TestCurve = 'P-256',
+): Promise<{ spki: Uint8Array; jwk: JsonWebKey }> {
+  const pair = await generateTestKeyPair(type === 'rsa' ? 'RS256' : 'ES256', namedCurve)
+  return { spki: pair.spki, jwk: pair.publicJwk }
+}
+
+/**
+ * An SPKI for a key WebCrypto cannot make everywhere: Ed25519 (RFC 8410, no parameters) or an EC
+ * key on secp256k1. The parser refuses both by their OIDs, so the key bits are placeholders.
+ */
+function foreignSpki(kind: 'ed25519' | 'secp256k1'): Uint8Array {
+  const algorithm =
+    kind === 'ed25519'
+      ? encodeDerSequence(encodeDerOid('1.3.101.112'))
+      : encodeDerSequence(encodeDerOid('1.2.840.10045.2.1'), encodeDerOid('1.3.132.0.10'))
+  const key =
+    kind === 'ed25519' ? new Uint8Array(33) : Uint8Array.of(0, 4, ...new Uint8Array(64).fill(1))
+  return encodeDerSequence(algorithm, encodeDer(0x03, key))
 }
 
 function reasonOf(spki: Uint8Array): string {
@@ -35,18 +39,18 @@ function reasonOf(spki: Uint8Array): string {
 }
 
 describe('describeSubjectPublicKeyInfo', () => {
-  it('describes an RSA key with the same n and e as node:crypto', () => {
-    const { spki, jwk } = keyPair('rsa')
+  it('describes an RSA key with the same n and e as WebCrypto', async () => {
+    const { spki, jwk } = await keyPair('rsa')
     expect(describeSubjectPublicKeyInfo(spki)).toEqual({
       type: 'RSA',
       jwk: { kty: 'RSA', n: jwk.n, e: jwk.e },
     })
   })
 
-  it.each(['P-256', 'P-384', 'P-521'])(
-    'describes an EC %s key with the same x and y as node:crypto',
-    (curve) => {
-      const { spki, jwk } = keyPair('ec', curve)
+  it.each(['P-256', 'P-384', 'P-521'] as const)(
+    'describes an EC %s key with the same x and y as WebCrypto',
+    async (curve) => {
+      const { spki, jwk } = await keyPair('ec', curve)
       expect(describeSubjectPublicKeyInfo(spki)).toEqual({
         type: 'EC',
         namedCurve: curve,
@@ -56,8 +60,8 @@ describe('describeSubjectPublicKeyInfo', () => {
   )
 
   it('refuses other key types and curves with unsupported-key', () => {
-    expect(reasonOf(keyPair('ed25519').spki)).toBe('unsupported-key')
-    expect(reasonOf(keyPair('ec', 'secp256k1').spki)).toBe('unsupported-key')
+    expect(reasonOf(foreignSpki('ed25519'))).toBe('unsupported-key')
+    expect(reasonOf(foreignSpki('secp256k1'))).toBe('unsupported-key')
   })
 
   /** The SPKI of `spki` with its public key BIT STRING replaced by `point`. */
@@ -69,8 +73,8 @@ describe('describeSubjectPublicKeyInfo', () => {
     )
   }
 
-  it('refuses a compressed point with unsupported-key', () => {
-    const { spki } = keyPair('ec', 'P-256')
+  it('refuses a compressed point with unsupported-key', async () => {
+    const { spki } = await keyPair('ec', 'P-256')
     const point = spki.subarray(spki.length - 65)
     const compressed = new Uint8Array([
       ((point[64] as number) & 1) === 0 ? 0x02 : 0x03,
@@ -79,8 +83,8 @@ describe('describeSubjectPublicKeyInfo', () => {
     expect(reasonOf(withPoint(spki, compressed))).toBe('unsupported-key')
   })
 
-  it('refuses a point of the wrong length and malformed DER with invalid-key', () => {
-    const { spki } = keyPair('ec', 'P-256')
+  it('refuses a point of the wrong length and malformed DER with invalid-key', async () => {
+    const { spki } = await keyPair('ec', 'P-256')
     expect(reasonOf(withPoint(spki, spki.subarray(spki.length - 65, spki.length - 1)))).toBe(
       'invalid-key',
     )
@@ -91,8 +95,8 @@ describe('describeSubjectPublicKeyInfo', () => {
     expect(reasonOf(new Uint8Array([...spki, 0x00]))).toBe('invalid-key')
   })
 
-  it('refuses an RSA key whose modulus is not a minimal positive INTEGER', () => {
-    const { spki } = keyPair('rsa')
+  it('refuses an RSA key whose modulus is not a minimal positive INTEGER', async () => {
+    const { spki } = await keyPair('rsa')
     const rsaPublicKey = encodeDerSequence(
       encodeDer(0x02, Uint8Array.of(0x80, 0x01)),
       encodeDer(0x02, Uint8Array.of(0x01, 0x00, 0x01)),

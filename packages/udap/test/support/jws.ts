@@ -1,63 +1,85 @@
 /**
- * Signs arbitrary JWS for tests with node:crypto — including headers and algorithms the
- * library must refuse (`none`, `HS256`), which a conformant JWS library would not produce.
+ * Signs arbitrary JWS for tests with WebCrypto — including headers and algorithms the library
+ * must refuse (`none`, `HS256`), which a conformant JWS library would not produce. Portable: no
+ * Node API, so the tests that use it run in every runtime.
  */
-import { createHmac, createPrivateKey, type KeyObject, sign } from 'node:crypto'
 
 export type TestJwsAlgorithm = 'RS256' | 'RS384' | 'ES256' | 'ES384' | 'HS256' | 'none'
 
-export function base64Url(bytes: Uint8Array | string): string {
-  return Buffer.from(bytes).toString('base64url')
+function bytesOf(value: Uint8Array | string): Uint8Array {
+  return typeof value === 'string' ? new TextEncoder().encode(value) : value
 }
 
-export function signTestJws(
+/** Standard base64 with the platform's `btoa`. */
+function base64(bytes: Uint8Array): string {
+  let binary = ''
+  for (const byte of bytes) binary += String.fromCharCode(byte)
+  return btoa(binary)
+}
+
+export function base64Url(value: Uint8Array | string): string {
+  return base64(bytesOf(value)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')
+}
+
+function pemBody(pem: string): Uint8Array<ArrayBuffer> {
+  const body = pem.replace(/-----(BEGIN|END) [^-]+-----/g, '').replace(/\s+/g, '')
+  return Uint8Array.from(atob(body), (character) => character.charCodeAt(0))
+}
+
+/**
+ * Signs `header` (with `alg` set) and `claims`. `key` is a PKCS#8 PEM, or for HS256 the shared
+ * secret itself.
+ */
+export async function signTestJws(
   header: Record<string, unknown>,
   claims: Record<string, unknown>,
-  key: KeyObject | string,
+  key: string,
   algorithm: TestJwsAlgorithm = 'RS256',
-): string {
+): Promise<string> {
   const signingInput = `${base64Url(JSON.stringify({ alg: algorithm, ...header }))}.${base64Url(JSON.stringify(claims))}`
-  return `${signingInput}.${base64Url(signature(signingInput, key, algorithm))}`
+  return `${signingInput}.${base64Url(await signature(signingInput, key, algorithm))}`
 }
 
-function signature(
+async function signature(
   signingInput: string,
-  key: KeyObject | string,
+  key: string,
   algorithm: TestJwsAlgorithm,
-): Uint8Array {
-  const data = Buffer.from(signingInput)
+): Promise<Uint8Array> {
+  const data = new TextEncoder().encode(signingInput)
   if (algorithm === 'none') return new Uint8Array()
   if (algorithm === 'HS256') {
-    return createHmac('sha256', typeof key === 'string' ? key : 'shared-secret')
-      .update(data)
-      .digest()
+    const secret = await crypto.subtle.importKey(
+      'raw',
+      new TextEncoder().encode(key),
+      { name: 'HMAC', hash: 'SHA-256' },
+      false,
+      ['sign'],
+    )
+    return new Uint8Array(await crypto.subtle.sign('HMAC', secret, data))
   }
-  const privateKey = typeof key === 'string' ? createPrivateKey(key) : key
-  switch (algorithm) {
-    case 'RS256':
-      return sign('sha256', data, privateKey)
-    case 'RS384':
-      return sign('sha384', data, privateKey)
-    case 'ES256':
-      return sign('sha256', data, { key: privateKey, dsaEncoding: 'ieee-p1363' })
-    case 'ES384':
-      return sign('sha384', data, { key: privateKey, dsaEncoding: 'ieee-p1363' })
+  const hash = `SHA-${algorithm.slice(2)}`
+  if (algorithm.startsWith('RS')) {
+    const privateKey = await crypto.subtle.importKey(
+      'pkcs8',
+      pemBody(key),
+      { name: 'RSASSA-PKCS1-v1_5', hash },
+      false,
+      ['sign'],
+    )
+    return new Uint8Array(await crypto.subtle.sign('RSASSA-PKCS1-v1_5', privateKey, data))
   }
+  // ES256 and ES384 may sign with a key on either curve (the library must refuse such mixes).
+  for (const namedCurve of ['P-256', 'P-384', 'P-521']) {
+    const privateKey = await crypto.subtle
+      .importKey('pkcs8', pemBody(key), { name: 'ECDSA', namedCurve }, false, ['sign'])
+      .catch(() => undefined)
+    if (privateKey !== undefined)
+      return new Uint8Array(await crypto.subtle.sign({ name: 'ECDSA', hash }, privateKey, data))
+  }
+  throw new Error(`the test key cannot sign ${algorithm}`)
 }
 
 /** Standard base64 of DER, as in `x5c`. */
 export function x5cOf(chainDer: readonly Uint8Array[]): string[] {
-  return chainDer.map((der) => Buffer.from(der).toString('base64'))
-}
-
-/** The decoded header and claims of a compact JWS (no verification). */
-export function decodeTestJws(jws: string): {
-  header: Record<string, unknown>
-  claims: Record<string, unknown>
-} {
-  const [header, claims] = jws.split('.')
-  return {
-    header: JSON.parse(Buffer.from(header ?? '', 'base64url').toString('utf8')),
-    claims: JSON.parse(Buffer.from(claims ?? '', 'base64url').toString('utf8')),
-  }
+  return chainDer.map(base64)
 }

@@ -2,9 +2,14 @@
  * Builders for what a UDAP server publishes: signed_metadata claims and the discovery
  * document, each overridable member by member (a value of `undefined` removes the member).
  */
-import { randomUUID } from 'node:crypto'
 import { signTestJws, type TestJwsAlgorithm, x5cOf } from './jws.js'
-import { baseUrl, registrationEndpoint, type TestPki, tokenEndpoint } from './pki.js'
+import { baseUrl, registrationEndpoint, tokenEndpoint } from './pki.js'
+
+/** What signs the metadata: the server's certificate chain and key, at the PKI's time. */
+export interface MetadataSigningPki {
+  readonly now: Date
+  readonly server: { readonly chainDer: readonly Uint8Array[]; readonly privateKeyPem: string }
+}
 
 export function withOverrides(
   base: Record<string, unknown>,
@@ -29,7 +34,7 @@ export function signedClaims(
       sub: baseUrl,
       iat: seconds - 60,
       exp: seconds + 3600,
-      jti: randomUUID(),
+      jti: crypto.randomUUID(),
       token_endpoint: tokenEndpoint,
       registration_endpoint: registrationEndpoint,
     },
@@ -41,18 +46,21 @@ export interface SignedMetadataOptions {
   readonly claims?: Record<string, unknown>
   readonly header?: Record<string, unknown>
   readonly algorithm?: TestJwsAlgorithm
-  /** Default the server certificate's key. */
-  readonly key?: Parameters<typeof signTestJws>[2]
+  /** PKCS#8 PEM (or the HS256 secret); default the server certificate's key. */
+  readonly key?: string
   /** Default the server certificate's chain. */
   readonly chainDer?: readonly Uint8Array[]
 }
 
-export function signedMetadata(pki: TestPki, options: SignedMetadataOptions = {}): string {
+export function signedMetadata(
+  pki: MetadataSigningPki,
+  options: SignedMetadataOptions = {},
+): Promise<string> {
   const chain = options.chainDer ?? pki.server.chainDer
   return signTestJws(
     { x5c: x5cOf(chain), ...options.header },
     options.claims ?? signedClaims(pki.now),
-    options.key ?? pki.server.keyPair.privateKey,
+    options.key ?? pki.server.privateKeyPem,
     options.algorithm ?? 'RS256',
   )
 }

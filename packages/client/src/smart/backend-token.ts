@@ -1,0 +1,43 @@
+import {
+  requestBackendServicesToken,
+  resolveBackendScopes,
+  type TokenResponse,
+} from '@fhir-auth/smart'
+import { optionalScopes, readOptions, requireString } from '../arguments.js'
+import type { RequestBackendTokenOptions } from '../operation-options.js'
+import type { ProtocolContext } from '../protocol-context.js'
+import type { SmartDiscovery } from './smart-discovery.js'
+import type { SmartSigning } from './smart-signing.js'
+
+/**
+ * SMART Backend Services: client credentials with a signed assertion, never a secret. Loaded on
+ * demand by the SMART implementation.
+ *
+ * @internal
+ */
+export async function requestBackendToken(
+  context: ProtocolContext,
+  discovery: SmartDiscovery,
+  signing: SmartSigning,
+  input: RequestBackendTokenOptions | undefined,
+): Promise<TokenResponse> {
+  const options = readOptions(input, 'requestBackendToken')
+  const { config } = context
+  const logger = context.options.logger
+  logger.info('Requesting backend services access token (client_credentials grant)', {
+    event: 'smart.token.client_credentials',
+  })
+  const clientId = requireString(config.clientId, 'clientId')
+  const perCallScopes = optionalScopes(options.scopes, 'scopes')
+  const signer = await signing.signer(options)
+  const scopes = resolveBackendScopes(perCallScopes, config.scopes, logger)
+  return requestBackendServicesToken({
+    ...context.transport(options.signal),
+    tokenEndpoint: await discovery.tokenEndpoint(options.signal),
+    clientId,
+    signer,
+    scopes,
+    jwksUri: config.jwksUri,
+    now: context.options.now,
+  })
+}

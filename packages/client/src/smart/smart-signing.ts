@@ -1,0 +1,77 @@
+import { ConfigurationError, type JwsSigner, type PrivateKeyInput } from '@fhir-auth/core'
+import { optionalString, requireString } from '../arguments.js'
+import type { CredentialOverrides } from '../operation-options.js'
+import type { ProtocolContext } from '../protocol-context.js'
+
+/**
+ * Signers for SMART `private_key_jwt` assertions (confidential asymmetric clients and backend
+ * services). Loaded on demand: public and symmetric clients never carry it.
+ *
+ * The configured key is imported once and reused (importing parses PEM and builds a key object:
+ * work that must not sit on every token request); per-call keys are imported per call. A failed
+ * import is not kept.
+ *
+ * @internal
+ */
+export class SmartSigning {
+  readonly #context: ProtocolContext
+  #configured: Promise<JwsSigner> | undefined
+
+  constructor(context: ProtocolContext) {
+    this.#context = context
+  }
+
+  /** The signer for the per-call key and kid, else the configured ones. */
+  async signer(
+    overrides: Partial<Pick<CredentialOverrides, 'privateKey' | 'kid'>>,
+  ): Promise<JwsSigner> {
+    const { config } = this.#context
+    const perCallKey = overrides.privateKey ?? undefined
+    if (
+      perCallKey !== undefined &&
+      typeof perCallKey !== 'string' &&
+      typeof perCallKey !== 'object'
+    ) {
+      throw new ConfigurationError({
+        invalidAttribute: 'privateKey',
+        invalidValue: `a ${typeof perCallKey}`,
+      })
+    }
+    const key: PrivateKeyInput | undefined = perCallKey ?? config.privateKey
+    if (key === undefined) throw new ConfigurationError({ invalidAttribute: 'privateKey' })
+    const kid = requireString(optionalString(overrides.kid, 'kid') ?? config.kid, 'kid')
+    if (perCallKey !== undefined || overrides.kid !== undefined) return this.#import(key, kid)
+    if (this.#configured === undefined) {
+      const pending = this.#import(key, kid)
+      this.#configured = pending
+      pending.catch(() => {
+        if (this.#configured === pending) this.#configured = undefined
+      })
+    }
+    return this.#configured
+  }
+
+  async #import(key: PrivateKeyInput, kid: string): Promise<JwsSigner> {
+    const backend = await this.#context.cryptoBackend()
+    const signer = await backend.importSigner(key, {
+      profile: 'smart',
+      algorithm: this.#context.config.jwtAlgorithm,
+      kid,
+    })
+    return withKid(signer, kid)
+  }
+}
+
+/**
+ * A signer whose `kid` is the one the caller configured: it names the key the server
+ * registered, so it wins over whatever a ready-made signer says.
+ */
+export function withKid(signer: JwsSigner, kid: string): JwsSigner {
+  if (signer.kid === kid) return signer
+  return {
+    alg: signer.alg,
+    kid,
+    certificateChain: signer.certificateChain,
+    sign: (input) => signer.sign(input),
+  }
+}

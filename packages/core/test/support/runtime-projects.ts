@@ -1,0 +1,91 @@
+/**
+ * The Vitest projects of the portable packages (core, smart, udap, crypto-webcrypto): one run of
+ * a package's tests in three runtimes, so its single `.vitest-report.json` holds all of them.
+ *
+ * - `node`: Node, every test file.
+ * - `edge`: Vercel's edge runtime (`environment: 'edge-runtime'`): the globals of
+ *   `@edge-runtime/vm` (its own fetch, Request/Response, WebCrypto, TextEncoder, URL, and the
+ *   `EdgeRuntime` marker) replace Node's. Vitest still loads modules with Node, so importing a
+ *   `node:` module from any test or source file fails the transform in this project. Node's other
+ *   globals (`Buffer`, `setImmediate`, `process`) stay visible, because the edge primitives are
+ *   built on them; the `chromium` project catches library code that relies on them.
+ * - `chromium`: real headless Chromium (Debian's `chromium` package) through Vitest browser mode
+ *   and Playwright. Playwright never downloads a browser: it launches the system Chromium
+ *   (override with CHROMIUM_PATH) with a fresh temporary profile.
+ *
+ * Test files named `*.node.test.ts` need Node (node:http servers, node:crypto keys to cross-check
+ * against OpenSSL, node:util inspect, esbuild) and run in the `node` project only.
+ */
+import { playwright } from '@vitest/browser-playwright'
+import { configDefaults, type Plugin, type TestProjectInlineConfiguration } from 'vitest/config'
+
+/** The glob of the Node-only test files. */
+export const nodeOnlyTests = '**/*.node.test.ts'
+
+const portableExclude = [...configDefaults.exclude, nodeOnlyTests]
+
+/**
+ * Fails the transform of any workspace file (test or source) that imports a Node built-in, for
+ * the edge project: edge functions have no `node:` modules. Dependencies in node_modules and the
+ * Node-side global setup files are exempt.
+ */
+function refuseNodeBuiltins(): Plugin {
+  const nodeImport = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)['"]node:[\w/]+['"]/
+  return {
+    name: 'fhir-auth:edge-refuses-node-builtins',
+    enforce: 'pre',
+    transform(code, id) {
+      if (id.includes('/node_modules/') || id.includes('.global-setup.')) return null
+      const found = nodeImport.exec(code)
+      if (found)
+        this.error(`${id} imports a Node built-in (${found[0]}), which edge runtimes do not have`)
+      return null
+    },
+  }
+}
+
+/** The `node`, `edge` and `chromium` projects, each extending the package's shared config. */
+export function runtimeProjects(): TestProjectInlineConfiguration[] {
+  return [
+    { extends: true, test: { name: 'node', environment: 'node' } },
+    {
+      extends: true,
+      plugins: [refuseNodeBuiltins()],
+      test: {
+        name: 'edge',
+        environment: 'edge-runtime',
+        exclude: portableExclude,
+      },
+    },
+    {
+      extends: true,
+      test: {
+        name: 'chromium',
+        exclude: portableExclude,
+        browser: {
+          enabled: true,
+          headless: true,
+          screenshotFailures: false,
+          connectTimeout: 60_000,
+          provider: playwright({
+            launchOptions: {
+              executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+              timeout: 60_000,
+              args: [
+                '--headless',
+                '--no-sandbox',
+                '--disable-gpu',
+                '--disable-background-networking',
+                '--disable-component-update',
+                '--disable-sync',
+                '--no-first-run',
+              ],
+            },
+            actionTimeout: 10_000,
+          }),
+          instances: [{ browser: 'chromium' }],
+        },
+      },
+    },
+  ]
+}

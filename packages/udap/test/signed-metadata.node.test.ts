@@ -1,0 +1,70 @@
+/**
+ * Node only: exact SAN comparison against server certificates minted on the spot with other
+ * spellings of the base URL in their SAN, which the committed test PKI does not have. The
+ * portable rules of `verifySignedMetadata` run everywhere in `signed-metadata.test.ts`.
+ */
+import { DiscoveryError } from '@fhir-auth/core'
+import { createNodeCryptoBackend } from '@fhir-auth/crypto-node'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { verifySignedMetadata } from '../src/index.js'
+import { createIssuedPki, type IssuedPki } from './support/issued-pki.js'
+import { baseUrl } from './support/pki.js'
+import { signedClaims, signedMetadata } from './support/udap-server.js'
+
+let pki: IssuedPki
+
+beforeAll(async () => {
+  pki = await createIssuedPki()
+})
+
+/** Verifies metadata signed with the server's key by a certificate whose SANs are `sanUris`. */
+async function verifyWithSans(
+  sanUris: string[],
+  claims: Record<string, unknown>,
+  verifiedBaseUrl = baseUrl,
+) {
+  const certificate = await pki.intermediate.issue({
+    commonName: 'FHIR server variant',
+    sanUris,
+    keyPair: pki.server.keyPair,
+  })
+  return verifySignedMetadata({
+    jwt: await signedMetadata(pki, { chainDer: certificate.chainDer, claims }),
+    baseUrl: verifiedBaseUrl,
+    unsignedMetadata: {},
+    crypto: createNodeCryptoBackend(),
+    trustedAnchors: pki.anchors,
+    crls: pki.crls,
+    now: pki.now,
+    allowInsecureLocalhost: false,
+  })
+}
+
+async function refusalMessage(promise: Promise<unknown>): Promise<string> {
+  const error = await promise.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  )
+  expect(error).toBeInstanceOf(DiscoveryError)
+  return (error as DiscoveryError).message
+}
+
+describe('verifySignedMetadata against minted server certificates', () => {
+  it('compares iss and SAN exactly: case and trailing slash matter', async () => {
+    const upperCaseHost = baseUrl.replace('client.example', 'CLIENT.example')
+    expect(await refusalMessage(verifyWithSans([upperCaseHost], signedClaims(pki.now)))).toMatch(
+      /not a URI subject alternative name/,
+    )
+    const slashedUrl = `${baseUrl}/`
+    expect(await refusalMessage(verifyWithSans([slashedUrl], signedClaims(pki.now)))).toMatch(
+      /not a URI subject alternative name/,
+    )
+    const slashedClaims = signedClaims(pki.now, { iss: slashedUrl, sub: slashedUrl })
+    expect(await refusalMessage(verifyWithSans([slashedUrl], slashedClaims))).toMatch(
+      /does not equal the base URL/,
+    )
+    await expect(verifyWithSans([slashedUrl], slashedClaims, slashedUrl)).resolves.toMatchObject({
+      claims: { iss: slashedUrl },
+    })
+  })
+})
