@@ -1,5 +1,5 @@
 import type { JwsSigner } from '@fhir-auth/client'
-import { ecdsaDerToJose } from '@fhir-auth/core'
+import { ecdsaDerToJose } from '@fhir-auth/core/jws'
 import type { KmsClient, KmsSigningAlgorithm } from './kms-client.js'
 
 /** The JWS algorithms a SMART client signs with, and the KMS scheme that makes each. */

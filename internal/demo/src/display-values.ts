@@ -3,13 +3,8 @@
  * (header and claims, never the signature), everything else as compact JSON.
  */
 import { createHash, X509Certificate } from 'node:crypto'
-import {
-  base64Decode,
-  decodeCompactJws,
-  isSensitiveName,
-  looksLikeJwt,
-  redacted,
-} from '@fhir-auth/core'
+import { base64Decode, isSensitiveName, looksLikeJwt, redacted } from '@fhir-auth/core'
+import { decodeCompactJws } from '@fhir-auth/core/jws'
 
 /** Long enough to tell two tokens apart at a glance, far too short to help anyone guess one. */
 const fingerprintLength = 6

@@ -8,7 +8,8 @@
  * `verifyCertificateChain`. Every case ends in success or a `FhirAuthError`, and no private
  * key material reaches an error.
  */
-import { base64UrlEncodeText, type CryptoBackend, decodeCompactJws } from '@fhir-auth/core'
+import { base64UrlEncodeText, type CryptoBackend } from '@fhir-auth/core'
+import { decodeCompactJws } from '@fhir-auth/core/jws'
 import {
   certificateDer,
   crlDer,

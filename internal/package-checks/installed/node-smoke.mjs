@@ -13,14 +13,8 @@ import { createPublicKey, generateKeyPairSync, verify } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { Client } from '@fhir-auth/client'
-import {
-  base64UrlDecode,
-  base64UrlEncodeText,
-  computeCodeChallenge,
-  decodeCompactJws,
-  generateCodeVerifier,
-  signCompactJws,
-} from '@fhir-auth/core'
+import { base64UrlDecode, base64UrlEncodeText, computeCodeChallenge, generateCodeVerifier } from '@fhir-auth/core'
+import { decodeCompactJws, signCompactJws } from '@fhir-auth/core/jws'
 import { certificateDer, decodePemBlocks } from '@fhir-auth/core/internal'
 import { nodeCryptoBackend } from '@fhir-auth/crypto-node'
 import { webCryptoBackend } from '@fhir-auth/crypto-webcrypto'

@@ -19,7 +19,6 @@ export {
   type CryptoErrorReason,
   consoleLogger,
   DiscoveryError,
-  ecdsaDerToJose,
   type FetchLike,
   FhirAuthError,
   type FhirAuthErrorCode,

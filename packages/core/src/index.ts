@@ -1,18 +1,16 @@
 /**
  * `@fhir-auth/core`: what every fhir-auth package shares — configuration, typed errors, the
- * HTTP transport policy, logging and redaction, the crypto backend interfaces, JWS assembly,
- * base64url, PKCE, `state`/`jti` generation and the clock.
+ * HTTP transport policy, logging and redaction, the crypto backend interfaces, base64url, PKCE,
+ * `state`/`jti` generation and the clock. JWS assembly and signing-algorithm selection are in
+ * `@fhir-auth/core/jws`; helpers shared between fhir-auth packages in `@fhir-auth/core/internal`.
  *
  * @packageDocumentation
  */
 
 export { ClientConfig, type ClientConfigInput } from './config/client-config.js'
-export {
-  type AlgorithmSelection,
-  compatibleAlgorithms,
-  type KeyDescription,
-  selectSigningAlgorithm,
-} from './crypto/algorithms.js'
+// JWS assembly and algorithm selection live in `@fhir-auth/core/jws`: only signing clients need
+// them, and keeping them out of this entry keeps them out of public clients' browser bundles.
+export type { AlgorithmSelection, KeyDescription } from './crypto/algorithms.js'
 export type {
   CertificateInfo,
   CertificateInput,
@@ -34,9 +32,8 @@ export {
   base64UrlEncode,
   base64UrlEncodeText,
 } from './crypto/base64.js'
-export { ecdsaDerToJose, normalizeEcdsaSignature } from './crypto/ecdsa-signature.js'
 export { type CryptoKeyLike, isJwk, type Jwk, type KeyObjectLike } from './crypto/jwk.js'
-export { type DecodedJws, decodeCompactJws, type JsonObject, signCompactJws } from './crypto/jws.js'
+export type { DecodedJws, JsonObject } from './crypto/jws.js'
 export { computeCodeChallenge, generateCodeVerifier, isValidCodeVerifier } from './crypto/pkce.js'
 export { generateJti, generateState, randomBytes } from './crypto/random.js'
 export {

@@ -5,20 +5,22 @@ import {
   base64UrlEncode,
   ConfigurationError,
   CryptoError,
-  compatibleAlgorithms,
   computeCodeChallenge,
-  decodeCompactJws,
-  ecdsaDerToJose,
   generateCodeVerifier,
   generateJti,
   generateState,
   isJwsSigner,
   isValidCodeVerifier,
   type JwsSigner,
+} from '../src/index.js'
+import {
+  compatibleAlgorithms,
+  decodeCompactJws,
+  ecdsaDerToJose,
   normalizeEcdsaSignature,
   selectSigningAlgorithm,
   signCompactJws,
-} from '../src/index.js'
+} from '../src/jws.js'
 import {
   ecdsaJoseToDer,
   generateTestKeyPair,

@@ -1,12 +1,5 @@
-import {
-  ConfigurationError,
-  CryptoError,
-  compatibleAlgorithms,
-  type ImportSignerOptions,
-  type KeyDescription,
-  type SigningAlgorithm,
-  selectSigningAlgorithm,
-} from '@fhir-auth/core'
+import { ConfigurationError, CryptoError, type ImportSignerOptions, type KeyDescription, type SigningAlgorithm } from '@fhir-auth/core'
+import { compatibleAlgorithms, selectSigningAlgorithm } from '@fhir-auth/core/jws'
 
 /**
  * Applies the algorithm selection rules to a key that can make exactly one algorithm: a ready

@@ -1,4 +1,5 @@
-import { CryptoError, signCompactJws } from '@fhir-auth/core'
+import { CryptoError } from '@fhir-auth/core'
+import { signCompactJws } from '@fhir-auth/core/jws'
 import { compactVerify, importX509 } from 'jose'
 import { describe, expect, it } from 'vitest'
 import { createEs384Signer } from '../examples/non-extractable-signer.js'

@@ -1,10 +1,5 @@
-import {
-  ConfigurationError,
-  CryptoError,
-  type JwsSigner,
-  type SigningAlgorithm,
-  signCompactJws,
-} from '@fhir-auth/core'
+import { ConfigurationError, CryptoError, type JwsSigner, type SigningAlgorithm } from '@fhir-auth/core'
+import { signCompactJws } from '@fhir-auth/core/jws'
 import { compactVerify, importX509 } from 'jose'
 import { describe, expect, it } from 'vitest'
 import { createWebCryptoBackend } from '../src/index.js'

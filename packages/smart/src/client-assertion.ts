@@ -1,13 +1,5 @@
-import {
-  type Clock,
-  ConfigurationError,
-  epochSeconds,
-  generateJti,
-  isJwsSigner,
-  type JwsSigner,
-  signCompactJws,
-  systemClock,
-} from '@fhir-auth/core'
+import { type Clock, ConfigurationError, epochSeconds, generateJti, isJwsSigner, type JwsSigner, systemClock } from '@fhir-auth/core'
+import { signCompactJws } from '@fhir-auth/core/jws'
 import { requireText } from './option-checks.js'
 
 /** The `client_assertion_type` of a JWT client assertion (RFC 7523 §2.2). */

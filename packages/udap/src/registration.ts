@@ -1,10 +1,5 @@
-import {
-  ConfigurationError,
-  decodeCompactJws,
-  type HttpResponse,
-  RegistrationError,
-  type TransportOptions,
-} from '@fhir-auth/core'
+import { ConfigurationError, type HttpResponse, RegistrationError, type TransportOptions } from '@fhir-auth/core'
+import { decodeCompactJws } from '@fhir-auth/core/jws'
 import { isCryptoError } from './error-kinds.js'
 import { isCompactJws } from './jws-header.js'
 import { errorFromResponse, fieldNames, sendFlowRequest, successBody } from './oauth-response.js'

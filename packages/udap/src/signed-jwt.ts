@@ -1,13 +1,5 @@
-import {
-  base64Encode,
-  type Clock,
-  ConfigurationError,
-  epochSeconds,
-  generateJti,
-  type JsonObject,
-  type JwsSigner,
-  signCompactJws,
-} from '@fhir-auth/core'
+import { base64Encode, type Clock, ConfigurationError, epochSeconds, generateJti, type JsonObject, type JwsSigner } from '@fhir-auth/core'
+import { signCompactJws } from '@fhir-auth/core/jws'
 import { currentTime, requireSigner } from './option-checks.js'
 
 /**

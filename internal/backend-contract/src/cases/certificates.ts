@@ -1,4 +1,5 @@
-import { type CertificateInput, signCompactJws } from '@fhir-auth/core'
+import { type CertificateInput } from '@fhir-auth/core'
+import { signCompactJws } from '@fhir-auth/core/jws'
 import { testPki } from '@fhir-auth/test-pki'
 import { compactVerify, importJWK, type JWK } from 'jose'
 import { describe, expect, it } from 'vitest'

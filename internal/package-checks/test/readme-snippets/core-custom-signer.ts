@@ -1,4 +1,5 @@
-import { FhirAuthError, generateJti, type JwsSigner, signCompactJws } from '@fhir-auth/core'
+import { FhirAuthError, generateJti, type JwsSigner } from '@fhir-auth/core'
+import { signCompactJws } from '@fhir-auth/core/jws'
 
 /**
  * A signer whose private key never leaves your KMS or HSM: the library hands it the JWS

@@ -5,7 +5,7 @@ import {
   requireDiscoveredEndpoint,
   type SmartMetadata,
   smartConfigurationUrl,
-} from '@fhir-auth/smart'
+} from '@fhir-auth/smart/launch'
 import { raceCallerSignal } from '../caller-signal.js'
 import type { ProtocolContext } from '../protocol-context.js'
 

@@ -4,11 +4,10 @@ import {
   type ClientAuthentication,
   exchangeAuthorizationCode,
   isTokenResponseValid,
-  type RegistrationResponse,
   refreshAccessToken,
   type SmartMetadata,
   type TokenResponse,
-} from '@fhir-auth/smart'
+} from '@fhir-auth/smart/launch'
 import {
   optionalScopes,
   optionalString,
@@ -28,6 +27,7 @@ import type {
   TokenResponseCheckOptions,
 } from '../operation-options.js'
 import type { ProtocolContext } from '../protocol-context.js'
+import type { RegistrationResponse } from '@fhir-auth/smart'
 import { SmartDiscovery } from './smart-discovery.js'
 import type { SmartSigning } from './smart-signing.js'
 

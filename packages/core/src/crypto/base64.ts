@@ -12,8 +12,8 @@ function buildLookup(chars: string): Int16Array {
   return table
 }
 
-const lookup = buildLookup(alphabet)
-const urlLookup = buildLookup(urlAlphabet)
+const lookup = /* @__PURE__ */ buildLookup(alphabet)
+const urlLookup = /* @__PURE__ */ buildLookup(urlAlphabet)
 
 function encode(bytes: Uint8Array, chars: string, pad: boolean): string {
   let output = ''

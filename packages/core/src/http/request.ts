@@ -64,240 +64,202 @@ export interface HttpResponse {
  */
 export async function sendRequest(request: HttpRequest): Promise<HttpResponse> {
   const timeoutMs = request.timeoutMs ?? defaultTimeoutMs
-  const deadline = startDeadline(timeoutMs, request.signal)
+  const exchange: Exchange = {
+    request,
+    url: request.url,
+    deadline: startDeadline(timeoutMs, request.signal),
+    timeoutMs,
+  }
   try {
-    let url = request.url
     for (let redirects = 0; ; redirects++) {
-      const response = await fetchOnce(request, url, deadline, timeoutMs)
-      if (!isRedirect(response)) {
-        const bodyText = await readBody(response, request, url, deadline, timeoutMs)
-        return { url, status: response.status, headers: response.headers, bodyText }
+      const response = await fetchOnce(exchange)
+      if (
+        !(response.type === 'opaqueredirect' || (response.status >= 300 && response.status < 400))
+      ) {
+        const bodyText = await readBody(exchange, response)
+        return { url: exchange.url, status: response.status, headers: response.headers, bodyText }
       }
       discard(response)
-      url = nextLocation(request, url, response, redirects)
+      exchange.url = nextLocation(exchange, response, redirects)
     }
   } finally {
-    deadline.dispose()
+    exchange.deadline.dispose()
   }
 }
 
-async function fetchOnce(
-  request: HttpRequest,
-  url: string,
-  deadline: Deadline,
-  timeoutMs: number,
-): Promise<Response> {
-  const problem = checkUrl(url, request.allowInsecureLocalhost === true)
+/** One request in flight: what was asked, where it is now (after redirects), its time budget. */
+interface Exchange {
+  readonly request: HttpRequest
+  url: string
+  readonly deadline: Deadline
+  readonly timeoutMs: number
+}
+
+/** An `HttpError` whose message starts with the method and the URL (never its query). */
+function fail(
+  exchange: Exchange,
+  reason: HttpErrorReason,
+  detail: string,
+  status?: number,
+  cause?: unknown,
+): HttpError {
+  const url = safeUrl(exchange.url)
+  return new HttpError(
+    { message: `${exchange.request.method} ${url} ${detail}`, reason, url, status },
+    cause === undefined ? undefined : { cause: sanitizeCause(cause) },
+  )
+}
+
+/** The timeout or the caller's abort, whichever ended the exchange. */
+function expired(exchange: Exchange): HttpError {
+  return exchange.deadline.reason === 'aborted'
+    ? fail(exchange, 'aborted', 'was aborted by the caller')
+    : fail(exchange, 'timeout', `timed out after ${exchange.timeoutMs} ms`)
+}
+
+async function fetchOnce(exchange: Exchange): Promise<Response> {
+  const { request, url, deadline } = exchange
+  const allowInsecure = request.allowInsecureLocalhost === true
+  const problem = checkUrl(url, allowInsecure)
   if (problem !== undefined) {
-    throw failure(
+    throw fail(
+      exchange,
       problem,
-      url,
       problem === 'invalid-url'
-        ? `${request.method} refused: not an absolute URL`
-        : `${request.method} ${safeUrl(url)} refused: HTTPS is required${request.allowInsecureLocalhost ? '' : ' (HTTP is allowed only for loopback hosts with allowInsecureLocalhost)'}`,
+        ? 'refused: not an absolute URL'
+        : `refused: HTTPS is required${allowInsecure ? '' : ' (HTTP only for loopback hosts with allowInsecureLocalhost)'}`,
     )
   }
+  const headers: Record<string, string> = { accept: 'application/json' }
+  let body: string | null = null
+  if (request.form !== undefined) {
+    headers['content-type'] = 'application/x-www-form-urlencoded'
+    body = encodeForm(request.form)
+  } else if (request.json !== undefined) {
+    headers['content-type'] = 'application/json'
+    try {
+      body = JSON.stringify(request.json)
+    } catch {
+      // Cycles and BigInts cannot be sent; say so instead of surfacing a raw TypeError.
+      throw fail(exchange, 'invalid-body', 'refused: the JSON body cannot be serialised')
+    }
+  }
+  for (const [name, value] of Object.entries(request.headers ?? {}))
+    headers[name.toLowerCase()] = value
+  if (deadline.reason !== undefined) throw expired(exchange)
   const fetchImplementation = request.fetch ?? globalThis.fetch
   const init: RequestInit = {
     method: request.method,
-    headers: buildHeaders(request),
+    headers,
+    body,
     redirect: 'manual',
     signal: deadline.signal,
   }
-  init.body = encodeBody(request, url)
-  if (deadline.reason !== undefined) throw expiredError(request, url, deadline, timeoutMs)
   let response: unknown
   try {
     response = await deadline.race(Promise.resolve().then(() => fetchImplementation(url, init)))
   } catch (error) {
-    if (deadline.reason !== undefined) throw expiredError(request, url, deadline, timeoutMs)
-    throw failure(
-      'network',
-      url,
-      `${request.method} ${safeUrl(url)} failed: ${networkCause(error)}`,
-      undefined,
-      error,
-    )
+    if (deadline.reason !== undefined) throw expired(exchange)
+    throw fail(exchange, 'network', `failed: ${networkCause(error)}`, undefined, error)
   }
-  if (!isResponseLike(response)) {
-    throw failure(
-      'network',
-      url,
-      `${request.method} ${safeUrl(url)} failed: fetch did not return a Response`,
-    )
+  // A custom fetch may resolve to anything; the rest needs a status and headers.
+  const candidate = response as { status?: unknown; headers?: { get?: unknown } | null } | null
+  if (typeof candidate?.status !== 'number' || typeof candidate.headers?.get !== 'function') {
+    throw fail(exchange, 'network', 'failed: fetch did not return a Response')
   }
-  return response
+  return response as Response
 }
 
-/** A custom `fetch` may resolve to anything; the rest of this file needs a status and headers. */
-function isResponseLike(value: unknown): value is Response {
-  if (typeof value !== 'object' || value === null) return false
-  const candidate = value as { status?: unknown; headers?: { get?: unknown } | null }
-  return typeof candidate.status === 'number' && typeof candidate.headers?.get === 'function'
-}
-
-function buildHeaders(request: HttpRequest): Record<string, string> {
-  const headers: Record<string, string> = { accept: 'application/json' }
-  if (request.form !== undefined) headers['content-type'] = 'application/x-www-form-urlencoded'
-  else if (request.json !== undefined) headers['content-type'] = 'application/json'
-  for (const [name, value] of Object.entries(request.headers ?? {}))
-    headers[name.toLowerCase()] = value
-  return headers
-}
-
-function encodeBody(request: HttpRequest, url: string): string | null {
-  if (request.form !== undefined) return encodeForm(request.form)
-  if (request.json === undefined) return null
-  try {
-    return JSON.stringify(request.json)
-  } catch {
-    // Cycles and BigInts cannot be sent; say so instead of surfacing a raw TypeError.
-    throw failure(
-      'invalid-body',
-      url,
-      `${request.method} ${safeUrl(url)} refused: the JSON body cannot be serialised`,
-    )
-  }
-}
-
-function isRedirect(response: Response): boolean {
-  return response.type === 'opaqueredirect' || (response.status >= 300 && response.status < 400)
-}
-
-function nextLocation(
-  request: HttpRequest,
-  url: string,
-  response: Response,
-  redirects: number,
-): string {
-  const status = response.status
-  if (request.method !== 'GET') {
-    throw failure(
+function nextLocation(exchange: Exchange, response: Response, redirects: number): string {
+  const status = response.status || undefined
+  // POSTs are never re-sent: codes are single use and registration is not idempotent.
+  if (exchange.request.method !== 'GET') {
+    throw fail(
+      exchange,
       'redirect',
-      url,
-      `POST ${safeUrl(url)} answered with a redirect (HTTP ${status}); POSTs are never re-sent`,
+      `answered with a redirect (HTTP ${status}); POSTs are never re-sent`,
       status,
     )
   }
   const location = response.headers.get('location')
   if (response.type === 'opaqueredirect' || location === null) {
-    throw failure(
+    throw fail(
+      exchange,
       'redirect',
-      url,
-      `GET ${safeUrl(url)} answered with a redirect the library cannot follow (no Location)`,
-      status || undefined,
-    )
-  }
-  if (redirects >= maxRedirects) {
-    throw failure(
-      'redirect',
-      url,
-      `GET ${safeUrl(url)} redirected more than ${maxRedirects} times`,
+      'answered with a redirect it cannot follow (no Location)',
       status,
     )
   }
-  let next: string
-  try {
-    next = new URL(location, url).href
-  } catch {
-    throw failure('redirect', url, `GET ${safeUrl(url)} redirected to an invalid Location`, status)
+  if (redirects >= maxRedirects) {
+    throw fail(exchange, 'redirect', `redirected more than ${maxRedirects} times`, status)
   }
-  const problem = checkUrl(next, request.allowInsecureLocalhost === true)
-  if (problem !== undefined) {
-    throw failure(
+  const next = URL.canParse(location, exchange.url)
+    ? new URL(location, exchange.url).href
+    : undefined
+  if (
+    next === undefined ||
+    checkUrl(next, exchange.request.allowInsecureLocalhost === true) !== undefined
+  ) {
+    throw fail(
+      exchange,
       'redirect',
-      url,
-      `GET ${safeUrl(url)} redirected to ${safeUrl(next)}, which the HTTPS policy refuses`,
+      `redirected to a URL the HTTPS policy refuses (${next === undefined ? 'invalid' : safeUrl(next)})`,
       status,
     )
   }
   return next
 }
 
-async function readBody(
-  response: Response,
-  request: HttpRequest,
-  url: string,
-  deadline: Deadline,
-  timeoutMs: number,
-): Promise<string> {
-  const limit = request.maxResponseBytes ?? defaultMaxResponseBytes
+async function readBody(exchange: Exchange, response: Response): Promise<string> {
+  const { deadline } = exchange
+  const limit = exchange.request.maxResponseBytes ?? defaultMaxResponseBytes
   const tooLarge = () =>
-    failure(
-      'too-large',
-      url,
-      `${request.method} ${safeUrl(url)}: response body exceeds ${limit} bytes`,
-      response.status,
-    )
-  const declared = Number(response.headers.get('content-length') ?? Number.NaN)
-  if (declared > limit) {
+    fail(exchange, 'too-large', `response body exceeds ${limit} bytes`, response.status)
+  if (Number(response.headers.get('content-length') ?? Number.NaN) > limit) {
     discard(response)
     throw tooLarge()
   }
-  if (response.body === null || response.body === undefined) return ''
-  if (typeof response.body.getReader !== 'function') {
-    // Fetch polyfills (node-fetch 2) hand out Node streams; read them whole, then cap.
-    return readWhole(response, request, url, deadline, timeoutMs, limit)
-  }
-  const reader = response.body.getReader()
+  const body = response.body
+  if (body === null || body === undefined) return ''
   const chunks: Uint8Array[] = []
   let total = 0
   try {
-    for (;;) {
-      const { done, value } = await deadline.race(reader.read())
-      if (done) break
-      total += value.byteLength
-      if (total > limit) throw tooLarge()
-      chunks.push(value)
+    if (typeof body.getReader !== 'function') {
+      // Fetch polyfills (node-fetch 2) hand out Node streams: read them whole, then cap.
+      chunks.push(new Uint8Array(await deadline.race(response.arrayBuffer())))
+      total = chunks[0]?.byteLength ?? 0
+    } else {
+      const reader = body.getReader()
+      try {
+        for (
+          let read = await deadline.race(reader.read());
+          !read.done;
+          read = await deadline.race(reader.read())
+        ) {
+          total += read.value.byteLength
+          if (total > limit) break
+          chunks.push(read.value)
+        }
+      } finally {
+        if (total > limit || deadline.reason !== undefined) reader.cancel().catch(() => {})
+      }
     }
   } catch (error) {
-    reader.cancel().catch(() => {})
-    if (error instanceof HttpError) throw error
-    if (deadline.reason !== undefined) throw expiredError(request, url, deadline, timeoutMs)
-    throw failure(
+    if (deadline.reason !== undefined) throw expired(exchange)
+    throw fail(
+      exchange,
       'network',
-      url,
-      `${request.method} ${safeUrl(url)}: reading the response failed: ${networkCause(error)}`,
+      `failed reading the response: ${networkCause(error)}`,
       response.status,
       error,
     )
   }
+  if (total > limit) throw tooLarge()
   const bytes = new Uint8Array(total)
   let offset = 0
   for (const chunk of chunks) {
     bytes.set(chunk, offset)
     offset += chunk.byteLength
-  }
-  return new TextDecoder().decode(bytes)
-}
-
-async function readWhole(
-  response: Response,
-  request: HttpRequest,
-  url: string,
-  deadline: Deadline,
-  timeoutMs: number,
-  limit: number,
-): Promise<string> {
-  let bytes: ArrayBuffer
-  try {
-    bytes = await deadline.race(response.arrayBuffer())
-  } catch {
-    if (deadline.reason !== undefined) throw expiredError(request, url, deadline, timeoutMs)
-    throw failure(
-      'network',
-      url,
-      `${request.method} ${safeUrl(url)}: reading the response failed`,
-      response.status,
-    )
-  }
-  if (bytes.byteLength > limit) {
-    throw failure(
-      'too-large',
-      url,
-      `${request.method} ${safeUrl(url)}: response body exceeds ${limit} bytes`,
-      response.status,
-    )
   }
   return new TextDecoder().decode(bytes)
 }
@@ -308,30 +270,6 @@ function discard(response: Response): void {
   } catch {
     // A polyfilled body without cancel(): nothing to release.
   }
-}
-
-function expiredError(
-  request: HttpRequest,
-  url: string,
-  deadline: Deadline,
-  timeoutMs: number,
-): HttpError {
-  return deadline.reason === 'aborted'
-    ? failure('aborted', url, `${request.method} ${safeUrl(url)} was aborted by the caller`)
-    : failure('timeout', url, `${request.method} ${safeUrl(url)} timed out after ${timeoutMs} ms`)
-}
-
-function failure(
-  reason: HttpErrorReason,
-  url: string,
-  message: string,
-  status?: number,
-  cause?: unknown,
-): HttpError {
-  return new HttpError(
-    { message, reason, url: safeUrl(url), status },
-    cause === undefined ? undefined : { cause: sanitizeCause(cause) },
-  )
 }
 
 /** The URL without user info, query or fragment: enough to say where, never a secret. */

@@ -1,12 +1,5 @@
-import {
-  type CertificateInput,
-  CryptoError,
-  type JwsSigner,
-  normalizeEcdsaSignature,
-  type PrivateKeyInput,
-  randomBytes,
-  type VerificationAlgorithm,
-} from '@fhir-auth/core'
+import { type CertificateInput, CryptoError, type JwsSigner, type PrivateKeyInput, randomBytes, type VerificationAlgorithm } from '@fhir-auth/core'
+import { normalizeEcdsaSignature } from '@fhir-auth/core/jws'
 import { parseCertificate, type SignatureVerifier } from '@fhir-auth/core/internal'
 import { bufferSource } from '../bytes.js'
 import { certificateBytes } from '../certificates/certificate-bytes.js'

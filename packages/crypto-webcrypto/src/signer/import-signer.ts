@@ -1,12 +1,5 @@
-import {
-  CryptoError,
-  type ImportSignerOptions,
-  type JwsSigner,
-  type KeyDescription,
-  type PrivateKeyInput,
-  type SigningAlgorithm,
-  selectSigningAlgorithm,
-} from '@fhir-auth/core'
+import { CryptoError, type ImportSignerOptions, type JwsSigner, type KeyDescription, type PrivateKeyInput, type SigningAlgorithm } from '@fhir-auth/core'
+import { selectSigningAlgorithm } from '@fhir-auth/core/jws'
 import { describePrivateKeyPem } from '@fhir-auth/core/internal'
 import { importParameters, joseAlgorithmProfile } from '../algorithm-parameters.js'
 import type { SubtleSource } from '../subtle.js'
