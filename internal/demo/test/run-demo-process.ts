@@ -32,7 +32,7 @@ export function runDemoProcess(
       ['--import', 'tsx', '--conditions=@fhir-auth/source', 'src/main.ts', ...args],
       {
         cwd: demoDirectory,
-        env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '', ...environment },
+        env: childEnvironment(environment),
         timeout: processTimeoutMs,
         maxBuffer: 16 * 1024 * 1024,
       },
@@ -42,4 +42,14 @@ export function runDemoProcess(
       },
     )
   })
+}
+
+/**
+ * This process's environment plus `environment`, with colours off. FORCE_COLOR is removed rather
+ * than emptied: Node 24 warns on stderr when NO_COLOR and any FORCE_COLOR are both set.
+ */
+function childEnvironment(environment: Readonly<Record<string, string>>): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', ...environment }
+  if (environment.FORCE_COLOR === undefined) delete env.FORCE_COLOR
+  return env
 }

@@ -9,7 +9,6 @@
  * key material reaches an error.
  */
 import { base64UrlEncodeText, type CryptoBackend } from '@fhir-auth/core'
-import { decodeCompactJws } from '@fhir-auth/core/jws'
 import {
   certificateDer,
   crlDer,
@@ -20,6 +19,7 @@ import {
   parseCertificate,
   parseCrl,
 } from '@fhir-auth/core/internal'
+import { decodeCompactJws } from '@fhir-auth/core/jws'
 import { createNodeCryptoBackend } from '@fhir-auth/crypto-node'
 import { createWebCryptoBackend } from '@fhir-auth/crypto-webcrypto'
 import { testPki, testPkiReferenceTime } from '@fhir-auth/test-pki'

@@ -13,9 +13,14 @@ import { createPublicKey, generateKeyPairSync, verify } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { Client } from '@fhir-auth/client'
-import { base64UrlDecode, base64UrlEncodeText, computeCodeChallenge, generateCodeVerifier } from '@fhir-auth/core'
-import { decodeCompactJws, signCompactJws } from '@fhir-auth/core/jws'
+import {
+  base64UrlDecode,
+  base64UrlEncodeText,
+  computeCodeChallenge,
+  generateCodeVerifier,
+} from '@fhir-auth/core'
 import { certificateDer, decodePemBlocks } from '@fhir-auth/core/internal'
+import { decodeCompactJws, signCompactJws } from '@fhir-auth/core/jws'
 import { nodeCryptoBackend } from '@fhir-auth/crypto-node'
 import { webCryptoBackend } from '@fhir-auth/crypto-webcrypto'
 import { SmartMetadata } from '@fhir-auth/smart'

@@ -98,7 +98,7 @@ describe('bad command lines exit 2 with one error line and the usage', () => {
     const result = await runCli(['discover', 'not a url', '--allow-insecure-localhost'])
     expect(result.exitCode).toBe(2)
     expect(stderrLines(result)).toEqual([
-      'error: baseUrl must be an absolute URL, got "not a url" (check the <fhir-base> argument)',
+      'error: baseUrl must be an absolute http(s) URL, got "not a url" (check the <fhir-base> argument)',
     ])
   })
 })

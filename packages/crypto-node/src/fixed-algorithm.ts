@@ -1,4 +1,10 @@
-import { ConfigurationError, CryptoError, type ImportSignerOptions, type KeyDescription, type SigningAlgorithm } from '@fhir-auth/core'
+import {
+  ConfigurationError,
+  CryptoError,
+  type ImportSignerOptions,
+  type KeyDescription,
+  type SigningAlgorithm,
+} from '@fhir-auth/core'
 import { compatibleAlgorithms, selectSigningAlgorithm } from '@fhir-auth/core/jws'
 
 /**

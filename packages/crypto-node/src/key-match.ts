@@ -1,5 +1,12 @@
 import { createPublicKey, type KeyObject } from 'node:crypto'
-import { type CertificateInfo, CryptoError, isJwsSigner, type JwsSigner, randomBytes, type VerificationAlgorithm } from '@fhir-auth/core'
+import {
+  type CertificateInfo,
+  CryptoError,
+  isJwsSigner,
+  type JwsSigner,
+  randomBytes,
+  type VerificationAlgorithm,
+} from '@fhir-auth/core'
 import { normalizeEcdsaSignature } from '@fhir-auth/core/jws'
 import { algorithmParameters } from './algorithm-parameters.js'
 import type { BoundedCache } from './bounded-cache.js'

@@ -1,5 +1,12 @@
 import { type KeyObject, sign } from 'node:crypto'
-import { CryptoError, type ImportSignerOptions, isJwsSigner, type JwsSigner, type KeyDescription, type SigningAlgorithm } from '@fhir-auth/core'
+import {
+  CryptoError,
+  type ImportSignerOptions,
+  isJwsSigner,
+  type JwsSigner,
+  type KeyDescription,
+  type SigningAlgorithm,
+} from '@fhir-auth/core'
 import { selectSigningAlgorithm } from '@fhir-auth/core/jws'
 import { algorithmParameters } from './algorithm-parameters.js'
 import { adoptJwsSigner } from './external-signer.js'

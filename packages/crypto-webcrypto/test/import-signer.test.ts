@@ -1,4 +1,9 @@
-import { ConfigurationError, CryptoError, type JwsSigner, type SigningAlgorithm } from '@fhir-auth/core'
+import {
+  ConfigurationError,
+  CryptoError,
+  type JwsSigner,
+  type SigningAlgorithm,
+} from '@fhir-auth/core'
 import { signCompactJws } from '@fhir-auth/core/jws'
 import { compactVerify, importX509 } from 'jose'
 import { describe, expect, it } from 'vitest'

@@ -1,4 +1,12 @@
-import { type Clock, ConfigurationError, epochSeconds, generateJti, isJwsSigner, type JwsSigner, systemClock } from '@fhir-auth/core'
+import {
+  type Clock,
+  ConfigurationError,
+  epochSeconds,
+  generateJti,
+  isJwsSigner,
+  type JwsSigner,
+  systemClock,
+} from '@fhir-auth/core'
 import { signCompactJws } from '@fhir-auth/core/jws'
 import { requireText } from './option-checks.js'
 

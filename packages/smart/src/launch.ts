@@ -9,14 +9,14 @@
  */
 
 export {
+  type AuthorizationCodeExchangeOptions,
+  exchangeAuthorizationCode,
+} from './authorization-code.js'
+export {
   type AuthorizationRequest,
   type AuthorizationRequestOptions,
   buildAuthorizationRequest,
 } from './authorization-request.js'
-export {
-  type AuthorizationCodeExchangeOptions,
-  exchangeAuthorizationCode,
-} from './authorization-code.js'
 export type { ClientAuthentication } from './client-authentication.js'
 export {
   type DiscoverSmartOptions,
@@ -25,7 +25,11 @@ export {
 } from './discovery.js'
 export { type DiscoveredEndpointField, requireDiscoveredEndpoint } from './endpoints.js'
 export { type RefreshOptions, refreshAccessToken } from './refresh.js'
-export { type AssociatedEndpoint, SmartMetadata, type SmartMetadataSource } from './smart-metadata.js'
+export {
+  type AssociatedEndpoint,
+  SmartMetadata,
+  type SmartMetadataSource,
+} from './smart-metadata.js'
 export type { TokenRequestCommon } from './token-request.js'
 export { parseTokenResponse, type TokenResponse } from './token-response.js'
 export { isTokenResponseValid, type TokenResponseCheckOptions } from './token-response-check.js'

@@ -1,4 +1,9 @@
-import { ConfigurationError, type HttpResponse, RegistrationError, type TransportOptions } from '@fhir-auth/core'
+import {
+  ConfigurationError,
+  type HttpResponse,
+  RegistrationError,
+  type TransportOptions,
+} from '@fhir-auth/core'
 import { decodeCompactJws } from '@fhir-auth/core/jws'
 import { isCryptoError } from './error-kinds.js'
 import { isCompactJws } from './jws-header.js'

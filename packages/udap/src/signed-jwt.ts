@@ -1,4 +1,12 @@
-import { base64Encode, type Clock, ConfigurationError, epochSeconds, generateJti, type JsonObject, type JwsSigner } from '@fhir-auth/core'
+import {
+  base64Encode,
+  type Clock,
+  ConfigurationError,
+  epochSeconds,
+  generateJti,
+  type JsonObject,
+  type JwsSigner,
+} from '@fhir-auth/core'
 import { signCompactJws } from '@fhir-auth/core/jws'
 import { currentTime, requireSigner } from './option-checks.js'
 

@@ -1,4 +1,13 @@
-import { base64Decode, type CertificateInfo, type CryptoBackend, type DecodedJws, DiscoveryError, describeValue, isJsonObject, safeUrl } from '@fhir-auth/core'
+import {
+  base64Decode,
+  type CertificateInfo,
+  type CryptoBackend,
+  type DecodedJws,
+  DiscoveryError,
+  describeValue,
+  isJsonObject,
+  safeUrl,
+} from '@fhir-auth/core'
 import { decodeCompactJws } from '@fhir-auth/core/jws'
 import { udapDiscoveryUrl } from './discovery-url.js'
 import { isCertificateChainError, isCryptoError } from './error-kinds.js'

@@ -1,4 +1,4 @@
-import { type CertificateInput } from '@fhir-auth/core'
+import type { CertificateInput } from '@fhir-auth/core'
 import { signCompactJws } from '@fhir-auth/core/jws'
 import { testPki } from '@fhir-auth/test-pki'
 import { compactVerify, importJWK, type JWK } from 'jose'

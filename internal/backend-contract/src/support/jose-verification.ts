@@ -1,5 +1,4 @@
-import type { JwsSigner, SigningAlgorithm } from '@fhir-auth/core'
-import { type JsonObject } from '@fhir-auth/core'
+import type { JsonObject, JwsSigner, SigningAlgorithm } from '@fhir-auth/core'
 import { signCompactJws } from '@fhir-auth/core/jws'
 import { compactVerify, importX509 } from 'jose'
 import { expect } from 'vitest'

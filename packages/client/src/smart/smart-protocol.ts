@@ -1,4 +1,5 @@
 import { ConfigurationError } from '@fhir-auth/core'
+import type { RegistrationResponse } from '@fhir-auth/smart'
 import {
   buildAuthorizationRequest,
   type ClientAuthentication,
@@ -27,7 +28,6 @@ import type {
   TokenResponseCheckOptions,
 } from '../operation-options.js'
 import type { ProtocolContext } from '../protocol-context.js'
-import type { RegistrationResponse } from '@fhir-auth/smart'
 import { SmartDiscovery } from './smart-discovery.js'
 import type { SmartSigning } from './smart-signing.js'
 

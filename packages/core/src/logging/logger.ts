@@ -1,6 +1,6 @@
 /**
  * Structured context attached to a log line. Never put secrets here; see
- * {@link @fhir-auth/core!redactFields}.
+ * `redactFields` from `@fhir-auth/core`.
  */
 export type LogFields = Readonly<Record<string, unknown>>
 

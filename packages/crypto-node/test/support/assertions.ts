@@ -1,4 +1,11 @@
-import { base64UrlDecode, ConfigurationError, CryptoError, FhirAuthError, type Jwk, type JwsSigner } from '@fhir-auth/core'
+import {
+  base64UrlDecode,
+  ConfigurationError,
+  CryptoError,
+  FhirAuthError,
+  type Jwk,
+  type JwsSigner,
+} from '@fhir-auth/core'
 import { signCompactJws } from '@fhir-auth/core/jws'
 import { compactVerify, importJWK, type JWK } from 'jose'
 import { expect } from 'vitest'

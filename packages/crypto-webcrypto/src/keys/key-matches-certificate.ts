@@ -1,6 +1,13 @@
-import { type CertificateInput, CryptoError, type JwsSigner, type PrivateKeyInput, randomBytes, type VerificationAlgorithm } from '@fhir-auth/core'
-import { normalizeEcdsaSignature } from '@fhir-auth/core/jws'
+import {
+  type CertificateInput,
+  CryptoError,
+  type JwsSigner,
+  type PrivateKeyInput,
+  randomBytes,
+  type VerificationAlgorithm,
+} from '@fhir-auth/core'
 import { parseCertificate, type SignatureVerifier } from '@fhir-auth/core/internal'
+import { normalizeEcdsaSignature } from '@fhir-auth/core/jws'
 import { bufferSource } from '../bytes.js'
 import { certificateBytes } from '../certificates/certificate-bytes.js'
 import { readPrivateJwk } from '../signer/private-jwk.js'

@@ -1,6 +1,13 @@
-import { CryptoError, type ImportSignerOptions, type JwsSigner, type KeyDescription, type PrivateKeyInput, type SigningAlgorithm } from '@fhir-auth/core'
-import { selectSigningAlgorithm } from '@fhir-auth/core/jws'
+import {
+  CryptoError,
+  type ImportSignerOptions,
+  type JwsSigner,
+  type KeyDescription,
+  type PrivateKeyInput,
+  type SigningAlgorithm,
+} from '@fhir-auth/core'
 import { describePrivateKeyPem } from '@fhir-auth/core/internal'
+import { selectSigningAlgorithm } from '@fhir-auth/core/jws'
 import { importParameters, joseAlgorithmProfile } from '../algorithm-parameters.js'
 import type { SubtleSource } from '../subtle.js'
 import { webCryptoError } from '../webcrypto-failure.js'
