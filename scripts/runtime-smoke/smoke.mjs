@@ -14,10 +14,9 @@ import {
   base64UrlEncode,
   CertificateChainError,
   computeCodeChallenge,
-  decodeCompactJws,
   generateCodeVerifier,
-  signCompactJws,
 } from '../../packages/core/dist/index.js'
+import { decodeCompactJws, signCompactJws } from '../../packages/core/dist/jws.js'
 import { webCryptoBackend } from '../../packages/crypto-webcrypto/dist/index.js'
 import { buildAuthorizationRequest } from '../../packages/smart/dist/index.js'
 import { createAuthenticationToken, prepareUdapSigner } from '../../packages/udap/dist/index.js'

@@ -95,7 +95,7 @@ describe('authorize (interactive: the redirect URL is pasted on stdin)', () => {
   it('prints the request as the first JSON line and the token response as the second', async () => {
     const result = await authorizeInteractively(authorizeArguments('cli-public', '--json'))
     expect(result.stderr).toBe('')
-    expect(result.exitCode).toBe(0)
+    expect(result.exitCode, result.stderr).toBe(0)
     const lines = result.stdout.trim().split('\n')
     expect(lines).toHaveLength(2)
     expect(result.request).toEqual({
@@ -122,7 +122,7 @@ describe('authorize (interactive: the redirect URL is pasted on stdin)', () => {
       { env: { CLIENT_SECRET: clientSecret } },
     )
     expect(result.stderr).toBe('Paste the URL your browser was redirected to and press Enter: ')
-    expect(result.exitCode).toBe(0)
+    expect(result.exitCode, result.stderr).toBe(0)
     expect(result.stdout).toMatch(/^Open this URL in a browser and sign in:\n\n {2}http/)
     expect(result.stdout).toMatch(/Token response\n/)
     expect(result.stdout).toMatch(/patient\s+patient-7\n/)
@@ -133,9 +133,16 @@ describe('authorize (interactive: the redirect URL is pasted on stdin)', () => {
 
   it('uses authorize-post with --post and a confidential asymmetric client with --key/--kid', async () => {
     const result = await authorizeInteractively(
-      authorizeArguments('cli-asymmetric', '--post', '--key', keyFile, '--kid', keys.kid, '--json'),
+      authorizeArguments(
+        'cli-asymmetric',
+        '--post',
+        '--key',
+        keyFile,
+        `--kid=${keys.kid}`,
+        '--json',
+      ),
     )
-    expect(result.exitCode).toBe(0)
+    expect(result.exitCode, result.stderr).toBe(0)
     expect(result.request).toMatchObject({
       method: 'post',
       endpoint: sandbox.endpoints.authorization,
@@ -152,7 +159,7 @@ describe('authorize (interactive: the redirect URL is pasted on stdin)', () => {
     const result = await authorizeInteractively(authorizeArguments('cli-public', '--json'), {
       decision: 'deny',
     })
-    expect(result.exitCode).toBe(1)
+    expect(result.exitCode, result.stderr).toBe(1)
     expect(result.stderr).toMatch(
       /^error: the authorization server refused the request: access_denied/,
     )
@@ -160,7 +167,7 @@ describe('authorize (interactive: the redirect URL is pasted on stdin)', () => {
 
   it('exits 2 when stdin ends without a redirect URL', async () => {
     const result = await runCli(authorizeArguments('cli-public', '--json'))
-    expect(result.exitCode).toBe(2)
+    expect(result.exitCode, result.stderr).toBe(2)
     expect(result.stderr).toMatch(/^error: no redirect URL on stdin/)
   })
 })
@@ -168,7 +175,7 @@ describe('authorize (interactive: the redirect URL is pasted on stdin)', () => {
 describe('authorize for scripts (--url-only, then --redirect-url)', () => {
   it('prints state and code verifier, then exchanges the code of the given redirect URL', async () => {
     const first = await runCli(authorizeArguments('cli-public', '--url-only', '--json'))
-    expect(first.exitCode).toBe(0)
+    expect(first.exitCode, first.stderr).toBe(0)
     const { authorizationRequest, state, codeVerifier } = JSON.parse(first.stdout)
     const authorized = await sandbox.authorize({ url: authorizationRequest.url })
     expect(authorized.state).toBe(state)
@@ -178,8 +185,7 @@ describe('authorize for scripts (--url-only, then --redirect-url)', () => {
         'cli-public',
         '--redirect-url',
         authorized.redirectUrl?.href ?? '',
-        '--state',
-        state,
+        `--state=${state}`,
         '--code-verifier-env',
         'CODE_VERIFIER',
         '--json',
@@ -187,7 +193,7 @@ describe('authorize for scripts (--url-only, then --redirect-url)', () => {
       { env: { CODE_VERIFIER: codeVerifier } },
     )
     expect(second.stderr).toBe('')
-    expect(second.exitCode).toBe(0)
+    expect(second.exitCode, second.stderr).toBe(0)
     expect(JSON.parse(second.stdout)).toMatchObject({ token_type: 'Bearer', patient: 'patient-1' })
   })
 
@@ -201,15 +207,14 @@ describe('authorize for scripts (--url-only, then --redirect-url)', () => {
         'cli-public',
         '--redirect-url',
         elsewhere,
-        '--state',
-        state,
+        `--state=${state}`,
         '--code-verifier-env',
         'CODE_VERIFIER',
         '--json',
       ),
       { env: { CODE_VERIFIER: codeVerifier } },
     )
-    expect(result.exitCode).toBe(0)
+    expect(result.exitCode, result.stderr).toBe(0)
     expect(result.stderr).toBe(
       `warning: the pasted URL is not at the redirect URI ${sandboxDefaultRedirectUri}\n`,
     )
@@ -232,7 +237,7 @@ describe('authorize for scripts (--url-only, then --redirect-url)', () => {
       ),
       { env: { CODE_VERIFIER: codeVerifier } },
     )
-    expect(result.exitCode).toBe(1)
+    expect(result.exitCode, result.stderr).toBe(1)
     expect(result.stderr).toMatch(/^error: the redirect URL’s state does not match/)
     expect(sandbox.requests.filter((entry) => entry.path === '/token')).toHaveLength(
       exchangesBefore,
@@ -241,7 +246,7 @@ describe('authorize for scripts (--url-only, then --redirect-url)', () => {
 
   it('prints the authorize-post request as an HTML form with escaped values', async () => {
     const result = await runCli(authorizeArguments('cli-public', '--post', '--url-only'))
-    expect(result.exitCode).toBe(0)
+    expect(result.exitCode, result.stderr).toBe(0)
     expect(result.stdout).toContain(
       `<form method="post" action="${sandbox.endpoints.authorization}">`,
     )
@@ -252,12 +257,12 @@ describe('authorize for scripts (--url-only, then --redirect-url)', () => {
 
   it('refuses script flags in the wrong mode (usage, exit 2)', async () => {
     const stateAlone = await runCli(authorizeArguments('cli-public', '--state', 'abc'))
-    expect(stateAlone.exitCode).toBe(2)
+    expect(stateAlone.exitCode, stateAlone.stderr).toBe(2)
     expect(stateAlone.stderr).toMatch(/^error: --state is only used with --redirect-url\n/)
     const postWithRedirect = await runCli(
       authorizeArguments('cli-public', '--redirect-url', 'https://app.example/callback', '--post'),
     )
-    expect(postWithRedirect.exitCode).toBe(2)
+    expect(postWithRedirect.exitCode, postWithRedirect.stderr).toBe(2)
     expect(postWithRedirect.stderr).toMatch(/^error: --post cannot be used with --redirect-url\n/)
   })
 })

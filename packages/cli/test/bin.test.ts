@@ -55,7 +55,7 @@ describe('the fhir-auth binary (real processes)', () => {
 
   it('exits 2 for a bad flag, with the error line and the usage on stderr', async () => {
     const result = await spawnCli(['token', '--frobnicate'])
-    expect(result.exitCode).toBe(2)
+    expect(result.exitCode, result.stderr).toBe(2)
     expect(result.stdout).toBe('')
     expect(stderrLines(result)[0]).toBe('error: unknown option --frobnicate')
     expect(result.stderr).toContain('Usage:\n  fhir-auth token ')
@@ -70,7 +70,7 @@ describe('the fhir-auth binary (real processes)', () => {
       '{"client_name":"bin"}',
       local,
     ])
-    expect(result.exitCode).toBe(1)
+    expect(result.exitCode, result.stderr).toBe(1)
     expect(stderrLines(result)).toHaveLength(1)
     expect(result.stderr).toMatch(/^error: client registration to .* failed with HTTP 401/)
   })
@@ -78,7 +78,7 @@ describe('the fhir-auth binary (real processes)', () => {
   it('exits 3 with one error line when signed_metadata is not trusted', async () => {
     const trustFlags = await writeTrustFiles(files, udap.trust)
     const result = await spawnCli(['discover', udap.fhirBaseUrl, '--udap', ...trustFlags, local])
-    expect(result.exitCode).toBe(3)
+    expect(result.exitCode, result.stderr).toBe(3)
     expect(result.stdout).toBe('')
     expect(stderrLines(result)).toHaveLength(1)
     expect(result.stderr).toMatch(
@@ -95,15 +95,14 @@ describe('the fhir-auth binary (real processes)', () => {
       'bin-backend',
       '--key',
       keyFile,
-      '--kid',
-      keys.kid,
+      `--kid=${keys.kid}`,
       '--scope',
       'system/*.rs',
       local,
       '--json',
     ])
     expect(result.stderr).toBe('')
-    expect(result.exitCode).toBe(0)
+    expect(result.exitCode, result.stderr).toBe(0)
     expect(JSON.parse(result.stdout)).toMatchObject({ token_type: 'Bearer', scope: 'system/*.rs' })
   })
 
@@ -135,7 +134,7 @@ describe('the fhir-auth binary (real processes)', () => {
       },
     )
     expect(result.stderr).toBe('')
-    expect(result.exitCode).toBe(0)
+    expect(result.exitCode, result.stderr).toBe(0)
     const [, tokenLine] = result.stdout.trim().split('\n')
     expect(JSON.parse(tokenLine ?? '')).toMatchObject({
       token_type: 'Bearer',

@@ -32,7 +32,7 @@ const local = '--allow-insecure-localhost'
 describe('discover (SMART)', () => {
   it('prints the endpoints, capabilities and support as one JSON document with --json', async () => {
     const result = await runCli(['discover', smart.fhirBaseUrl, local, '--json'])
-    expect(result.exitCode).toBe(0)
+    expect(result.exitCode, result.stderr).toBe(0)
     expect(result.stdout.trim().split('\n')).toHaveLength(1)
     const document = JSON.parse(result.stdout)
     expect(document).toMatchObject({
@@ -54,7 +54,7 @@ describe('discover (SMART)', () => {
 
   it('prints a readable listing without --json', async () => {
     const result = await runCli(['discover', smart.fhirBaseUrl, local])
-    expect(result.exitCode).toBe(0)
+    expect(result.exitCode, result.stderr).toBe(0)
     expect(result.stdout).toContain(`SMART configuration of ${smart.fhirBaseUrl}\n`)
     expect(result.stdout).toMatch(new RegExp(`token\\s+${smart.endpoints.token}\\n`))
     expect(result.stdout).toMatch(/backendServices\s+yes\n/)
@@ -70,7 +70,7 @@ describe('discover (SMART)', () => {
     })
     try {
       const result = await runCli(['discover', smart.fhirBaseUrl, local, '--json'])
-      expect(result.exitCode).toBe(0)
+      expect(result.exitCode, result.stderr).toBe(0)
       expect(JSON.parse(result.stdout).compliant).toBe(false)
       expect(result.stderr).toContain(
         "warning: SMART metadata non-compliance: required field 'code_challenge_methods_supported' is missing",
@@ -93,7 +93,7 @@ describe('discover (SMART)', () => {
 
   it('refuses plain HTTP without --allow-insecure-localhost (exit 1) and names the flag', async () => {
     const result = await runCli(['discover', smart.fhirBaseUrl])
-    expect(result.exitCode).toBe(1)
+    expect(result.exitCode, result.stderr).toBe(1)
     expect(stderrLines(result)).toHaveLength(1)
     expect(result.stderr).toMatch(/^error: SMART discovery failed for .*HTTPS is required/)
     expect(result.stderr).toContain('add --allow-insecure-localhost')
@@ -103,7 +103,7 @@ describe('discover (SMART)', () => {
     smart.setDiscoveryOverride({ response: { status: 404, contentType: 'text/plain', body: 'no' } })
     try {
       const result = await runCli(['discover', smart.fhirBaseUrl, local, '--verbose'])
-      expect(result.exitCode).toBe(1)
+      expect(result.exitCode, result.stderr).toBe(1)
       expect(result.stderr).toContain('DiscoveryError (ERR_DISCOVERY)')
       expect(result.stderr).toContain('status: 404')
     } finally {
@@ -122,7 +122,7 @@ describe('discover --udap', () => {
       local,
       '--json',
     ])
-    expect(result.exitCode).toBe(0)
+    expect(result.exitCode, result.stderr).toBe(0)
     const document = JSON.parse(result.stdout)
     expect(document).toMatchObject({
       protocol: 'udap',
@@ -139,7 +139,7 @@ describe('discover --udap', () => {
 
   it('prints a readable listing that says signed_metadata was verified', async () => {
     const result = await runCli(['discover', udap.fhirBaseUrl, '--udap', ...trustFlags, local])
-    expect(result.exitCode).toBe(0)
+    expect(result.exitCode, result.stderr).toBe(0)
     expect(result.stdout).toContain(
       `UDAP metadata of ${udap.fhirBaseUrl} (signed_metadata verified)`,
     )
@@ -157,7 +157,7 @@ describe('discover --udap', () => {
       'udap://unknown.example/',
       local,
     ])
-    expect(result.exitCode).toBe(1)
+    expect(result.exitCode, result.stderr).toBe(1)
     expect(result.stderr).toMatch(/community not recognised/)
   })
 
@@ -171,7 +171,7 @@ describe('discover --udap', () => {
     async (variant, message) => {
       udap.setHostile(variant)
       const result = await runCli(['discover', udap.fhirBaseUrl, '--udap', ...trustFlags, local])
-      expect(result.exitCode).toBe(3)
+      expect(result.exitCode, result.stderr).toBe(3)
       expect(result.stdout).toBe('')
       const lines = stderrLines(result)
       expect(lines).toHaveLength(1)
@@ -194,7 +194,7 @@ describe('discover --udap', () => {
       local,
       '--verbose',
     ])
-    expect(result.exitCode).toBe(3)
+    expect(result.exitCode, result.stderr).toBe(3)
     expect(result.stderr).toContain('caused by CertificateChainError (ERR_CERTIFICATE_CHAIN)')
     expect(result.stderr).toContain('reason: crl-missing')
   })
@@ -209,7 +209,7 @@ describe('discover --udap', () => {
       local,
       '--json',
     ])
-    expect(result.exitCode).toBe(3)
+    expect(result.exitCode, result.stderr).toBe(3)
     const { error } = JSON.parse(result.stdout)
     expect(error).toMatchObject({ name: 'DiscoveryError', code: 'ERR_DISCOVERY' })
     expect(error.causes[0]).toMatchObject({ name: 'CertificateChainError', reason: 'no-path' })
@@ -217,7 +217,7 @@ describe('discover --udap', () => {
 
   it('needs --trust-anchor: usage error, exit 2', async () => {
     const result = await runCli(['discover', udap.fhirBaseUrl, '--udap', local])
-    expect(result.exitCode).toBe(2)
+    expect(result.exitCode, result.stderr).toBe(2)
     expect(result.stderr).toMatch(/^error: --trust-anchor <file> is required with --udap/)
     expect(result.stderr).toContain('Usage:\n  fhir-auth discover <fhir-base>')
   })

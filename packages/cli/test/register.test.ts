@@ -57,12 +57,11 @@ describe('register (SMART, RFC 7591)', () => {
       smart.fhirBaseUrl,
       '--metadata',
       smartMetadata,
-      '--initial-access-token',
-      smart.initialAccessToken,
+      `--initial-access-token=${smart.initialAccessToken}`,
       local,
       '--json',
     ])
-    expect(result.exitCode).toBe(0)
+    expect(result.exitCode, result.stderr).toBe(0)
     const response = JSON.parse(result.stdout)
     expect(response.client_id).toEqual(expect.any(String))
     expect(response.client_name).toBe('CLI test app')
@@ -82,7 +81,7 @@ describe('register (SMART, RFC 7591)', () => {
       `Bearer ${smart.initialAccessToken}`,
       local,
     ])
-    expect(result.exitCode).toBe(0)
+    expect(result.exitCode, result.stderr).toBe(0)
     expect(result.stdout).toMatch(/^Registered client \S+\n/)
     expect(result.stdout).toMatch(/client_name\s+CLI test app\n/)
   })
@@ -97,7 +96,7 @@ describe('register (SMART, RFC 7591)', () => {
       local,
       '--verbose',
     ])
-    expect(result.exitCode).toBe(1)
+    expect(result.exitCode, result.stderr).toBe(1)
     expect(result.stdout).toBe('')
     expect(result.stderr).toMatch(/^error: client registration to .* failed with HTTP 401/m)
     expect(result.stderr).toContain('RegistrationError (ERR_REGISTRATION)')
@@ -114,7 +113,7 @@ describe('register (SMART, RFC 7591)', () => {
       '{"client_name":',
       local,
     ])
-    expect(result.exitCode).toBe(2)
+    expect(result.exitCode, result.stderr).toBe(2)
     expect(stderrLines(result)).toHaveLength(1)
     expect(result.stderr).toMatch(/^error: --metadata is not valid JSON/)
   })
@@ -131,7 +130,7 @@ describe('register (SMART, RFC 7591)', () => {
       '--authorization',
       'Bearer second-token-value',
     ])
-    expect(result.exitCode).toBe(2)
+    expect(result.exitCode, result.stderr).toBe(2)
     expect(result.stderr).toContain(
       'error: --initial-access-token and --authorization cannot be used together',
     )
@@ -161,7 +160,7 @@ describe('register --udap', () => {
       '--json',
     ])
     expect(registered.stderr).toBe('')
-    expect(registered.exitCode).toBe(0)
+    expect(registered.exitCode, registered.stderr).toBe(0)
     const { client_id: clientId, grant_types: grantTypes } = JSON.parse(registered.stdout)
     expect(grantTypes).toEqual(['client_credentials'])
     expect(udap.registrations.get(clientId)?.clientUri).toBe(clientUri)
@@ -172,7 +171,7 @@ describe('register --udap', () => {
       JSON.stringify(cancellationMetadata),
       '--cancel',
     ])
-    expect(cancelled.exitCode).toBe(0)
+    expect(cancelled.exitCode, cancelled.stderr).toBe(0)
     expect(cancelled.stdout).toContain(`Cancelled the registration of client ${clientId}\n`)
     expect(cancelled.stdout).toMatch(/grant_types\s+\(none\)\n/)
     expect(udap.registrations.get(clientId)?.cancelled).toBe(true)
@@ -201,7 +200,7 @@ describe('register --udap', () => {
       { env: { CLIENT_P12_PASSWORD: testPki.pkcs12Password } },
     )
     expect(result.stderr).toBe('')
-    expect(result.exitCode).toBe(0)
+    expect(result.exitCode, result.stderr).toBe(0)
     const clientId = JSON.parse(result.stdout).client_id
     expect(udap.registrations.get(clientId)?.clientUri).toBe(pkcs12ClientUri)
 
@@ -226,7 +225,7 @@ describe('register --udap', () => {
       ],
       { env: { CLIENT_P12_PASSWORD: testPki.pkcs12Password } },
     )
-    expect(cancelled.exitCode).toBe(0)
+    expect(cancelled.exitCode, cancelled.stderr).toBe(0)
     expect(JSON.parse(cancelled.stdout)).toMatchObject({ client_id: clientId, grant_types: [] })
     expect(udap.registrations.get(clientId)?.cancelled).toBe(true)
   })
@@ -250,7 +249,7 @@ describe('register --udap', () => {
       JSON.stringify(udapMetadata),
       local,
     ])
-    expect(result.exitCode).toBe(0)
+    expect(result.exitCode, result.stderr).toBe(0)
     expect(result.stdout).toMatch(/^Registered client /)
   })
 
@@ -278,7 +277,7 @@ describe('register --udap', () => {
       ],
       { env: { WRONG: wrongPassword } },
     )
-    expect(result.exitCode).toBe(2)
+    expect(result.exitCode, result.stderr).toBe(2)
     expect(result.stderr).toContain('CryptoError (ERR_CRYPTO)')
     expect(result.stderr).toContain('reason: pkcs12-password')
     expect(result.stderr).not.toContain(wrongPassword)
@@ -304,19 +303,19 @@ describe('register --udap', () => {
       '--metadata',
       JSON.stringify(udapMetadata),
     ])
-    expect(withoutSource.exitCode).toBe(2)
+    expect(withoutSource.exitCode, withoutSource.stderr).toBe(2)
     expect(withoutSource.stderr).toMatch(
       /^error: --pkcs12 needs its password from --password-env <VAR> or --password-file <file>/,
     )
     const onCommandLine = await runCli([...base, '--password', 'hunter2-secret'])
-    expect(onCommandLine.exitCode).toBe(2)
+    expect(onCommandLine.exitCode, onCommandLine.stderr).toBe(2)
     expect(onCommandLine.stderr).toMatch(/^error: unknown option --password\n/)
     expect(onCommandLine.stderr).not.toContain('hunter2-secret')
   })
 
   it('refuses --cancel without --udap and SMART flags with --udap (exit 2)', async () => {
     const cancel = await runCli(['register', '--base-url', smart.fhirBaseUrl, '--cancel'])
-    expect(cancel.exitCode).toBe(2)
+    expect(cancel.exitCode, cancel.stderr).toBe(2)
     expect(cancel.stderr).toMatch(/^error: --cancel is a UDAP option: add --udap\n/)
     const smartFlag = await runCli([
       'register',
@@ -324,7 +323,7 @@ describe('register --udap', () => {
       '--initial-access-token',
       'some-token-value',
     ])
-    expect(smartFlag.exitCode).toBe(2)
+    expect(smartFlag.exitCode, smartFlag.stderr).toBe(2)
     expect(smartFlag.stderr).toMatch(
       /^error: --initial-access-token is a SMART option and cannot be used with --udap\n/,
     )

@@ -100,12 +100,15 @@ describe('no secret reaches stderr (progress, warnings, errors, --verbose detail
       local,
       '--verbose',
     ]
-    const success = await runCli([...base, '--kid', keys.kid, '--scope', 'system/*.rs', '--json'], {
-      stderrIsTty: true,
-    })
+    const success = await runCli(
+      [...base, `--kid=${keys.kid}`, '--scope', 'system/*.rs', '--json'],
+      {
+        stderrIsTty: true,
+      },
+    )
     const failure = await runCli([...base, '--kid', 'wrong-kid', '--scope', 'system/*.rs'])
-    expect(success.exitCode).toBe(0)
-    expect(failure.exitCode).toBe(1)
+    expect(success.exitCode, success.stderr).toBe(0)
+    expect(failure.exitCode, failure.stderr).toBe(1)
     const accessToken: string = JSON.parse(success.stdout).access_token
     const scanner = new SecretScanner()
       .addPrivateKeyPem('backend key', keys.privateKeyPem)
@@ -132,7 +135,7 @@ describe('no secret reaches stderr (progress, warnings, errors, --verbose detail
       '--verbose',
       '--json',
     ])
-    expect(echoed.exitCode).toBe(1)
+    expect(echoed.exitCode, echoed.stderr).toBe(1)
     expect(echoed.stderr).toContain('invalid_client_metadata')
     const registered = await runCli([
       'register',
@@ -145,7 +148,7 @@ describe('no secret reaches stderr (progress, warnings, errors, --verbose detail
       local,
       '--verbose',
     ])
-    expect(registered.exitCode).toBe(0)
+    expect(registered.exitCode, registered.stderr).toBe(0)
     const scanner = new SecretScanner()
       .addSecret('echoed token', token)
       .addSecret('sandbox initial access token', smart.initialAccessToken)
@@ -187,14 +190,13 @@ describe('no secret reaches stderr (progress, warnings, errors, --verbose detail
           ...argv(variable),
           '--redirect-url',
           redirectUrl,
-          '--state',
-          state,
+          `--state=${state}`,
           '--code-verifier-env',
           'VERIFIER',
         ],
         { env: { ...env, VERIFIER: codeVerifier }, stderrIsTty: true },
       )
-      expect(second.exitCode).toBe(variable === 'GOOD_SECRET' ? 0 : 1)
+      expect(second.exitCode, second.stderr).toBe(variable === 'GOOD_SECRET' ? 0 : 1)
       scanner.addSecret(`${variable} code`, code).addSecret(`${variable} verifier`, codeVerifier)
       scanner.addText(`${variable} exchange stdout`, second.stdout)
       results[`${variable} url-only`] = first
@@ -261,10 +263,10 @@ describe('no secret reaches stderr (progress, warnings, errors, --verbose detail
         ...identity.flags,
       ]),
     }
-    expect(results.withPasswordFile.exitCode).toBe(0)
-    expect(results.wrongPassword.exitCode).toBe(2)
-    expect(results.pemIdentity.exitCode).toBe(0)
-    expect(results.wrongClientUri.exitCode).not.toBe(0)
+    expect(results.withPasswordFile.exitCode, results.withPasswordFile.stderr).toBe(0)
+    expect(results.wrongPassword.exitCode, results.wrongPassword.stderr).toBe(2)
+    expect(results.pemIdentity.exitCode, results.pemIdentity.stderr).toBe(0)
+    expect(results.wrongClientUri.exitCode, results.wrongClientUri.stderr).not.toBe(0)
     const scanner = new SecretScanner()
       .addSecret('PKCS#12 password', pkcs12Password)
       .addSecret('wrong password', 'wrong-password-1234')

@@ -88,8 +88,7 @@ function smartTokenArgumentsWith(
     'cli-backend',
     '--key',
     credentials.key,
-    '--kid',
-    credentials.kid,
+    `--kid=${credentials.kid}`,
     local,
     ...extra,
   ]
@@ -98,7 +97,7 @@ function smartTokenArgumentsWith(
 describe('token (SMART Backend Services)', () => {
   it('prints the token response it was asked for as JSON', async () => {
     const result = await runCli(smartTokenArguments('--scope', 'system/*.rs', '--json'))
-    expect(result.exitCode).toBe(0)
+    expect(result.exitCode, result.stderr).toBe(0)
     expect(JSON.parse(result.stdout)).toMatchObject({
       access_token: expect.any(String),
       token_type: 'Bearer',
@@ -110,7 +109,7 @@ describe('token (SMART Backend Services)', () => {
 
   it('prints a readable token response, with scopes given as one space-separated value', async () => {
     const result = await runCli(smartTokenArguments('--scope', 'system/*.rs system/Patient.rs'))
-    expect(result.exitCode).toBe(0)
+    expect(result.exitCode, result.stderr).toBe(0)
     expect(result.stdout).toMatch(/^Token response\n/)
     expect(result.stdout).toMatch(/access_token\s+\S{16,}\n/)
     expect(result.stdout).toMatch(/scope\s+system\/\*\.rs system\/Patient\.rs\n/)
@@ -120,7 +119,7 @@ describe('token (SMART Backend Services)', () => {
 
   it('shows the library’s deprecation warning when no --scope is given', async () => {
     const result = await runCli(smartTokenArguments('--json'))
-    expect(result.exitCode).toBe(0)
+    expect(result.exitCode, result.stderr).toBe(0)
     expect(JSON.parse(result.stdout).scope).toBe('system/*.rs')
     expect(result.stderr).toMatch(/^warning: .*system\/\*\.rs/m)
   })
@@ -135,7 +134,7 @@ describe('token (SMART Backend Services)', () => {
       '--key',
       keyFile,
     ])
-    expect(result.exitCode).toBe(2)
+    expect(result.exitCode, result.stderr).toBe(2)
     expect(result.stderr).toMatch(/^error: --kid is required to name the registered key\n/)
     expect(result.stderr).toContain('Usage:\n  fhir-auth token ')
   })
@@ -149,7 +148,7 @@ describe('token (SMART Backend Services)', () => {
         '--verbose',
       ),
     )
-    expect(result.exitCode).toBe(1)
+    expect(result.exitCode, result.stderr).toBe(1)
     expect(result.stderr).toContain('TokenError (ERR_TOKEN)')
     expect(result.stderr).toMatch(/status: 400|status: 401/)
     expect(result.stderr).toContain('error: invalid_client')
@@ -163,7 +162,7 @@ describe('token (SMART Backend Services)', () => {
         'system/*.rs',
       ),
     )
-    expect(result.exitCode).toBe(2)
+    expect(result.exitCode, result.stderr).toBe(2)
     expect(result.stderr).toBe(`error: cannot read --key file "${keyFile}.missing": no such file\n`)
   })
 })
@@ -188,7 +187,7 @@ describe('token --udap (client credentials with a UDAP authentication token)', (
       '--json',
     ])
     expect(result.stderr).toBe('')
-    expect(result.exitCode).toBe(0)
+    expect(result.exitCode, result.stderr).toBe(0)
     const response = JSON.parse(result.stdout)
     expect(response).toMatchObject({ token_type: 'Bearer', scope: 'system/*.rs' })
     const issued = udap.accessTokens.find((token) => token.accessToken === response.access_token)
@@ -216,7 +215,7 @@ describe('token --udap (client credentials with a UDAP authentication token)', (
       local,
       '--json',
     ])
-    expect(result.exitCode).toBe(0)
+    expect(result.exitCode, result.stderr).toBe(0)
     const { access_token: accessToken } = JSON.parse(result.stdout)
     expect(udap.accessTokens.find((token) => token.accessToken === accessToken)).toMatchObject({
       unregistered: true,
@@ -237,7 +236,7 @@ describe('token --udap (client credentials with a UDAP authentication token)', (
       'system/*.rs',
       local,
     ])
-    expect(result.exitCode).toBe(2)
+    expect(result.exitCode, result.stderr).toBe(2)
     expect(result.stderr).toMatch(
       /^error: the server requires the hl7-b2b authorization extension.*\(set --b2b-organization-id and --b2b-purpose-of-use\)\n$/,
     )
@@ -252,10 +251,10 @@ describe('token --udap (client credentials with a UDAP authentication token)', (
       '--b2b-purpose-of-use',
       'urn:oid:2.16.840.1.113883.5.8#TREAT',
     ])
-    expect(halfB2b.exitCode).toBe(2)
+    expect(halfB2b.exitCode, halfB2b.stderr).toBe(2)
     expect(halfB2b.stderr).toMatch(/^error: --b2b-purpose-of-use needs --b2b-organization-id\n/)
     const noClient = await runCli(base)
-    expect(noClient.exitCode).toBe(2)
+    expect(noClient.exitCode, noClient.stderr).toBe(2)
     expect(noClient.stderr).toMatch(/^error: --client-id \(registered client\) or --client-uri/)
   })
 })

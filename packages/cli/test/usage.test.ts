@@ -7,13 +7,13 @@ import { runCli, stderrLines } from './support/cli-harness.js'
 describe('help and version', () => {
   it('lists every command with --help (exit 0) and without arguments (exit 2)', async () => {
     const help = await runCli(['--help'])
-    expect(help.exitCode).toBe(0)
+    expect(help.exitCode, help.stderr).toBe(0)
     for (const command of ['discover', 'register', 'token', 'authorize']) {
       expect(help.stdout).toMatch(new RegExp(`^ {2}${command} {2,}\\S`, 'm'))
     }
     expect(help.stdout).toContain('Exit codes: 0 success, 1 protocol or server failure')
     const bare = await runCli([])
-    expect(bare.exitCode).toBe(2)
+    expect(bare.exitCode, bare.stderr).toBe(2)
     expect(bare.stdout).toBe(help.stdout)
   })
 
@@ -21,7 +21,7 @@ describe('help and version', () => {
     'prints the usage of %s with --help and with "help <command>"',
     async (command) => {
       const result = await runCli([command, '--help'])
-      expect(result.exitCode).toBe(0)
+      expect(result.exitCode, result.stderr).toBe(0)
       expect(result.stdout).toMatch(new RegExp(`^fhir-auth ${command}: `))
       expect(result.stdout).toContain(`Usage:\n  fhir-auth ${command} `)
       expect(result.stdout).toContain('Global options:\n')
@@ -39,7 +39,7 @@ describe('help and version', () => {
 
   it('prints the package version with --version', async () => {
     const result = await runCli(['--version'])
-    expect(result.exitCode).toBe(0)
+    expect(result.exitCode, result.stderr).toBe(0)
     expect(result.stdout).toBe(`${packageVersion()}\n`)
     expect(packageVersion()).toMatch(/^\d+\.\d+\.\d+/)
   })
@@ -73,7 +73,7 @@ describe('bad command lines exit 2 with one error line and the usage', () => {
     [['token', '--trust-anchor', 'a.pem'], '--trust-anchor is a UDAP option: add --udap'],
   ])('%j', async (argv, message) => {
     const result = await runCli(argv)
-    expect(result.exitCode).toBe(2)
+    expect(result.exitCode, result.stderr).toBe(2)
     expect(result.stdout).toBe('')
     const [errorLine] = stderrLines(result)
     expect(errorLine?.startsWith(`error: ${message}`), errorLine).toBe(true)
@@ -82,7 +82,7 @@ describe('bad command lines exit 2 with one error line and the usage', () => {
 
   it('writes the usage error as a JSON document too with --json', async () => {
     const result = await runCli(['token', '--json', '--frobnicate'])
-    expect(result.exitCode).toBe(2)
+    expect(result.exitCode, result.stderr).toBe(2)
     expect(JSON.parse(result.stdout)).toEqual({
       error: {
         name: 'ConfigurationError',
@@ -96,7 +96,7 @@ describe('bad command lines exit 2 with one error line and the usage', () => {
 
   it('names the flag to fix for a library configuration error', async () => {
     const result = await runCli(['discover', 'not a url', '--allow-insecure-localhost'])
-    expect(result.exitCode).toBe(2)
+    expect(result.exitCode, result.stderr).toBe(2)
     expect(stderrLines(result)).toEqual([
       'error: baseUrl must be an absolute http(s) URL, got "not a url" (check the <fhir-base> argument)',
     ])
@@ -128,7 +128,7 @@ describe('--timeout', () => {
       '--verbose',
     ])
     const elapsed = performance.now() - started
-    expect(result.exitCode).toBe(1)
+    expect(result.exitCode, result.stderr).toBe(1)
     expect(result.stderr).toContain('reason: timeout')
     expect(elapsed).toBeGreaterThanOrEqual(190)
     expect(elapsed).toBeLessThan(5000)

@@ -14,6 +14,7 @@ export const publishedPackages = [
   'crypto-node',
   'crypto-webcrypto',
   'client',
+  'cli',
 ] as const
 
 function newestSourceTime(directory: string): number {
