@@ -69,9 +69,18 @@ describe('measureSmartBundle', () => {
 
 function group(gzipBytes: number, forbiddenPackages: readonly string[] = []): ChunkGroup {
   return {
-    chunks: [{ name: 'a.js', minifiedBytes: gzipBytes * 3, gzipBytes, brotliBytes: gzipBytes }],
+    chunks: [
+      {
+        name: 'a.js',
+        contents: new Uint8Array(0),
+        minifiedBytes: gzipBytes * 3,
+        gzipBytes,
+        brotliBytes: gzipBytes,
+      },
+    ],
     minifiedBytes: gzipBytes * 3,
     gzipBytes,
+    singleFileGzipBytes: gzipBytes,
     brotliBytes: gzipBytes,
     modules: [],
     thirdPartyPackages: forbiddenPackages,

@@ -72,7 +72,6 @@ export function readClientOptions(options: unknown): Record<string, unknown> {
       throw new ConfigurationError({
         invalidAttribute: name,
         validValues: knownOptions,
-        message: `unknown Client option ${JSON.stringify(name)}; valid options: ${knownOptions.join(', ')}`,
       })
     }
   }
@@ -90,15 +89,12 @@ export function resolveClientOptions(options: Record<string, unknown>): Resolved
       invalidAttribute: 'flow',
       invalidValue: options.flow,
       validValues: reservedFlows,
-      message: `flow ${JSON.stringify(options.flow)} is reserved for future UDAP flows (b2b, b2c, tiered_oauth) and is not implemented yet; omit it`,
+      message: 'flow is reserved for future UDAP flows and not implemented yet',
     })
   }
   const crypto = options.crypto
   if (crypto !== undefined && !hasFunctions(crypto, ['importSigner', 'verifySignature'])) {
-    throw optionError(
-      'crypto',
-      'a CryptoBackend (from @fhir-auth/crypto-node or @fhir-auth/crypto-webcrypto)',
-    )
+    throw optionError('crypto', 'a CryptoBackend')
   }
   if (options.fetch !== undefined && typeof options.fetch !== 'function')
     throw optionError('fetch', 'a function')

@@ -33,7 +33,6 @@ export function checkClientTypeKind(value: unknown): asserts value is string | n
     invalidAttribute: 'clientType',
     invalidValue: value,
     validValues: clientTypes,
-    message: `clientType must be a string or null, got ${typeof value}; valid values: ${clientTypes.join(', ')}`,
   })
 }
 
@@ -63,7 +62,6 @@ export function checkClientType(protocol: Protocol, value: unknown): ClientType 
       invalidAttribute: 'clientType',
       invalidValue: value,
       validValues: [udapClientTypeText],
-      message: `clientType ${JSON.stringify(value)} cannot be set: ${udapClientTypeText} (UDAP clients always authenticate with signed JWTs)`,
     })
   }
   if (typeof value === 'string' && (clientTypes as readonly string[]).includes(value))

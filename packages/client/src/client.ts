@@ -254,7 +254,7 @@ export class Client {
         invalidAttribute: 'protocol',
         invalidValue: 'udap',
         validValues: ['smart'],
-        message: `${operation} is not available for protocol udap in this version: UDAP clients discover, register, cancel and request client-credentials tokens`,
+        message: `${operation} is a SMART operation; UDAP clients use registerClient and requestBackendToken`,
       })
     }
     return this.#smartProtocol()

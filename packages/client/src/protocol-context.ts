@@ -1,4 +1,13 @@
 import type { ClientConfig, CryptoBackend, TransportOptions } from '@fhir-auth/core'
+import {
+  isPresent,
+  optionalScopes,
+  optionalString,
+  readOptions,
+  requireString,
+  usableScopes,
+} from './arguments.js'
+import { raceCallerSignal } from './caller-signal.js'
 import type { ResolvedClientOptions } from './client-options.js'
 
 /**
@@ -10,6 +19,21 @@ import type { ResolvedClientOptions } from './client-options.js'
 export class ProtocolContext {
   readonly config: ClientConfig
   readonly options: ResolvedClientOptions
+  /**
+   * Argument checks and the per-caller abort race, for the operations loaded on demand. They
+   * reach these helpers through the context rather than by importing them, so bundlers keep the
+   * helpers in the client's main chunk instead of splitting them into tiny shared chunks that a
+   * browser would have to fetch up front.
+   */
+  readonly checks = {
+    isPresent,
+    optionalScopes,
+    optionalString,
+    readOptions,
+    requireString,
+    usableScopes,
+  }
+  readonly raceCallerSignal = raceCallerSignal
   #backend: Promise<CryptoBackend> | undefined
 
   constructor(config: ClientConfig, options: ResolvedClientOptions) {

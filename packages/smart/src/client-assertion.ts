@@ -8,7 +8,6 @@ import {
   systemClock,
 } from '@fhir-auth/core'
 import { signCompactJws } from '@fhir-auth/core/jws'
-import { requireText } from './option-checks.js'
 
 /** The `client_assertion_type` of a JWT client assertion (RFC 7523 §2.2). */
 export const jwtBearerAssertionType = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer'
@@ -84,4 +83,17 @@ export async function createClientAssertion(options: ClientAssertionOptions): Pr
     },
     signer,
   )
+}
+
+/**
+ * A non-blank string option, else a `ConfigurationError` naming it (never echoing the value).
+ * A local copy of option-checks' `requireText`: importing that module from this lazily loaded
+ * one would give bundlers a tiny extra shared chunk to load up front.
+ */
+function requireText(value: unknown, attribute: string): string {
+  if (typeof value === 'string' && value.trim() !== '') return value
+  throw new ConfigurationError({
+    invalidAttribute: attribute,
+    message: `${attribute} must be a non-blank string`,
+  })
 }

@@ -42,7 +42,7 @@ export function requireDiscoveredEndpoint(
   if (problem === 'insecure-url') {
     throw new DiscoveryError({
       endpoint,
-      message: `discovered ${field} ${safeUrl(value)} is not HTTPS${allowInsecureLocalhost ? '' : ' (HTTP is allowed only for loopback hosts with allowInsecureLocalhost)'}`,
+      message: `discovered ${field} ${safeUrl(value)} is not HTTPS${allowInsecureLocalhost ? '' : ' (loopback HTTP needs allowInsecureLocalhost)'}`,
     })
   }
   return value

@@ -50,3 +50,4 @@ export {
 export type { TokenRequestCommon } from './token-request.js'
 export { parseTokenResponse, type TokenResponse } from './token-response.js'
 export { isTokenResponseValid, type TokenResponseCheckOptions } from './token-response-check.js'
+export { validateSmartMetadata } from './validate-smart-metadata.js'

@@ -1,4 +1,4 @@
-import { DiscoveryError, isJsonObject, type Logger } from '@fhir-auth/core'
+import { DiscoveryError, isJsonObject } from '@fhir-auth/core'
 
 /** One entry of `associated_endpoints` (SMART 2.2.0, experimental): a URL and its capabilities. */
 export interface AssociatedEndpoint {
@@ -192,52 +192,6 @@ export class SmartMetadata {
   /** `S256` listed in `code_challenge_methods_supported`. */
   supportsPkceS256(): boolean {
     return this.codeChallengeMethodsSupported?.includes('S256') ?? false
-  }
-
-  /**
-   * Checks the document against SMART App Launch 2.2.0: the required fields, the fields that
-   * capabilities make required (`authorization_endpoint` for launches; `issuer` and `jwks_uri`
-   * for `sso-openid-connect`), `S256` present and `plain` absent. Writes one warning per
-   * violation, starting `SMART metadata non-compliance: `. Never throws.
-   *
-   * @returns true when the document has no violation.
-   * @see https://hl7.org/fhir/smart-app-launch/STU2.2/conformance.html#response
-   */
-  validate(logger: Logger): boolean {
-    const problems: string[] = []
-    const required = [
-      'grant_types_supported',
-      'token_endpoint',
-      'capabilities',
-      'code_challenge_methods_supported',
-    ]
-    if (this.#has('launch-ehr') || this.#has('launch-standalone'))
-      required.push('authorization_endpoint')
-    if (this.#has('sso-openid-connect')) required.push('issuer', 'jwks_uri')
-    for (const field of required) {
-      const value = this.raw[field]
-      const isList = field === 'capabilities' || field.endsWith('_supported')
-      if (value === undefined || value === null)
-        problems.push(`required field '${field}' is missing`)
-      else if (isList ? !Array.isArray(value) : text(value) === undefined) {
-        problems.push(`'${field}' must be ${isList ? 'an array' : 'a non-empty string'}`)
-      }
-    }
-    const methods = this.codeChallengeMethodsSupported
-    if (methods && !methods.includes('S256')) {
-      problems.push("code_challenge_methods_supported lacks 'S256' (required)")
-    }
-    if (methods?.includes('plain')) {
-      problems.push("code_challenge_methods_supported has 'plain' (prohibited)")
-    }
-    for (const problem of problems) {
-      try {
-        logger.warn(`SMART metadata non-compliance: ${problem}`)
-      } catch {
-        // A broken logger must not turn a diagnostic into a failure.
-      }
-    }
-    return problems.length === 0
   }
 
   /** The raw document, so `JSON.stringify(metadata)` gives what the server sent. */

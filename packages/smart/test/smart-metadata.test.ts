@@ -1,6 +1,6 @@
 import { DiscoveryError } from '@fhir-auth/core'
 import { describe, expect, it } from 'vitest'
-import { SmartMetadata } from '../src/index.js'
+import { SmartMetadata, validateSmartMetadata } from '../src/index.js'
 import { captureLogger } from './test-support.js'
 
 const baseUrl = 'https://fhir.example.org/r4'
@@ -262,16 +262,16 @@ describe('SmartMetadata predicates', () => {
   })
 })
 
-describe('SmartMetadata.validate', () => {
+describe('validateSmartMetadata', () => {
   it('accepts a compliant document without a warning', () => {
     const logger = captureLogger()
-    expect(metadata(compliant).validate(logger)).toBe(true)
+    expect(validateSmartMetadata(metadata(compliant), logger)).toBe(true)
     expect(logger.lines).toEqual([])
   })
 
   it('warns once per missing required field', () => {
     const logger = captureLogger()
-    expect(metadata({}).validate(logger)).toBe(false)
+    expect(validateSmartMetadata(metadata({}), logger)).toBe(false)
     expect(logger.warnings()).toEqual([
       "SMART metadata non-compliance: required field 'grant_types_supported' is missing",
       "SMART metadata non-compliance: required field 'token_endpoint' is missing",
@@ -283,7 +283,10 @@ describe('SmartMetadata.validate', () => {
   it('warns about fields of the wrong type', () => {
     const logger = captureLogger()
     expect(
-      metadata({ ...compliant, token_endpoint: 5, grant_types_supported: 'code' }).validate(logger),
+      validateSmartMetadata(
+        metadata({ ...compliant, token_endpoint: 5, grant_types_supported: 'code' }),
+        logger,
+      ),
     ).toBe(false)
     expect(logger.warnings()).toEqual([
       "SMART metadata non-compliance: 'grant_types_supported' must be an array",
@@ -299,7 +302,7 @@ describe('SmartMetadata.validate', () => {
       issuer: undefined,
       jwks_uri: undefined,
     }
-    expect(metadata(document).validate(logger)).toBe(false)
+    expect(validateSmartMetadata(metadata(document), logger)).toBe(false)
     expect(logger.warnings()).toEqual([
       "SMART metadata non-compliance: required field 'authorization_endpoint' is missing",
       "SMART metadata non-compliance: required field 'issuer' is missing",
@@ -308,14 +311,20 @@ describe('SmartMetadata.validate', () => {
     const backendOnly = captureLogger()
     const { authorization_endpoint: _a, issuer: _i, jwks_uri: _j, ...rest } = compliant
     expect(
-      metadata({ ...rest, capabilities: ['client-confidential-asymmetric'] }).validate(backendOnly),
+      validateSmartMetadata(
+        metadata({ ...rest, capabilities: ['client-confidential-asymmetric'] }),
+        backendOnly,
+      ),
     ).toBe(true)
   })
 
   it('warns when S256 is missing and when plain is present', () => {
     const logger = captureLogger()
     expect(
-      metadata({ ...compliant, code_challenge_methods_supported: ['plain'] }).validate(logger),
+      validateSmartMetadata(
+        metadata({ ...compliant, code_challenge_methods_supported: ['plain'] }),
+        logger,
+      ),
     ).toBe(false)
     expect(logger.warnings()).toEqual([
       "SMART metadata non-compliance: code_challenge_methods_supported lacks 'S256' (required)",
@@ -331,6 +340,6 @@ describe('SmartMetadata.validate', () => {
         throw new Error('logger down')
       },
     }
-    expect(metadata({}).validate(throwing)).toBe(false)
+    expect(validateSmartMetadata(metadata({}), throwing)).toBe(false)
   })
 })

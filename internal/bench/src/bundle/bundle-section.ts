@@ -9,9 +9,13 @@ import {
 } from './measure-smart-bundle.js'
 import { forbiddenBrowserPackages } from './third-party-modules.js'
 
-/** Goal for what a SMART-only app loads up front, gzip bytes. */
+/** Goal for what a SMART-only app loads up front, gzip bytes, as one bundle. */
 export const upFrontGoalBytes = 8_000
-/** Hard budget: above this the benchmark run fails. */
+/**
+ * Hard budget, as one bundle: above this the benchmark run fails. Measured as one bundle because
+ * that is what webpack's default chunking serves and how fhirclient's 26.8 KB was measured;
+ * esbuild's per-file split (3 files, each compressed alone) is printed beside it.
+ */
 export const upFrontHardBudgetBytes = 12_000
 /** fhirclient 2.6.3's browser entry, esbuild-bundled with the same flags (smart-anchors.md §C.1). */
 const fhirclientGzipBytes = 26_787
@@ -35,10 +39,14 @@ export function bundleReport(measurement: SmartBundleMeasurement): SectionReport
   const figures: Figure[] = [
     {
       id: 'bundle.upFront',
-      label: 'SMART app up front (entry + static imports), gzip',
+      label: 'SMART app up front (entry + static imports), gzip as one bundle',
       goal: `≤ ${formatKilobytes(upFrontGoalBytes)} (hard ≤ ${formatKilobytes(upFrontHardBudgetBytes)}); fhirclient ${formatKilobytes(fhirclientGzipBytes)}`,
-      measured: describeGroup(upFront),
-      verdict: verdictForLimit(upFront.gzipBytes, upFrontGoalBytes, upFrontHardBudgetBytes),
+      measured: `${formatKilobytes(upFront.singleFileGzipBytes)} gz as one bundle; esbuild split: ${describeGroup(upFront)}`,
+      verdict: verdictForLimit(
+        upFront.singleFileGzipBytes,
+        upFrontGoalBytes,
+        upFrontHardBudgetBytes,
+      ),
       values: groupValues(upFront),
     },
     {
@@ -85,6 +93,7 @@ function describeGroup(group: ChunkGroup): string {
 function groupValues(group: ChunkGroup) {
   return {
     gzipBytes: group.gzipBytes,
+    singleFileGzipBytes: group.singleFileGzipBytes,
     minifiedBytes: group.minifiedBytes,
     brotliBytes: group.brotliBytes,
     files: group.chunks.map((chunk) => chunk.name),

@@ -1,4 +1,5 @@
 import type { SmartMetadata } from '@fhir-auth/smart'
+import { validateSmartMetadata } from '@fhir-auth/smart'
 import { createCapturingLogger } from '@fhir-auth/test-utils'
 import type { UdapMetadata } from '@fhir-auth/udap'
 
@@ -39,7 +40,7 @@ export function readSmartMetadata(metadata: SmartMetadata): unknown[] {
     metadata.supportsDynamicRegistration(),
     metadata.supportsOpenIdConnect(),
     metadata.supportsPkceS256(),
-    metadata.validate(createCapturingLogger()),
+    validateSmartMetadata(metadata, createCapturingLogger()),
     metadata.toJSON(),
   ]
 }

@@ -6,6 +6,7 @@
  */
 import { Client, ConfigurationError, DiscoveryError, TokenError } from '@fhir-auth/client'
 import { sandboxCapabilities } from '@fhir-auth/sandbox'
+import { validateSmartMetadata } from '@fhir-auth/smart'
 import { createCapturingLogger } from '@fhir-auth/test-utils'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { expectBasicAuthentication } from './support/assertions.js'
@@ -83,7 +84,7 @@ describe('serverMetadata on the real document', () => {
     expect(metadata.supportsOpenIdConnect()).toBe(true)
     expect(metadata.supportsPkceS256()).toBe(true)
     const logger = createCapturingLogger()
-    expect(metadata.validate(logger)).toBe(true)
+    expect(validateSmartMetadata(metadata, logger)).toBe(true)
     expect(logger.entries).toEqual([])
   })
 

@@ -1,5 +1,5 @@
 import type { SmartMetadata, UdapMetadata } from '@fhir-auth/client'
-import { smartConfigurationUrl } from '@fhir-auth/smart'
+import { smartConfigurationUrl, validateSmartMetadata } from '@fhir-auth/smart'
 import { udapDiscoveryUrl } from '@fhir-auth/udap'
 import { checkProtocolOptions, type ParsedFlags, usageError } from '../args.js'
 import { createClient } from '../client-factory.js'
@@ -47,7 +47,7 @@ async function discoverSmart(baseUrl: string, context: CommandContext): Promise<
   const client = createClient(context, { baseUrl }, 'smart')
   context.output.progress(`discovering ${smartConfigurationUrl(baseUrl)}`)
   const metadata = await client.serverMetadata()
-  const isCompliant = metadata.validate(context.logger)
+  const isCompliant = validateSmartMetadata(metadata, context.logger)
   const document = {
     protocol: 'smart',
     baseUrl,

@@ -3,7 +3,6 @@ import {
   resolveBackendScopes,
   type TokenResponse,
 } from '@fhir-auth/smart'
-import { optionalScopes, readOptions, requireString } from '../arguments.js'
 import type { RequestBackendTokenOptions } from '../operation-options.js'
 import type { ProtocolContext } from '../protocol-context.js'
 import type { SmartDiscovery } from './smart-discovery.js'
@@ -21,14 +20,14 @@ export async function requestBackendToken(
   signing: SmartSigning,
   input: RequestBackendTokenOptions | undefined,
 ): Promise<TokenResponse> {
-  const options = readOptions(input, 'requestBackendToken')
+  const options = context.checks.readOptions(input, 'requestBackendToken')
   const { config } = context
   const logger = context.options.logger
   logger.info('Requesting backend services access token (client_credentials grant)', {
     event: 'smart.token.client_credentials',
   })
-  const clientId = requireString(config.clientId, 'clientId')
-  const perCallScopes = optionalScopes(options.scopes, 'scopes')
+  const clientId = context.checks.requireString(config.clientId, 'clientId')
+  const perCallScopes = context.checks.optionalScopes(options.scopes, 'scopes')
   const signer = await signing.signer(options)
   const scopes = resolveBackendScopes(perCallScopes, config.scopes, logger)
   return requestBackendServicesToken({

@@ -1,5 +1,4 @@
 import { type RegistrationResponse, registerSmartClient } from '@fhir-auth/smart'
-import { isPresent, optionalString, readOptions } from '../arguments.js'
 import type { SmartRegistrationOptions } from '../operation-options.js'
 import type { ProtocolContext } from '../protocol-context.js'
 import type { SmartDiscovery } from './smart-discovery.js'
@@ -16,19 +15,22 @@ export async function registerClient(
   metadata: Readonly<Record<string, unknown>>,
   input: SmartRegistrationOptions | undefined,
 ): Promise<RegistrationResponse> {
-  const options = readOptions(input, 'registerClient')
+  const options = context.checks.readOptions(input, 'registerClient')
   context.options.logger.info('Registering client via Dynamic Client Registration (RFC 7591)', {
     event: 'smart.registration',
   })
-  const explicitEndpoint = optionalString(options.registrationEndpoint, 'registrationEndpoint')
-  const authorization = optionalString(options.authorization, 'authorization', true)
-  const registrationEndpoint = isPresent(explicitEndpoint)
+  const explicitEndpoint = context.checks.optionalString(
+    options.registrationEndpoint,
+    'registrationEndpoint',
+  )
+  const authorization = context.checks.optionalString(options.authorization, 'authorization', true)
+  const registrationEndpoint = context.checks.isPresent(explicitEndpoint)
     ? explicitEndpoint
     : await discovery.registrationEndpoint(options.signal)
   return registerSmartClient({
     ...context.transport(options.signal),
     registrationEndpoint,
     metadata,
-    authorization: isPresent(authorization) ? authorization : undefined,
+    authorization: context.checks.isPresent(authorization) ? authorization : undefined,
   })
 }

@@ -71,7 +71,7 @@ export class SmartDiscovery {
     if (this.#context.config.baseUrl !== undefined) return
     throw new ConfigurationError({
       invalidAttribute: attribute,
-      message: `${attribute} is neither configured nor discoverable (configure it, or baseUrl for discovery)`,
+      message: `${attribute} is neither configured nor discoverable (no baseUrl)`,
     })
   }
 

@@ -84,8 +84,7 @@ export class SmartProtocol {
     if (scopes === undefined) {
       throw new ConfigurationError({
         invalidAttribute: 'scopes',
-        message:
-          'scopes are required for an authorization request: configure scopes or pass customScopes',
+        message: 'scopes are required: configure scopes or pass customScopes',
       })
     }
     const redirectUri = requireString(config.redirectUri, 'redirectUri')

@@ -1,5 +1,4 @@
 import { ConfigurationError, type JwsSigner, type PrivateKeyInput } from '@fhir-auth/core'
-import { optionalString, requireString } from '../arguments.js'
 import type { CredentialOverrides } from '../operation-options.js'
 import type { ProtocolContext } from '../protocol-context.js'
 
@@ -39,7 +38,10 @@ export class SmartSigning {
     }
     const key: PrivateKeyInput | undefined = perCallKey ?? config.privateKey
     if (key === undefined) throw new ConfigurationError({ invalidAttribute: 'privateKey' })
-    const kid = requireString(optionalString(overrides.kid, 'kid') ?? config.kid, 'kid')
+    const kid = this.#context.checks.requireString(
+      this.#context.checks.optionalString(overrides.kid, 'kid') ?? config.kid,
+      'kid',
+    )
     if (perCallKey !== undefined || overrides.kid !== undefined) return this.#import(key, kid)
     if (this.#configured === undefined) {
       const pending = this.#import(key, kid)

@@ -1,6 +1,5 @@
 import { type CertificateInput, ConfigurationError, type CrlInput } from '@fhir-auth/core'
 import { discoverUdapMetadata, type UdapMetadata, udapDiscoveryUrl } from '@fhir-auth/udap'
-import { raceCallerSignal } from '../caller-signal.js'
 import type { UdapTrustOptions } from '../operation-options.js'
 import type { ProtocolContext } from '../protocol-context.js'
 import { trustCacheKey } from './trust-cache-key.js'
@@ -30,7 +29,11 @@ export class UdapDiscoveryCache {
     const key = trustCacheKey(community, trustedAnchors, crls)
     const cached = this.#entries.get(key)
     if (cached !== undefined) {
-      const metadata = await raceCallerSignal(cached, signal, this.#endpoint(community))
+      const metadata = await this.#context.raceCallerSignal(
+        cached,
+        signal,
+        this.#endpoint(community),
+      )
       if (!this.#expired(metadata)) return metadata
       if (this.#entries.get(key) === cached) this.#entries.delete(key)
       return this.metadata(input, signal)
@@ -41,7 +44,7 @@ export class UdapDiscoveryCache {
     pending.catch(() => {
       if (this.#entries.get(key) === pending) this.#entries.delete(key)
     })
-    return raceCallerSignal(pending, signal, this.#endpoint(community))
+    return this.#context.raceCallerSignal(pending, signal, this.#endpoint(community))
   }
 
   #endpoint(community: string | undefined): string {

@@ -10,13 +10,6 @@ import {
   type TokenResponse,
   type UdapMetadata,
 } from '@fhir-auth/udap'
-import {
-  isPresent,
-  optionalScopes,
-  optionalString,
-  readOptions,
-  usableScopes,
-} from '../arguments.js'
 import type {
   RequestBackendTokenOptions,
   UdapRegistrationOptions,
@@ -50,7 +43,7 @@ export class UdapProtocol {
   serverMetadata(
     input: (UdapTrustOptions & { readonly signal?: AbortSignal }) | undefined,
   ): Promise<UdapMetadata> {
-    const options = readOptions(input, 'serverMetadata')
+    const options = this.#context.checks.readOptions(input, 'serverMetadata')
     return this.#discovery.metadata(options, options.signal)
   }
 
@@ -78,7 +71,7 @@ export class UdapProtocol {
   }
 
   async requestBackendToken(input: RequestBackendTokenOptions | undefined): Promise<TokenResponse> {
-    const options = readOptions(input, 'requestBackendToken')
+    const options = this.#context.checks.readOptions(input, 'requestBackendToken')
     const { config, logger, now } = this.#parts()
     logger.info(
       'Requesting access token with a UDAP authentication token (client_credentials grant)',
@@ -86,7 +79,9 @@ export class UdapProtocol {
         event: 'udap.token.client_credentials',
       },
     )
-    const scopes = usableScopes(optionalScopes(options.scopes, 'scopes') ?? config.scopes)
+    const scopes = this.#context.checks.usableScopes(
+      this.#context.checks.optionalScopes(options.scopes, 'scopes') ?? config.scopes,
+    )
     if (scopes === undefined) {
       throw new ConfigurationError({
         invalidAttribute: 'scopes',
@@ -94,11 +89,11 @@ export class UdapProtocol {
           'scopes are required for a UDAP client_credentials request: configure scopes or pass them',
       })
     }
-    const explicitClientUri = optionalString(options.clientUri, 'clientUri')
+    const explicitClientUri = this.#context.checks.optionalString(options.clientUri, 'clientUri')
     // Registered flow: iss = sub = client_id. Unregistered flow (no client_id known): the client URI.
     const clientId = config.clientId ?? this.#registered?.clientId
     const issuer = clientId ?? explicitClientUri
-    if (!isPresent(issuer)) {
+    if (!this.#context.checks.isPresent(issuer)) {
       throw new ConfigurationError({
         invalidAttribute: 'clientId',
         message:
@@ -140,12 +135,12 @@ export class UdapProtocol {
     input: UdapRegistrationOptions,
     operation: 'register' | 'cancel',
   ): Promise<RegistrationResponse> {
-    const options = readOptions(
+    const options = this.#context.checks.readOptions(
       input,
       operation === 'register' ? 'registerClient' : 'cancelRegistration',
     )
     const { config, now } = this.#parts()
-    if (!isPresent(options.clientUri)) {
+    if (!this.#context.checks.isPresent(options.clientUri)) {
       throw new ConfigurationError({
         invalidAttribute: 'clientUri',
         message:

@@ -70,10 +70,10 @@ const expectations: Readonly<Record<AttributeKind, string>> = {
   secret: 'a string',
   url: 'an absolute http(s) URL',
   // Native apps may register private-use schemes (RFC 8252 §7.1); script and content schemes never.
-  redirect: 'an absolute URL that is not javascript:, data:, vbscript:, blob: or file:',
+  redirect: 'an absolute URL (not javascript:, data:, vbscript:, blob: or file:)',
   scopes: 'an array of strings',
   key: 'a PEM string, a JWK, a CryptoKey, a KeyObject or a JwsSigner',
-  chain: 'an array of PEM strings, DER bytes or certificate objects, leaf first',
+  chain: 'an array of certificates (PEM, DER or objects), leaf first',
   boolean: 'true or false',
 }
 
@@ -180,7 +180,7 @@ export class ClientConfig {
       throw new ConfigurationError({
         invalidAttribute: 'config',
         invalidValue: input === null ? 'null' : Array.isArray(input) ? 'an array' : typeof input,
-        message: 'config must be a ClientConfig or a plain object of its attributes',
+        message: 'config must be a ClientConfig or a plain object',
       })
     }
     const source = input as Record<string, unknown>
@@ -189,7 +189,6 @@ export class ClientConfig {
         throw new ConfigurationError({
           invalidAttribute: name,
           validValues: knownAttributes,
-          message: `unknown config attribute ${JSON.stringify(name)}; valid attributes: ${knownAttributes.join(', ')}`,
         })
       }
     }
@@ -247,10 +246,13 @@ export class ClientConfig {
     const output: Record<string, unknown> = {}
     for (const [name, value] of Object.entries(this.#toInput())) {
       if (value === undefined) continue
-      if (kinds[name] === 'secret' || kinds[name] === 'key') output[name] = redacted
-      else if (name === 'certificateChain')
-        output[name] = `[${(value as unknown[]).length} certificate(s)]`
-      else output[name] = value
+      const kind = kinds[name]
+      output[name] =
+        kind === 'secret' || kind === 'key'
+          ? redacted
+          : kind === 'chain'
+            ? `[${(value as unknown[]).length} certificate(s)]`
+            : value
     }
     return output
   }
@@ -260,22 +262,10 @@ export class ClientConfig {
     return `ClientConfig ${JSON.stringify(this.toJSON(), null, 2)}`
   }
 
-  #toInput(): ClientConfigInput {
-    return {
-      baseUrl: this.baseUrl,
-      clientId: this.clientId,
-      redirectUri: this.redirectUri,
-      scopes: this.scopes,
-      clientSecret: this.#clientSecret,
-      privateKey: this.#privateKey,
-      certificateChain: this.certificateChain,
-      kid: this.kid,
-      jwtAlgorithm: this.jwtAlgorithm,
-      jwksUri: this.jwksUri,
-      issuer: this.issuer,
-      authorizationEndpoint: this.authorizationEndpoint,
-      tokenEndpoint: this.tokenEndpoint,
-      allowInsecureLocalhost: this.allowInsecureLocalhost,
-    }
+  #toInput(): Record<string, unknown> {
+    const input: Record<string, unknown> = {}
+    for (const name of knownAttributes)
+      input[name] = (this as unknown as Record<string, unknown>)[name]
+    return input
   }
 }

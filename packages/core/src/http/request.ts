@@ -127,7 +127,7 @@ async function fetchOnce(exchange: Exchange): Promise<Response> {
       problem,
       problem === 'invalid-url'
         ? 'refused: not an absolute URL'
-        : `refused: HTTPS is required${allowInsecure ? '' : ' (HTTP only for loopback hosts with allowInsecureLocalhost)'}`,
+        : `refused: HTTPS is required${allowInsecure ? '' : ' (loopback HTTP needs allowInsecureLocalhost)'}`,
     )
   }
   const headers: Record<string, string> = { accept: 'application/json' }
@@ -172,38 +172,27 @@ async function fetchOnce(exchange: Exchange): Promise<Response> {
 
 function nextLocation(exchange: Exchange, response: Response, redirects: number): string {
   const status = response.status || undefined
-  // POSTs are never re-sent: codes are single use and registration is not idempotent.
-  if (exchange.request.method !== 'GET') {
-    throw fail(
-      exchange,
-      'redirect',
-      `answered with a redirect (HTTP ${status}); POSTs are never re-sent`,
-      status,
-    )
-  }
   const location = response.headers.get('location')
-  if (response.type === 'opaqueredirect' || location === null) {
+  const next =
+    location !== null && URL.canParse(location, exchange.url)
+      ? new URL(location, exchange.url).href
+      : undefined
+  // POSTs are never re-sent: codes are single use and registration is not idempotent.
+  const problem =
+    exchange.request.method !== 'GET'
+      ? 'POSTs are never re-sent'
+      : redirects >= maxRedirects
+        ? `more than ${maxRedirects} redirects`
+        : next === undefined || response.type === 'opaqueredirect'
+          ? 'a redirect it cannot follow (no usable Location)'
+          : checkUrl(next, exchange.request.allowInsecureLocalhost === true) !== undefined
+            ? `${safeUrl(next)} is refused by the HTTPS policy`
+            : undefined
+  if (problem !== undefined || next === undefined) {
     throw fail(
       exchange,
       'redirect',
-      'answered with a redirect it cannot follow (no Location)',
-      status,
-    )
-  }
-  if (redirects >= maxRedirects) {
-    throw fail(exchange, 'redirect', `redirected more than ${maxRedirects} times`, status)
-  }
-  const next = URL.canParse(location, exchange.url)
-    ? new URL(location, exchange.url).href
-    : undefined
-  if (
-    next === undefined ||
-    checkUrl(next, exchange.request.allowInsecureLocalhost === true) !== undefined
-  ) {
-    throw fail(
-      exchange,
-      'redirect',
-      `redirected to a URL the HTTPS policy refuses (${next === undefined ? 'invalid' : safeUrl(next)})`,
+      `answered with a redirect (HTTP ${status}): ${problem}`,
       status,
     )
   }
@@ -255,13 +244,7 @@ async function readBody(exchange: Exchange, response: Response): Promise<string>
     )
   }
   if (total > limit) throw tooLarge()
-  const bytes = new Uint8Array(total)
-  let offset = 0
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset)
-    offset += chunk.byteLength
-  }
-  return new TextDecoder().decode(bytes)
+  return new Blob(chunks as BlobPart[]).text()
 }
 
 function discard(response: Response): void {
@@ -283,31 +266,30 @@ export function safeUrl(url: string): string {
 }
 
 /**
- * The error code of a transport error (`ECONNREFUSED`, `UND_ERR_SOCKET`…), read defensively: a
- * hostile `fetch` may throw anything, with getters that throw. Only code-shaped strings are kept,
- * so a `code` carrying request data cannot travel on.
+ * The name and code of a transport error (`TypeError`, `ECONNREFUSED`…), read defensively: a
+ * hostile `fetch` may throw anything, with getters that throw. Only name- and code-shaped strings
+ * are kept, so nothing carrying request data can travel on.
  */
-function errorCode(error: unknown): string | undefined {
+function describeError(error: unknown): { name: string; code: string | undefined } {
   try {
-    const record = error as { code?: unknown; cause?: { code?: unknown } } | undefined
-    const code = record?.code ?? record?.cause?.code
-    return typeof code === 'string' && /^[A-Z][A-Z0-9_]{1,39}$/.test(code) ? code : undefined
+    const record = error as { name?: unknown; code?: unknown; cause?: { code?: unknown } }
+    const name =
+      error instanceof Error && /^[A-Za-z]{1,40}$/.test(String(record.name))
+        ? String(record.name)
+        : 'Error'
+    const code = record.code ?? record.cause?.code
+    return {
+      name,
+      code: typeof code === 'string' && /^[A-Z][A-Z0-9_]{1,39}$/.test(code) ? code : undefined,
+    }
   } catch {
-    return undefined
-  }
-}
-
-function errorName(error: unknown): string {
-  try {
-    return error instanceof Error && /^[A-Za-z]{1,40}$/.test(error.name) ? error.name : 'Error'
-  } catch {
-    return 'Error'
+    return { name: 'Error', code: undefined }
   }
 }
 
 function networkCause(error: unknown): string {
-  const name = errorName(error)
-  return errorCode(error) ?? (name === 'TypeError' || name === 'Error' ? 'network error' : name)
+  const { name, code } = describeError(error)
+  return code ?? (name === 'TypeError' || name === 'Error' ? 'network error' : name)
 }
 
 /**
@@ -315,8 +297,7 @@ function networkCause(error: unknown): string {
  * its body, with codes, verifiers, assertions or secrets — in its message or attach it to the error.
  */
 function sanitizeCause(error: unknown): Error {
-  const name = errorName(error)
-  const code = errorCode(error)
+  const { name, code } = describeError(error)
   const copy = new Error(code === undefined ? name : `${name} (${code})`)
   copy.name = name
   if (code !== undefined) Object.defineProperty(copy, 'code', { value: code, enumerable: true })
