@@ -76,6 +76,15 @@ export {
   tryParseJsonBody,
 } from './http/json.js'
 export {
+  describeMemberNames,
+  type FlowErrorClass,
+  isSuccessStatus,
+  oauthErrorFromResponse,
+  redactRequestSecrets,
+  sendFlowRequest,
+  successJsonObject,
+} from './http/oauth-exchange.js'
+export {
   defaultMaxResponseBytes,
   defaultTimeoutMs,
   type FetchLike,

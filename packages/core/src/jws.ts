@@ -1,7 +1,8 @@
 /**
  * `@fhir-auth/core/jws`: compact JWS assembly and decoding, ECDSA signature conversion and the
- * signing-algorithm selection rules — what signing clients (asymmetric SMART clients, backend
- * services, UDAP) and crypto backends need. A separate entry so that public SMART clients never
+ * signing-algorithm selection rules (with the checks every crypto backend's `importSigner`
+ * shares) — what signing clients (asymmetric SMART clients, backend services, UDAP) and crypto
+ * backends need. A separate entry so that public SMART clients never
  * carry this code in a browser bundle.
  *
  * @packageDocumentation
@@ -14,4 +15,6 @@ export {
   selectSigningAlgorithm,
 } from './crypto/algorithms.js'
 export { ecdsaDerToJose, normalizeEcdsaSignature } from './crypto/ecdsa-signature.js'
+export { checkFixedAlgorithm } from './crypto/fixed-algorithm.js'
+export { checkImportSignerOptions } from './crypto/import-signer-options.js'
 export { type DecodedJws, decodeCompactJws, type JsonObject, signCompactJws } from './crypto/jws.js'

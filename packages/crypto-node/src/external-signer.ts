@@ -6,7 +6,7 @@ import {
   type SigningAlgorithm,
   signingAlgorithms,
 } from '@fhir-auth/core'
-import { checkFixedAlgorithm } from './fixed-algorithm.js'
+import { checkFixedAlgorithm } from '@fhir-auth/core/jws'
 
 /** The key family each JWS algorithm implies, since a ready signer hides its key. */
 const keyDescriptionByAlgorithm: Readonly<Record<SigningAlgorithm, KeyDescription>> = Object.freeze(

@@ -7,11 +7,13 @@ import {
   type KeyDescription,
   type SigningAlgorithm,
 } from '@fhir-auth/core'
-import { selectSigningAlgorithm } from '@fhir-auth/core/jws'
+import {
+  checkFixedAlgorithm,
+  checkImportSignerOptions,
+  selectSigningAlgorithm,
+} from '@fhir-auth/core/jws'
 import { algorithmParameters } from './algorithm-parameters.js'
 import { adoptJwsSigner } from './external-signer.js'
-import { checkFixedAlgorithm } from './fixed-algorithm.js'
-import { checkImportSignerOptions } from './import-signer-options.js'
 import { describeKeyObject } from './key-description.js'
 import { nodeErrorCode, type ResolvedPrivateKey, resolvePrivateKey } from './private-key-input.js'
 

@@ -192,7 +192,7 @@ describe('importSigner from a CryptoKey', () => {
     const error = await rejectionOf(backend.importSigner(key, { profile: 'smart' }))
     expect(error).toBeInstanceOf(CryptoError)
     expect((error as CryptoError).reason).toBe('algorithm-mismatch')
-    expect((error as Error).message).toContain('can only make RS256')
+    expect((error as Error).message).toContain('makes RS256 only')
   })
 
   it('refuses an explicit algorithm other than the bound one on jwtAlgorithm', async () => {

@@ -1,18 +1,16 @@
 import {
   ConfigurationError,
   checkUrl,
+  describeMemberNames,
   type HttpResponse,
   isJsonObject,
+  isSuccessStatus,
+  oauthErrorFromResponse,
   RegistrationError,
+  sendFlowRequest,
+  successJsonObject,
   type TransportOptions,
 } from '@fhir-auth/core'
-import {
-  errorFromResponse,
-  fieldNames,
-  isSuccess,
-  sendFlowRequest,
-  successBody,
-} from './oauth-response.js'
 import { transportOf } from './option-checks.js'
 
 /**
@@ -97,14 +95,14 @@ export function parseRegistrationResponse(
   response: HttpResponse,
   requestSecrets: readonly (string | undefined)[] = [],
 ): RegistrationResponse {
-  if (!isSuccess(response))
-    throw errorFromResponse(RegistrationError, 'client registration', response, requestSecrets)
-  const body = successBody(RegistrationError, 'registration response', response)
+  if (!isSuccessStatus(response))
+    throw oauthErrorFromResponse(RegistrationError, 'client registration', response, requestSecrets)
+  const body = successJsonObject(RegistrationError, 'registration response', response)
   const clientId = body.client_id
   if (typeof clientId !== 'string' || clientId.trim() === '') {
     throw new RegistrationError({
       status: response.status,
-      message: `registration response has no non-blank string client_id (received fields: ${fieldNames(body)})`,
+      message: `registration response has no non-blank string client_id (received fields: ${describeMemberNames(body)})`,
     })
   }
   return body as RegistrationResponse

@@ -1,6 +1,5 @@
-import { type Clock, TokenError, type TransportOptions } from '@fhir-auth/core'
+import { type Clock, sendFlowRequest, TokenError, type TransportOptions } from '@fhir-auth/core'
 import { authenticateClient, type ClientAuthentication } from './client-authentication.js'
-import { sendFlowRequest } from './oauth-response.js'
 import { requireText, transportOf } from './option-checks.js'
 import { parseTokenResponse, type TokenResponse } from './token-response.js'
 

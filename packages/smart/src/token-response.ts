@@ -1,5 +1,11 @@
-import { type HttpResponse, TokenError } from '@fhir-auth/core'
-import { errorFromResponse, fieldNames, isSuccess, successBody } from './oauth-response.js'
+import {
+  describeMemberNames,
+  type HttpResponse,
+  isSuccessStatus,
+  oauthErrorFromResponse,
+  successJsonObject,
+  TokenError,
+} from '@fhir-auth/core'
 
 /**
  * A token response as the server sent it (snake_case keys: `access_token`, `token_type`,
@@ -28,14 +34,14 @@ export function parseTokenResponse(
   response: HttpResponse,
   requestSecrets: readonly (string | undefined)[] = [],
 ): TokenResponse {
-  if (!isSuccess(response))
-    throw errorFromResponse(TokenError, 'token request', response, requestSecrets)
-  const body = successBody(TokenError, 'token response', response)
+  if (!isSuccessStatus(response))
+    throw oauthErrorFromResponse(TokenError, 'token request', response, requestSecrets)
+  const body = successJsonObject(TokenError, 'token response', response)
   const accessToken = body.access_token
   if (typeof accessToken !== 'string' || accessToken.trim() === '') {
     throw new TokenError({
       status: response.status,
-      message: `token response has no non-blank string access_token (received fields: ${fieldNames(body)})`,
+      message: `token response has no non-blank string access_token (received fields: ${describeMemberNames(body)})`,
     })
   }
   return body as TokenResponse

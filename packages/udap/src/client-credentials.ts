@@ -2,12 +2,12 @@ import {
   type Clock,
   ConfigurationError,
   type JwsSigner,
+  sendFlowRequest,
   TokenError,
   type TransportOptions,
 } from '@fhir-auth/core'
 import { createAuthenticationToken } from './authentication-token.js'
 import { type B2bExtensionInput, b2bExtensionKey, buildB2bExtension } from './b2b-extension.js'
-import { sendFlowRequest } from './oauth-response.js'
 import {
   requireEndpoint,
   requireOptions,

@@ -1,13 +1,16 @@
 import {
   ConfigurationError,
+  describeMemberNames,
   type HttpResponse,
+  oauthErrorFromResponse,
   RegistrationError,
+  sendFlowRequest,
+  successJsonObject,
   type TransportOptions,
 } from '@fhir-auth/core'
 import { decodeCompactJws } from '@fhir-auth/core/jws'
 import { isCryptoError } from './error-kinds.js'
 import { isCompactJws } from './jws-header.js'
-import { errorFromResponse, fieldNames, sendFlowRequest, successBody } from './oauth-response.js'
 import { describeType, requireEndpoint, requireOptions } from './option-checks.js'
 
 /**
@@ -136,7 +139,7 @@ export function parseUdapRegistrationResponse(
 ): RegistrationResponse {
   const label = operation === 'register' ? 'UDAP registration' : 'UDAP registration cancellation'
   if (response.status < 200 || response.status > 299) {
-    throw errorFromResponse(RegistrationError, label, response, requestSecrets)
+    throw oauthErrorFromResponse(RegistrationError, label, response, requestSecrets)
   }
   // UDAP: 201 Created for a new registration, 200 OK for a modification; nothing else is defined.
   if (response.status !== 200 && response.status !== 201) {
@@ -145,12 +148,12 @@ export function parseUdapRegistrationResponse(
       message: `${label} answered HTTP ${response.status}; expected 200 or 201 with the registration`,
     })
   }
-  const body = successBody(RegistrationError, `${label} response`, response)
+  const body = successJsonObject(RegistrationError, `${label} response`, response)
   const clientId = body.client_id
   if (typeof clientId !== 'string' || clientId.trim() === '') {
     throw new RegistrationError({
       status: response.status,
-      message: `${label} response has no non-empty string client_id (received fields: ${fieldNames(body)})`,
+      message: `${label} response has no non-empty string client_id (received fields: ${describeMemberNames(body)})`,
     })
   }
   if (operation === 'cancel') {

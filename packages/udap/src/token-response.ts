@@ -1,5 +1,10 @@
-import { type HttpResponse, TokenError } from '@fhir-auth/core'
-import { errorFromResponse, fieldNames, successBody } from './oauth-response.js'
+import {
+  describeMemberNames,
+  type HttpResponse,
+  oauthErrorFromResponse,
+  successJsonObject,
+  TokenError,
+} from '@fhir-auth/core'
 
 /**
  * A token response as the server sent it (RFC 6749 §5.1, snake_case keys: `access_token`,
@@ -28,14 +33,14 @@ export function parseUdapTokenResponse(
   requestSecrets: readonly string[] = [],
 ): TokenResponse {
   if (response.status < 200 || response.status > 299) {
-    throw errorFromResponse(TokenError, 'UDAP token request', response, requestSecrets)
+    throw oauthErrorFromResponse(TokenError, 'UDAP token request', response, requestSecrets)
   }
-  const body = successBody(TokenError, 'UDAP token response', response)
+  const body = successJsonObject(TokenError, 'UDAP token response', response)
   const accessToken = body.access_token
   if (typeof accessToken !== 'string' || accessToken.trim() === '') {
     throw new TokenError({
       status: response.status,
-      message: `UDAP token response has no non-blank string access_token (received fields: ${fieldNames(body)})`,
+      message: `UDAP token response has no non-blank string access_token (received fields: ${describeMemberNames(body)})`,
     })
   }
   return body as TokenResponse

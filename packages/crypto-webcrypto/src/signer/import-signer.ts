@@ -7,15 +7,17 @@ import {
   type SigningAlgorithm,
 } from '@fhir-auth/core'
 import { describePrivateKeyPem } from '@fhir-auth/core/internal'
-import { selectSigningAlgorithm } from '@fhir-auth/core/jws'
+import {
+  checkFixedAlgorithm,
+  checkImportSignerOptions,
+  selectSigningAlgorithm,
+} from '@fhir-auth/core/jws'
 import { importParameters, joseAlgorithmProfile } from '../algorithm-parameters.js'
 import type { SubtleSource } from '../subtle.js'
 import { webCryptoError } from '../webcrypto-failure.js'
 import { describeCryptoKey } from './crypto-key-description.js'
-import { checkFixedAlgorithm } from './fixed-algorithm.js'
 import { readPrivateJwk } from './private-jwk.js'
 import { sortPrivateKey } from './private-key-form.js'
-import { checkSignerOptions } from './signer-options.js'
 import { createWebCryptoSigner } from './webcrypto-signer.js'
 
 /**
@@ -41,7 +43,7 @@ export async function importSigner(
   key: PrivateKeyInput,
   untrustedOptions: ImportSignerOptions,
 ): Promise<JwsSigner> {
-  const options = checkSignerOptions(untrustedOptions)
+  const options = checkImportSignerOptions(untrustedOptions)
   const sorted = sortPrivateKey(key)
   const extras = { kid: options.kid, certificateChain: options.certificateChain }
   switch (sorted.form) {

@@ -1,11 +1,8 @@
-import {
-  ConfigurationError,
-  CryptoError,
-  type ImportSignerOptions,
-  type KeyDescription,
-  type SigningAlgorithm,
-} from '@fhir-auth/core'
-import { compatibleAlgorithms, selectSigningAlgorithm } from '@fhir-auth/core/jws'
+import { ConfigurationError } from '../errors/configuration-error.js'
+import { CryptoError } from '../errors/crypto-error.js'
+import { compatibleAlgorithms, type KeyDescription, selectSigningAlgorithm } from './algorithms.js'
+import type { ImportSignerOptions } from './backend.js'
+import type { SigningAlgorithm } from './signer.js'
 
 /**
  * Applies the algorithm selection rules to a key that can make exactly one algorithm: a ready
@@ -20,7 +17,6 @@ import { compatibleAlgorithms, selectSigningAlgorithm } from '@fhir-auth/core/jw
  *   `algorithm-mismatch` when the profile allows the family but not `fixed`,
  *   `no-common-algorithm` when the server does not advertise `fixed`.
  * @see packages/core/README.md#crypto-backends in the fhir-auth repository
- * @internal
  */
 export function checkFixedAlgorithm(
   fixed: SigningAlgorithm,

@@ -1,21 +1,12 @@
-import {
-  type FhirAuthError,
-  type FhirAuthErrorOptions,
-  formUrlEncode,
-  HttpError,
-  type HttpRequest,
-  type HttpResponse,
-  type JsonRecord,
-  type OAuthErrorFields,
-  parseJsonObjectBody,
-  parseOAuthErrorBody,
-  redactSecrets,
-  safeUrl,
-  sendRequest,
-  tryParseJsonBody,
-} from '@fhir-auth/core'
+import type { FhirAuthError, FhirAuthErrorOptions } from '../errors/fhir-auth-error.js'
+import { HttpError } from '../errors/http-error.js'
+import { type OAuthErrorFields, parseOAuthErrorBody } from '../errors/oauth-error.js'
+import { redactSecrets } from '../logging/redact.js'
+import { formUrlEncode } from './encoding.js'
+import { type JsonRecord, parseJsonObjectBody, tryParseJsonBody } from './json.js'
+import { type HttpRequest, type HttpResponse, safeUrl, sendRequest } from './request.js'
 
-/** `TokenError` or `RegistrationError`: the flow errors that carry an OAuth error body. @internal */
+/** `TokenError` or `RegistrationError`: the flow errors that carry an OAuth error body. */
 export type FlowErrorClass<E extends FhirAuthError> = new (
   fields: OAuthErrorFields,
   options?: FhirAuthErrorOptions,
@@ -29,7 +20,6 @@ export type FlowErrorClass<E extends FhirAuthError> = new (
  * @param secrets values sent in the request. A custom `fetch` may put the request body in the
  *   message of the error it throws, which core keeps as the `HttpError`'s cause; those values
  *   (as written and form-encoded) are cut out of it.
- * @internal
  */
 export async function sendFlowRequest<E extends FhirAuthError>(
   request: HttpRequest,
@@ -60,9 +50,8 @@ export async function sendFlowRequest<E extends FhirAuthError>(
  * has them, else the status alone. The server's text reaches the message only after the
  * request's secrets are cut out of it (a server may echo a code or a secret back).
  *
- * @internal
  */
-export function errorFromResponse<E extends FhirAuthError>(
+export function oauthErrorFromResponse<E extends FhirAuthError>(
   ErrorClass: FlowErrorClass<E>,
   label: string,
   response: HttpResponse,
@@ -93,9 +82,8 @@ export function errorFromResponse<E extends FhirAuthError>(
 /**
  * A 2xx body as a JSON object, or the flow's error (with the `HttpError` as `cause`).
  *
- * @internal
  */
-export function successBody<E extends FhirAuthError>(
+export function successJsonObject<E extends FhirAuthError>(
   ErrorClass: FlowErrorClass<E>,
   label: string,
   response: HttpResponse,
@@ -115,7 +103,6 @@ export function successBody<E extends FhirAuthError>(
  * Cuts request secrets out of a text, as written and in the two URL encodings a server or a
  * `fetch` may quote them in (form body, percent-encoded).
  *
- * @internal
  */
 export function redactRequestSecrets(
   text: string,
@@ -127,8 +114,8 @@ export function redactRequestSecrets(
   return redactSecrets(text, variants)
 }
 
-/** The names (never the values) of a body's members, for messages about a missing one. @internal */
-export function fieldNames(body: JsonRecord): string {
+/** The names (never the values) of a body's members, for messages about a missing one. */
+export function describeMemberNames(body: JsonRecord): string {
   const names = Object.keys(body)
   if (names.length === 0) return 'none'
   return (
@@ -139,7 +126,7 @@ export function fieldNames(body: JsonRecord): string {
   )
 }
 
-/** True for a 2xx status. @internal */
-export function isSuccess(response: HttpResponse): boolean {
+/** True for a 2xx status. */
+export function isSuccessStatus(response: HttpResponse): boolean {
   return response.status >= 200 && response.status < 300
 }

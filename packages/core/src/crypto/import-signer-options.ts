@@ -1,4 +1,5 @@
-import { ConfigurationError, describeValue, type ImportSignerOptions } from '@fhir-auth/core'
+import { ConfigurationError, describeValue } from '../errors/configuration-error.js'
+import type { ImportSignerOptions } from './backend.js'
 
 /**
  * Checks the options of `importSigner` at run time, since JavaScript callers exist and a wrong
@@ -6,7 +7,6 @@ import { ConfigurationError, describeValue, type ImportSignerOptions } from '@fh
  *
  * @throws ConfigurationError on `profile`, `jwtAlgorithm`, `advertisedAlgorithms`, `kid` or
  *   `certificateChain`, naming what was expected.
- * @internal
  */
 export function checkImportSignerOptions(options: unknown): ImportSignerOptions {
   if (typeof options !== 'object' || options === null) {
