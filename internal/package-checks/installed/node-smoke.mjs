@@ -12,6 +12,7 @@ import assert from 'node:assert/strict'
 import { createPublicKey, generateKeyPairSync, verify } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { run as runCli } from '@fhir-auth/cli'
 import { Client } from '@fhir-auth/client'
 import {
   base64UrlDecode,
@@ -213,9 +214,25 @@ async function checkClient() {
   ok('@fhir-auth/client: backend services token with the default Node crypto backend')
 }
 
+/** The CLI as installed: `--version` through its programmatic entry, output captured. */
+async function checkCli() {
+  let output = ''
+  const io = {
+    stdout: { write: (text) => (output += text) },
+    stderr: { write: () => {} },
+    stdin: (async function* () {})(),
+    env: {},
+  }
+  const code = await runCli(['--version'], io)
+  assert.equal(code, 0)
+  assert.match(output, /\d+\.\d+\.\d+/)
+  ok('@fhir-auth/cli: fhir-auth --version')
+}
+
 await checkCore()
 checkSmart()
 checkUdap()
 await checkCryptoNode()
 await checkCryptoWebCrypto()
 await checkClient()
+await checkCli()

@@ -4,6 +4,7 @@
  * document's compliance with SMART 2.2.0.
  */
 import type { Client, SmartMetadata } from '@fhir-auth/client'
+import { validateSmartMetadata } from '@fhir-auth/smart'
 import type { DemoContext } from '../demo-context.js'
 import type { TranscriptRow } from '../transcript.js'
 import { wrapList } from '../wrap-list.js'
@@ -66,7 +67,7 @@ export async function showSmartDiscovery(
     ],
     1,
   )
-  const compliant = metadata.validate(context.logger)
+  const compliant = validateSmartMetadata(metadata, context.logger)
   if (compliant) transcript.ok('the document has every field SMART App Launch 2.2.0 requires')
   return { metadata, compliant }
 }
