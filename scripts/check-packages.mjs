@@ -91,7 +91,7 @@ function run(command, commandArguments, options) {
   const result = spawnSync(command, commandArguments, {
     encoding: 'utf8',
     maxBuffer: 64 * 1024 * 1024,
-    timeout: 240_000,
+    timeout: 420_000,
     ...options,
     env: { ...process.env, NO_COLOR: '1', ...options?.env },
   })
