@@ -16,6 +16,21 @@ export interface WebCryptoBackendOptions {
   readonly subtle?: SubtleCrypto | undefined
 }
 
+/** Kept once loaded: `import()` resolves its specifier again on every call. */
+let pkcs12Module: Promise<typeof import('./pkcs12/load-pkcs12.js')> | undefined
+
+function loadPkcs12Module(): Promise<typeof import('./pkcs12/load-pkcs12.js')> {
+  if (pkcs12Module === undefined) {
+    const pending = import('./pkcs12/load-pkcs12.js')
+    pkcs12Module = pending
+    // A chunk that failed to load is tried again on the next call.
+    pending.catch(() => {
+      if (pkcs12Module === pending) pkcs12Module = undefined
+    })
+  }
+  return pkcs12Module
+}
+
 /**
  * Creates a {@link CryptoBackend} on WebCrypto `SubtleCrypto`, for browsers, Deno, Bun, edge
  * runtimes and Node 20+. It imports no `node:*` module and uses no Node global.
@@ -53,7 +68,7 @@ export function createWebCryptoBackend(options: WebCryptoBackendOptions = {}): C
       keyMatchesCertificate(subtle, verifySignature, key, certificate),
     verifyCertificateChain: (params) => verifyCertificateChain(params, verifySignature),
     loadPkcs12: async (data, password) => {
-      const { loadPkcs12 } = await import('./pkcs12/load-pkcs12.js')
+      const { loadPkcs12 } = await loadPkcs12Module()
       return loadPkcs12(subtle(), data, password)
     },
     verifySignature,

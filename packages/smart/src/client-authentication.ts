@@ -62,8 +62,7 @@ export async function authenticateClient(
     return { form: {}, headers: { authorization }, secrets: [clientSecret, authorization.slice(6)] }
   }
   if (type === 'confidential_asymmetric') {
-    // Loaded on demand: public and symmetric clients (most browser apps) never carry JWS code.
-    const { createClientAssertion, jwtBearerAssertionType } = await import('./client-assertion.js')
+    const { createClientAssertion, jwtBearerAssertionType } = await loadClientAssertion()
     const assertion = await createClientAssertion({
       clientId,
       tokenEndpoint,
@@ -82,4 +81,23 @@ export async function authenticateClient(
     invalidValue: type,
     validValues: ['public', 'confidential_symmetric', 'confidential_asymmetric'],
   })
+}
+
+let clientAssertionModule: Promise<typeof import('./client-assertion.js')> | undefined
+
+/**
+ * The assertion code, loaded on demand: public and symmetric clients (most browser apps) never
+ * carry JWS code. The module promise is kept because `import()` resolves its specifier again on
+ * every call, which costs more than signing the assertion.
+ */
+function loadClientAssertion(): Promise<typeof import('./client-assertion.js')> {
+  if (clientAssertionModule === undefined) {
+    const pending = import('./client-assertion.js')
+    clientAssertionModule = pending
+    // A chunk that failed to load (a browser offline for a moment) is tried again next time.
+    pending.catch(() => {
+      if (clientAssertionModule === pending) clientAssertionModule = undefined
+    })
+  }
+  return clientAssertionModule
 }

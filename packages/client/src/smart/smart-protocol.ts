@@ -47,6 +47,8 @@ export class SmartProtocol {
   readonly #context: ProtocolContext
   readonly #discovery: SmartDiscovery
   #signingModule: Promise<SmartSigning> | undefined
+  #backendTokenModule: Promise<typeof import('./backend-token.js')> | undefined
+  #registrationModule: Promise<typeof import('./registration.js')> | undefined
 
   constructor(context: ProtocolContext, clientType: ClientType) {
     this.#context = context
@@ -148,8 +150,10 @@ export class SmartProtocol {
   // Backend services, registration and signing are loaded on first use: a browser app doing
   // launches as a public client never downloads them.
   async requestBackendToken(input: RequestBackendTokenOptions | undefined): Promise<TokenResponse> {
+    // The module promise is kept: `import()` resolves the specifier again on every call.
+    this.#backendTokenModule ??= import('./backend-token.js')
     const [{ requestBackendToken }, signing] = await Promise.all([
-      import('./backend-token.js'),
+      this.#backendTokenModule,
       this.#signing(),
     ])
     return requestBackendToken(this.#context, this.#discovery, signing, input)
@@ -159,7 +163,8 @@ export class SmartProtocol {
     metadata: Readonly<Record<string, unknown>>,
     input: SmartRegistrationOptions | undefined,
   ): Promise<RegistrationResponse> {
-    const { registerClient } = await import('./registration.js')
+    this.#registrationModule ??= import('./registration.js')
+    const { registerClient } = await this.#registrationModule
     return registerClient(this.#context, this.#discovery, metadata, input)
   }
 

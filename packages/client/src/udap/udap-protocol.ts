@@ -20,6 +20,9 @@ import { readTrustOptions, UdapDiscoveryCache } from './udap-discovery-cache.js'
 
 export type { UdapMetadata }
 
+/** How long a checked signing identity is reused before the chain is checked again. */
+const signerReuseMs = 60_000
+
 /**
  * The UDAP Security STU2 implementation behind a `Client` with `protocol: 'udap'`. Internal:
  * built lazily by `Client` (and loaded as its own chunk, so SMART-only bundles never carry it).
@@ -34,6 +37,7 @@ export class UdapProtocol {
   readonly #context: ProtocolContext
   readonly #discovery: UdapDiscoveryCache
   #registered: { readonly clientId: string; readonly clientUri: string } | undefined
+  readonly #signers = new Map<string, { readonly signer: JwsSigner; readonly reuseUntil: number }>()
 
   constructor(context: ProtocolContext) {
     this.#context = context
@@ -206,17 +210,28 @@ export class UdapProtocol {
     advertisedAlgorithms: readonly string[],
   ): Promise<JwsSigner> {
     const { config, now } = this.#parts()
+    const at = now()
     const crypto = await this.#context.cryptoBackend()
     const chain = config.certificateChain
     const uri = clientUri ?? (await firstSubjectAltName(crypto, chain))
-    const { signer } = await prepareUdapSigner({
+    // Checking the identity parses the chain, matches the key and imports it: reuse the result
+    // for a minute (and never beyond the leaf's validity), so token requests do not repeat it.
+    const key = JSON.stringify([uri, advertisedAlgorithms])
+    const cached = this.#signers.get(key)
+    if (cached !== undefined && at.getTime() < cached.reuseUntil) return cached.signer
+    const { signer, leaf } = await prepareUdapSigner({
       crypto,
       privateKey: config.privateKey,
       certificateChain: chain,
       clientUri: uri,
       advertisedAlgorithms,
       algorithm: config.jwtAlgorithm,
-      now: now(),
+      now: at,
+    })
+    if (this.#signers.size >= 16) this.#signers.clear()
+    this.#signers.set(key, {
+      signer,
+      reuseUntil: Math.min(at.getTime() + signerReuseMs, leaf.notAfter.getTime()),
     })
     return signer
   }

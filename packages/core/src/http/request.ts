@@ -244,7 +244,14 @@ async function readBody(exchange: Exchange, response: Response): Promise<string>
     )
   }
   if (total > limit) throw tooLarge()
-  return new Blob(chunks as BlobPart[]).text()
+  if (chunks.length === 1) return new TextDecoder().decode(chunks[0])
+  const bytes = new Uint8Array(total)
+  let offset = 0
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset)
+    offset += chunk.byteLength
+  }
+  return new TextDecoder().decode(bytes)
 }
 
 function discard(response: Response): void {
