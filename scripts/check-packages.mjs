@@ -347,8 +347,16 @@ async function main() {
       ),
     )
     if (!installed) return
-    report.footprint.client = measureNodeModules(join(project, 'node_modules'))
-    pass(`npm install of the six tarballs into an empty project`)
+    pass(`npm install of the ${packed.length} tarballs into an empty project`)
+
+    // What a user of the library installs: @fhir-auth/client and what it depends on (not the CLI).
+    const clientProject = join(scratch, 'client-only-project')
+    const clientTarballs = packed
+      .filter((entry) => entry.name !== '@fhir-auth/cli')
+      .map((entry) => entry.tarball)
+    if (await timed('install-client', () => installProject(clientProject, clientTarballs))) {
+      report.footprint.client = measureNodeModules(join(clientProject, 'node_modules'))
+    }
 
     const smartProject = join(scratch, 'smart-project')
     const smartTarballs = packed
