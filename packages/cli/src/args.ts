@@ -235,6 +235,21 @@ export function readScopes(flags: ParsedFlags): readonly string[] | undefined {
 }
 
 /**
+ * Refuses options that only mean something together with another one (`--kid` without `--key`).
+ *
+ * @throws ConfigurationError on the first such flag (a usage error).
+ */
+export function checkOnlyWith(
+  flags: ParsedFlags,
+  dependents: readonly string[],
+  owner: string,
+): void {
+  for (const flag of dependents) {
+    if (flags.has(flag)) throw usageError(`--${flag}`, `--${flag} is only used with --${owner}`)
+  }
+}
+
+/**
  * Refuses two options that exclude each other.
  *
  * @throws ConfigurationError on the second flag (a usage error).

@@ -1,4 +1,5 @@
 import { FhirAuthError } from '@fhir-auth/core'
+import { causeLinks } from './cause-chain.js'
 
 /**
  * The process exit codes of `fhir-auth`, part of its public interface (scripts branch on them):
@@ -17,9 +18,6 @@ export const exitCodes = Object.freeze({ success: 0, failure: 1, usage: 2, trust
 /** One of {@link exitCodes}. */
 export type ExitCode = (typeof exitCodes)[keyof typeof exitCodes]
 
-/** How far a `cause` chain is followed; real chains are two or three links long. */
-const maximumCauseDepth = 8
-
 /**
  * The exit code for an error thrown by a command. fhir-auth errors are told apart by their
  * stable `code` (not `instanceof`, which fails across two copies of the library).
@@ -36,14 +34,15 @@ export function exitCodeFor(error: unknown): ExitCode {
  * `signed_metadata` could not be trusted.
  */
 export function isTrustFailure(error: unknown): boolean {
-  let link: unknown = error
-  for (let depth = 0; depth <= maximumCauseDepth && link !== undefined; depth++) {
+  for (const link of causeLinks(error)) {
     if (!FhirAuthError.isFhirAuthError(link)) return false
     if (link.code === 'ERR_CERTIFICATE_CHAIN') return true
     // DiscoveryError has no reason field: @fhir-auth/udap names every signed_metadata check
     // failure with this message prefix (signed-metadata.ts), the only stable marker there is.
+    // Only the untrusted-chain check has a CertificateChainError cause (found by the line
+    // above); the others have no cause, or a CryptoError one (an x5c entry that is no
+    // certificate, a key or chain the backend cannot check), so they need the prefix.
     if (link.code === 'ERR_DISCOVERY' && link.message.startsWith('signed_metadata ')) return true
-    link = link.cause
   }
   return false
 }

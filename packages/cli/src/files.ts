@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises'
 import { type CertificateInput, ConfigurationError, type CrlInput } from '@fhir-auth/core'
+import { encodePem } from '@fhir-auth/core/internal'
 
 /** The PEM labels the CLI reads. */
 type PemLabel = 'CERTIFICATE' | 'X509 CRL'
@@ -56,7 +57,7 @@ export async function readPrivateKeyFile(path: string, flag: string): Promise<st
   const text = new TextDecoder().decode(bytes)
   if (!text.includes('-----BEGIN ')) {
     if (bytes.length === 0) throw emptyFile(path, flag)
-    return `-----BEGIN PRIVATE KEY-----\n${base64Lines(bytes)}-----END PRIVATE KEY-----\n`
+    return encodePem(bytes, 'PRIVATE KEY')
   }
   const block = privateKeyBlockPattern.exec(text)
   if (block === null) {
@@ -144,11 +145,6 @@ function emptyFile(path: string, flag: string): ConfigurationError {
     invalidAttribute: flag,
     message: `${flag} file ${JSON.stringify(path)} is empty`,
   })
-}
-
-function base64Lines(bytes: Uint8Array): string {
-  const base64 = Buffer.from(bytes).toString('base64')
-  return `${base64.match(/.{1,64}/g)?.join('\n') ?? ''}\n`
 }
 
 function fileProblem(error: unknown): string {

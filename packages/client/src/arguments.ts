@@ -13,31 +13,6 @@ export function readOptions<T extends object>(value: T | undefined, operation: s
   return value
 }
 
-/** True for a string with something other than whitespace in it. */
-export function isPresent(value: unknown): value is string {
-  return typeof value === 'string' && value.trim() !== ''
-}
-
-/**
- * A required, non-blank string argument or attribute.
- *
- * @param secret when true the value is never echoed in the error.
- * @throws ConfigurationError naming the attribute.
- */
-export function requireString(value: unknown, attribute: string, secret = false): string {
-  if (isPresent(value)) return value
-  if (value === undefined || value === null || value === '')
-    throw new ConfigurationError({ invalidAttribute: attribute })
-  throw new ConfigurationError({
-    invalidAttribute: attribute,
-    invalidValue:
-      secret || typeof value === 'string'
-        ? `a ${typeof value === 'string' ? 'blank string' : typeof value}`
-        : value,
-    message: `${attribute} must be a non-blank string, got ${typeof value === 'string' ? 'a blank string' : typeof value}`,
-  })
-}
-
 /**
  * An optional string argument: absent stays `undefined`; a wrong type fails.
  *
@@ -70,10 +45,4 @@ export function optionalScopes(value: unknown, attribute: string): readonly stri
     invalidValue: value,
     message: `${attribute} must be an array of strings`,
   })
-}
-
-/** Scopes without blank entries; `undefined` when nothing usable is left. */
-export function usableScopes(scopes: readonly string[] | undefined): readonly string[] | undefined {
-  const usable = scopes?.filter((scope) => scope.trim() !== '')
-  return usable !== undefined && usable.length > 0 ? usable : undefined
 }

@@ -8,6 +8,7 @@ import {
   checkProtocol,
   type Protocol,
 } from './client-type.js'
+import { lazy } from './lazy.js'
 import type {
   AuthorizationUrlOptions,
   AuthorizationUrlResult,
@@ -21,7 +22,7 @@ import type {
 } from './operation-options.js'
 import { ProtocolContext } from './protocol-context.js'
 import { checkTokenResponse, SmartProtocol } from './smart/smart-protocol.js'
-import type { UdapMetadata, UdapProtocol } from './udap/udap-protocol.js'
+import type { UdapMetadata } from './udap/udap-protocol.js'
 
 /**
  * The fhir-auth client: one object per authorization server relationship, speaking SMART App
@@ -49,7 +50,10 @@ export class Client {
   #clientType: ClientType | null
   readonly #context: ProtocolContext
   #smart: SmartProtocol | undefined
-  #udap: Promise<UdapProtocol> | undefined
+  /** Loaded on first use, as its own chunk: SMART-only bundles never carry it. */
+  readonly #udapProtocol = lazy(() =>
+    import('./udap/udap-protocol.js').then(({ UdapProtocol }) => new UdapProtocol(this.#context)),
+  )
 
   /**
    * @param config a `ClientConfig` or a plain object of its attributes.
@@ -232,19 +236,6 @@ export class Client {
   #smartProtocol(): SmartProtocol {
     this.#smart ??= new SmartProtocol(this.#context, this.#clientType ?? 'public')
     return this.#smart
-  }
-
-  #udapProtocol(): Promise<UdapProtocol> {
-    if (this.#udap === undefined) {
-      const pending = import('./udap/udap-protocol.js').then(
-        ({ UdapProtocol }) => new UdapProtocol(this.#context),
-      )
-      this.#udap = pending
-      pending.catch(() => {
-        if (this.#udap === pending) this.#udap = undefined
-      })
-    }
-    return this.#udap
   }
 
   /** The SMART implementation for an app-launch operation; UDAP clients do not have these (yet). */

@@ -1,4 +1,5 @@
 import type { CertificateInput, CrlInput, PrivateKeyInput } from '@fhir-auth/core'
+import type { B2bExtensionInput } from '@fhir-auth/udap'
 
 /** Every operation accepts a caller `AbortSignal`, combined with the client's timeout. */
 export interface CancellableOptions {
@@ -55,19 +56,11 @@ export interface UdapTrustOptions {
   readonly community?: string | undefined
 }
 
-/** The `hl7-b2b` authorization extension of a UDAP client-credentials request. */
-export interface B2bAuthorizationExtension {
-  /** A URI identifying the requesting organization. */
-  readonly organizationId: string
-  /** One or more purpose-of-use codes, e.g. `urn:oid:2.16.840.1.113883.5.8#TREAT`. */
-  readonly purposeOfUse: readonly string[]
-  readonly organizationName?: string | undefined
-  readonly subjectName?: string | undefined
-  readonly subjectId?: string | undefined
-  readonly subjectRole?: string | undefined
-  readonly consentPolicy?: readonly string[] | undefined
-  readonly consentReference?: readonly string[] | undefined
-}
+/**
+ * The `hl7-b2b` authorization extension of a UDAP client-credentials request: the fields of
+ * `@fhir-auth/udap`'s `B2bExtensionInput`, which builds and checks it.
+ */
+export type B2bAuthorizationExtension = B2bExtensionInput
 
 /** Options of `client.requestBackendToken` (SMART Backend Services, or UDAP client credentials). */
 export interface RequestBackendTokenOptions extends CancellableOptions, Partial<UdapTrustOptions> {

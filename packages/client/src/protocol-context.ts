@@ -1,14 +1,8 @@
 import type { ClientConfig, CryptoBackend, TransportOptions } from '@fhir-auth/core'
-import {
-  isPresent,
-  optionalScopes,
-  optionalString,
-  readOptions,
-  requireString,
-  usableScopes,
-} from './arguments.js'
+import { optionalScopes, optionalString, readOptions } from './arguments.js'
 import { raceCallerSignal } from './caller-signal.js'
 import type { ResolvedClientOptions } from './client-options.js'
+import { lazy } from './lazy.js'
 
 /**
  * What a protocol implementation gets from its `Client`: the frozen configuration, the
@@ -20,21 +14,17 @@ export class ProtocolContext {
   readonly config: ClientConfig
   readonly options: ResolvedClientOptions
   /**
-   * Argument checks and the per-caller abort race, for the operations loaded on demand. They
-   * reach these helpers through the context rather than by importing them, so bundlers keep the
-   * helpers in the client's main chunk instead of splitting them into tiny shared chunks that a
-   * browser would have to fetch up front.
+   * The client's own argument checks and the per-caller abort race, for the operations loaded on
+   * demand. They reach these helpers through the context rather than by importing them, so
+   * bundlers keep the helpers in the client's main chunk instead of splitting them into tiny
+   * shared chunks that a browser would have to fetch up front. (The checks shared by all
+   * packages come from `@fhir-auth/core`, which is outside this bundle anyway.)
    */
-  readonly checks = {
-    isPresent,
-    optionalScopes,
-    optionalString,
-    readOptions,
-    requireString,
-    usableScopes,
-  }
+  readonly checks = { optionalScopes, optionalString, readOptions }
   readonly raceCallerSignal = raceCallerSignal
-  #backend: Promise<CryptoBackend> | undefined
+  readonly #defaultBackend = lazy(() =>
+    import('#default-crypto').then((module) => module.createDefaultCryptoBackend()),
+  )
 
   constructor(config: ClientConfig, options: ResolvedClientOptions) {
     this.config = config
@@ -54,9 +44,6 @@ export class ProtocolContext {
   /** The configured backend, else this runtime's default, created once per client. */
   cryptoBackend(): Promise<CryptoBackend> {
     if (this.options.crypto !== undefined) return Promise.resolve(this.options.crypto)
-    this.#backend ??= import('#default-crypto').then((module) =>
-      module.createDefaultCryptoBackend(),
-    )
-    return this.#backend
+    return this.#defaultBackend()
   }
 }

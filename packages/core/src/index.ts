@@ -7,6 +7,10 @@
  * @packageDocumentation
  */
 
+// Argument checks every package applies to what JavaScript callers pass (small: they load up front).
+export { describeKind } from './checks/describe-kind.js'
+export { isNonBlankString, requireNonBlankString } from './checks/non-blank-string.js'
+export { usableScopes } from './checks/usable-scopes.js'
 export { ClientConfig, type ClientConfigInput } from './config/client-config.js'
 // JWS assembly and algorithm selection live in `@fhir-auth/core/jws`: only signing clients need
 // them, and keeping them out of this entry keeps them out of public clients' browser bundles.

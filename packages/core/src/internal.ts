@@ -1,6 +1,6 @@
 /**
- * `@fhir-auth/core/internal`: helpers shared between fhir-auth packages (DER, PEM, keys, X.509
- * certificates, CRLs and the certificate path validation policy). Not a public API: it may
+ * `@fhir-auth/core/internal`: helpers shared between fhir-auth packages (DER, PEM,
+ * keys, X.509 certificates, CRLs and the certificate path validation policy). Not a public API: it may
  * change in any release. Pure parsing without crypto: backends supply signature verification.
  *
  * @internal

@@ -1,9 +1,9 @@
 /**
  * `@fhir-auth/core/jws`: compact JWS assembly and decoding, ECDSA signature conversion and the
  * signing-algorithm selection rules (with the checks every crypto backend's `importSigner`
- * shares) — what signing clients (asymmetric SMART clients, backend services, UDAP) and crypto
- * backends need. A separate entry so that public SMART clients never
- * carry this code in a browser bundle.
+ * shares, and the backends' bounded parse caches) — what signing clients (asymmetric SMART
+ * clients, backend services, UDAP) and crypto backends need. A separate entry so that public
+ * SMART clients never carry this code in a browser bundle.
  *
  * @packageDocumentation
  */
@@ -14,7 +14,14 @@ export {
   type KeyDescription,
   selectSigningAlgorithm,
 } from './crypto/algorithms.js'
+export { BoundedCache, bytesCacheKey, parseWithCache } from './crypto/bounded-cache.js'
 export { ecdsaDerToJose, normalizeEcdsaSignature } from './crypto/ecdsa-signature.js'
-export { checkFixedAlgorithm } from './crypto/fixed-algorithm.js'
+export { adoptJwsSigner, checkFixedAlgorithm } from './crypto/fixed-algorithm.js'
 export { checkImportSignerOptions } from './crypto/import-signer-options.js'
-export { type DecodedJws, decodeCompactJws, type JsonObject, signCompactJws } from './crypto/jws.js'
+export {
+  type DecodedJws,
+  decodeCompactJws,
+  type JsonObject,
+  signCompactJws,
+  signWithJwsSigner,
+} from './crypto/jws.js'

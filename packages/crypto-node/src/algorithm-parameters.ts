@@ -8,8 +8,6 @@ export interface AlgorithmParameters {
   readonly hash: 'sha256' | 'sha384' | 'sha512'
   /** Digest length in bytes; RSASSA-PSS uses it as the salt length (RFC 7518 §3.5). */
   readonly hashLength: 32 | 48 | 64
-  /** ECDSA only: bytes of `r` and of `s` in JOSE `r‖s` for the curve the JWS name implies. */
-  readonly ecdsaComponentLength?: 32 | 48 | 66 | undefined
 }
 
 const sha256 = { hash: 'sha256', hashLength: 32 } as const
@@ -26,9 +24,9 @@ const parametersByAlgorithm: Readonly<Record<VerificationAlgorithm, AlgorithmPar
     PS256: { scheme: 'pss', ...sha256 },
     PS384: { scheme: 'pss', ...sha384 },
     PS512: { scheme: 'pss', ...sha512 },
-    ES256: { scheme: 'ecdsa', ...sha256, ecdsaComponentLength: 32 },
-    ES384: { scheme: 'ecdsa', ...sha384, ecdsaComponentLength: 48 },
-    ES512: { scheme: 'ecdsa', ...sha512, ecdsaComponentLength: 66 },
+    ES256: { scheme: 'ecdsa', ...sha256 },
+    ES384: { scheme: 'ecdsa', ...sha384 },
+    ES512: { scheme: 'ecdsa', ...sha512 },
   })
 
 /**

@@ -17,11 +17,10 @@ import {
   parseCrl as parseCrlDer,
   toCertificateInfo,
 } from '@fhir-auth/core/internal'
-import { createBoundedCache } from './bounded-cache.js'
+import { BoundedCache, parseWithCache } from '@fhir-auth/core/jws'
 import { verifyNodeCertificateChain } from './certificate-chain.js'
 import { certificateInputDer, crlInputDer } from './certificate-input.js'
 import { keyMatchesNodeCertificate } from './key-match.js'
-import { parseWithCache } from './parsed-cache.js'
 import { loadNodePkcs12, type NodePkcs12Contents } from './pkcs12/load-pkcs12.js'
 import { importNodeSigner } from './signer.js'
 import { verifyNodeSignature } from './verify-signature.js'
@@ -61,9 +60,9 @@ const crlCacheSize = 16
  * @see packages/core/README.md#crypto-backends in the fhir-auth repository
  */
 export function createNodeCryptoBackend(): NodeCryptoBackend {
-  const publicKeys = createBoundedCache<KeyObject>(publicKeyCacheSize)
-  const certificates = createBoundedCache<ParsedCertificate>(certificateCacheSize)
-  const crls = createBoundedCache<ParsedCrl>(crlCacheSize)
+  const publicKeys = new BoundedCache<KeyObject>(publicKeyCacheSize)
+  const certificates = new BoundedCache<ParsedCertificate>(certificateCacheSize)
+  const crls = new BoundedCache<ParsedCrl>(crlCacheSize)
 
   const parseCertificate = (input: unknown): ParsedCertificate =>
     parseWithCache(

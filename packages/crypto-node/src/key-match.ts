@@ -1,15 +1,12 @@
 import { createPublicKey, type KeyObject } from 'node:crypto'
 import {
   type CertificateInfo,
-  CryptoError,
   isJwsSigner,
   type JwsSigner,
   randomBytes,
   type VerificationAlgorithm,
 } from '@fhir-auth/core'
-import { normalizeEcdsaSignature } from '@fhir-auth/core/jws'
-import { algorithmParameters } from './algorithm-parameters.js'
-import type { BoundedCache } from './bounded-cache.js'
+import { type BoundedCache, signWithJwsSigner } from '@fhir-auth/core/jws'
 import { resolvePrivateKey } from './private-key-input.js'
 import { publicKeyFromSpki, verifyNodeSignature } from './verify-signature.js'
 
@@ -48,28 +45,12 @@ async function signerMatches(
   publicKeys: BoundedCache<KeyObject>,
 ): Promise<boolean> {
   const probe = randomBytes(32)
-  let signature: unknown
-  try {
-    signature = await signer.sign(probe)
-  } catch (error) {
-    if (error instanceof CryptoError) throw error
-    // The signer's own error may describe key material; keep only its class name.
-    const name = error instanceof Error ? error.name : typeof error
-    throw new CryptoError('invalid-signature', `the ${signer.alg} signer failed (${name})`)
-  }
-  if (!(signature instanceof Uint8Array) || signature.length === 0) {
-    throw new CryptoError('invalid-signature', 'the signer returned no signature bytes')
-  }
-  const componentLength = algorithmParameters(signer.alg)?.ecdsaComponentLength
   return verifyNodeSignature(
     {
       algorithm: signer.alg as VerificationAlgorithm,
       publicKeySpki: certificate.publicKeySpki,
       data: probe,
-      signature:
-        componentLength === undefined
-          ? signature
-          : normalizeEcdsaSignature(signature, componentLength),
+      signature: await signWithJwsSigner(signer, probe),
     },
     publicKeys,
   )

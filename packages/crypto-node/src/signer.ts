@@ -8,12 +8,12 @@ import {
   type SigningAlgorithm,
 } from '@fhir-auth/core'
 import {
+  adoptJwsSigner,
   checkFixedAlgorithm,
   checkImportSignerOptions,
   selectSigningAlgorithm,
 } from '@fhir-auth/core/jws'
 import { algorithmParameters } from './algorithm-parameters.js'
-import { adoptJwsSigner } from './external-signer.js'
 import { describeKeyObject } from './key-description.js'
 import { nodeErrorCode, type ResolvedPrivateKey, resolvePrivateKey } from './private-key-input.js'
 

@@ -1,7 +1,7 @@
 import { constants, createPublicKey, type KeyObject, verify } from 'node:crypto'
 import { CryptoError, type SignatureCheck } from '@fhir-auth/core'
+import type { BoundedCache } from '@fhir-auth/core/jws'
 import { type AlgorithmParameters, algorithmParameters } from './algorithm-parameters.js'
-import type { BoundedCache } from './bounded-cache.js'
 import { nodeErrorCode } from './private-key-input.js'
 
 /**

@@ -1,5 +1,13 @@
-import type { CryptoBackend } from '@fhir-auth/core'
-import { parseCertificate, toCertificateInfo } from '@fhir-auth/core/internal'
+import type { CrlInput, CryptoBackend } from '@fhir-auth/core'
+import {
+  crlDer,
+  type ParsedCertificate,
+  type ParsedCrl,
+  parseCertificate as parseCertificateDer,
+  parseCrl as parseCrlDer,
+  toCertificateInfo,
+} from '@fhir-auth/core/internal'
+import { BoundedCache, parseWithCache } from '@fhir-auth/core/jws'
 import { certificateBytes } from './certificates/certificate-bytes.js'
 import { verifyCertificateChain } from './certificates/verify-certificate-chain.js'
 import { keyMatchesCertificate } from './keys/key-matches-certificate.js'
@@ -15,6 +23,11 @@ export interface WebCryptoBackendOptions {
    */
   readonly subtle?: SubtleCrypto | undefined
 }
+
+// Sized for a client talking to a handful of servers: each UDAP chain is 2–4 certificates plus
+// one CRL per CA. Bounded so a long-running process cannot grow without limit.
+const certificateCacheSize = 64
+const crlCacheSize = 16
 
 /** Kept once loaded: `import()` resolves its specifier again on every call. */
 let pkcs12Module: Promise<typeof import('./pkcs12/load-pkcs12.js')> | undefined
@@ -44,7 +57,9 @@ function loadPkcs12Module(): Promise<typeof import('./pkcs12/load-pkcs12.js')> {
  *   `pkcs12-unsupported-encryption` (WebCrypto has no 3DES); re-export them with AES or use
  *   `@fhir-auth/crypto-node`.
  *
- * Creating a backend has no side effects and touches no global.
+ * Each backend keeps small bounded caches of parsed certificates, CRLs and imported public keys,
+ * so validating the same UDAP chain again costs only the signature checks. Creating a backend
+ * has no side effects and touches no global.
  *
  * @example
  * ```ts
@@ -59,14 +74,19 @@ function loadPkcs12Module(): Promise<typeof import('./pkcs12/load-pkcs12.js')> {
 export function createWebCryptoBackend(options: WebCryptoBackendOptions = {}): CryptoBackend {
   const subtle = subtleSource(options.subtle)
   const verifySignature = createSignatureVerifier(subtle)
+  const certificates = new BoundedCache<ParsedCertificate>(certificateCacheSize)
+  const crls = new BoundedCache<ParsedCrl>(crlCacheSize)
+  const parseCertificate = (input: unknown): ParsedCertificate =>
+    parseWithCache(certificateBytes(input), certificates, parseCertificateDer)
+  const parseCrl = (input: CrlInput): ParsedCrl => parseWithCache(crlDer(input), crls, parseCrlDer)
   const backend: CryptoBackend = {
     name: 'webcrypto',
     importSigner: (key, signerOptions) => importSigner(subtle, key, signerOptions),
-    parseCertificate: async (certificate) =>
-      toCertificateInfo(parseCertificate(certificateBytes(certificate))),
-    keyMatchesCertificate: (key, certificate) =>
-      keyMatchesCertificate(subtle, verifySignature, key, certificate),
-    verifyCertificateChain: (params) => verifyCertificateChain(params, verifySignature),
+    parseCertificate: async (certificate) => toCertificateInfo(parseCertificate(certificate)),
+    keyMatchesCertificate: async (key, certificate) =>
+      keyMatchesCertificate(subtle, verifySignature, key, parseCertificate(certificate)),
+    verifyCertificateChain: (params) =>
+      verifyCertificateChain(params, { parseCertificate, parseCrl, verify: verifySignature }),
     loadPkcs12: async (data, password) => {
       const { loadPkcs12 } = await loadPkcs12Module()
       return loadPkcs12(subtle(), data, password)

@@ -1,7 +1,6 @@
 import { CryptoError, type VerificationAlgorithm } from '@fhir-auth/core'
 import { describe, expect, it, vi } from 'vitest'
 import { createWebCryptoBackend } from '../src/index.js'
-import { BoundedCache } from '../src/verify/bounded-cache.js'
 import { verificationKeyCacheSize } from '../src/verify/verify-signature.js'
 import {
   clientEc256Key,
@@ -160,19 +159,8 @@ describe('verifySignature', () => {
   })
 })
 
-describe('BoundedCache', () => {
-  it('evicts the least recently used entry beyond its capacity', () => {
-    const cache = new BoundedCache<number>(2)
-    cache.set('a', 1)
-    cache.set('b', 2)
-    expect(cache.get('a')).toBe(1)
-    cache.set('c', 3)
-    expect(cache.get('b')).toBeUndefined()
-    expect(cache.get('a')).toBe(1)
-    expect(cache.get('c')).toBe(3)
-    expect(cache.size).toBe(2)
-  })
-
+// The LRU map itself (core's BoundedCache) is tested in packages/core/test/bounded-cache.test.ts.
+describe('verification key cache', () => {
   it('keeps the verification key cache bounded', () => {
     expect(verificationKeyCacheSize).toBeGreaterThan(0)
     expect(verificationKeyCacheSize).toBeLessThanOrEqual(256)

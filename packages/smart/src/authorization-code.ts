@@ -1,5 +1,5 @@
+import { requireNonBlankString } from '@fhir-auth/core'
 import type { ClientAuthentication } from './client-authentication.js'
-import { requireText } from './option-checks.js'
 import { postAuthenticatedTokenRequest, type TokenRequestCommon } from './token-request.js'
 import type { TokenResponse } from './token-response.js'
 
@@ -28,14 +28,14 @@ export interface AuthorizationCodeExchangeOptions extends TokenRequestCommon {
 export async function exchangeAuthorizationCode(
   options: AuthorizationCodeExchangeOptions,
 ): Promise<TokenResponse> {
-  const code = requireText(options.code, 'code')
-  const codeVerifier = requireText(options.codeVerifier, 'codeVerifier')
+  const code = requireNonBlankString(options.code, 'code')
+  const codeVerifier = requireNonBlankString(options.codeVerifier, 'codeVerifier')
   return postAuthenticatedTokenRequest(
     options,
     {
       grant_type: 'authorization_code',
       code,
-      redirect_uri: requireText(options.redirectUri, 'redirectUri'),
+      redirect_uri: requireNonBlankString(options.redirectUri, 'redirectUri'),
       code_verifier: codeVerifier,
     },
     [code, codeVerifier],

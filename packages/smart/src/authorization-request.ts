@@ -4,8 +4,9 @@ import {
   generateCodeVerifier,
   generateState,
   parseAbsoluteUrl,
+  requireNonBlankString,
 } from '@fhir-auth/core'
-import { requireScopes, requireText } from './option-checks.js'
+import { requireScopes } from './option-checks.js'
 
 /** Options of {@link buildAuthorizationRequest}. */
 export interface AuthorizationRequestOptions {
@@ -60,7 +61,7 @@ export async function buildAuthorizationRequest(
       validValues: ['get', 'post'],
     })
   }
-  const endpoint = requireText(options.authorizationEndpoint, 'authorizationEndpoint')
+  const endpoint = requireNonBlankString(options.authorizationEndpoint, 'authorizationEndpoint')
   const url = parseAbsoluteUrl(endpoint)
   if (url === undefined) {
     throw new ConfigurationError({
@@ -76,13 +77,13 @@ export async function buildAuthorizationRequest(
   const codeVerifier = generateCodeVerifier()
   const params: Record<string, string> = {
     response_type: 'code',
-    client_id: requireText(options.clientId, 'clientId'),
-    redirect_uri: requireText(options.redirectUri, 'redirectUri'),
+    client_id: requireNonBlankString(options.clientId, 'clientId'),
+    redirect_uri: requireNonBlankString(options.redirectUri, 'redirectUri'),
   }
   if (launch) params.launch = launch
   params.scope = requireScopes(options.scopes)
   params.state = state
-  params.aud = requireText(options.audience, 'audience')
+  params.aud = requireNonBlankString(options.audience, 'audience')
   params.code_challenge = await computeCodeChallenge(codeVerifier)
   params.code_challenge_method = 'S256'
   if (method === 'post')

@@ -1,6 +1,7 @@
 import type { JwsSigner, Logger } from '@fhir-auth/core'
+import { requireNonBlankString, usableScopes } from '@fhir-auth/core'
 import { createClientAssertion, jwtBearerAssertionType } from './client-assertion.js'
-import { requireScopes, requireText, usableScopes } from './option-checks.js'
+import { requireScopes } from './option-checks.js'
 import { postTokenRequest, type TokenRequestCommon } from './token-request.js'
 import type { TokenResponse } from './token-response.js'
 
@@ -32,7 +33,7 @@ export async function requestBackendServicesToken(
   const scope = requireScopes(options.scopes)
   const assertion = await createClientAssertion({
     clientId: options.clientId,
-    tokenEndpoint: requireText(options.tokenEndpoint, 'tokenEndpoint'),
+    tokenEndpoint: requireNonBlankString(options.tokenEndpoint, 'tokenEndpoint'),
     signer: options.signer,
     jwksUri: options.jwksUri,
     now: options.now,

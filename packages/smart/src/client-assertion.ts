@@ -5,6 +5,7 @@ import {
   generateJti,
   isJwsSigner,
   type JwsSigner,
+  requireNonBlankString,
   systemClock,
 } from '@fhir-auth/core'
 import { signCompactJws } from '@fhir-auth/core/jws'
@@ -58,8 +59,8 @@ export async function createClientAssertion(options: ClientAssertionOptions): Pr
       message: `SMART client assertions must be signed with RS384 or ES384, not ${signer.alg}`,
     })
   }
-  const kid = requireText(signer.kid, 'kid')
-  if (jwksUri !== undefined) requireText(jwksUri, 'jwksUri')
+  const kid = requireNonBlankString(signer.kid, 'kid')
+  if (jwksUri !== undefined) requireNonBlankString(jwksUri, 'jwksUri')
   if (!(lifetimeSeconds > 0)) {
     throw new ConfigurationError({
       invalidAttribute: 'lifetimeSeconds',
@@ -67,7 +68,7 @@ export async function createClientAssertion(options: ClientAssertionOptions): Pr
       message: 'lifetimeSeconds must be a positive number',
     })
   }
-  const clientId = requireText(options.clientId, 'clientId')
+  const clientId = requireNonBlankString(options.clientId, 'clientId')
   const issuedAt = epochSeconds((options.now ?? systemClock)())
   return signCompactJws(
     jwksUri === undefined
@@ -76,24 +77,11 @@ export async function createClientAssertion(options: ClientAssertionOptions): Pr
     {
       iss: clientId,
       sub: clientId,
-      aud: requireText(options.tokenEndpoint, 'tokenEndpoint'),
+      aud: requireNonBlankString(options.tokenEndpoint, 'tokenEndpoint'),
       iat: issuedAt,
       exp: issuedAt + Math.floor(Math.min(lifetimeSeconds, maxLifetimeSeconds)),
       jti: generateJti(),
     },
     signer,
   )
-}
-
-/**
- * A non-blank string option, else a `ConfigurationError` naming it (never echoing the value).
- * A local copy of option-checks' `requireText`: importing that module from this lazily loaded
- * one would give bundlers a tiny extra shared chunk to load up front.
- */
-function requireText(value: unknown, attribute: string): string {
-  if (typeof value === 'string' && value.trim() !== '') return value
-  throw new ConfigurationError({
-    invalidAttribute: attribute,
-    message: `${attribute} must be a non-blank string`,
-  })
 }

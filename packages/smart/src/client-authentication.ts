@@ -1,5 +1,10 @@
-import { basicAuthorization, type Clock, ConfigurationError, type JwsSigner } from '@fhir-auth/core'
-import { requireText } from './option-checks.js'
+import {
+  basicAuthorization,
+  type Clock,
+  ConfigurationError,
+  type JwsSigner,
+  requireNonBlankString,
+} from '@fhir-auth/core'
 
 /**
  * How a SMART client authenticates at the token endpoint, one variant per client type.
@@ -52,11 +57,11 @@ export async function authenticateClient(
       message: 'clientAuthentication is required',
     })
   }
-  const clientId = requireText(authentication.clientId, 'clientId')
+  const clientId = requireNonBlankString(authentication.clientId, 'clientId')
   const { type } = authentication
   if (type === 'public') return { form: { client_id: clientId }, headers: {}, secrets: [] }
   if (type === 'confidential_symmetric') {
-    const clientSecret = requireText(authentication.clientSecret, 'clientSecret')
+    const clientSecret = requireNonBlankString(authentication.clientSecret, 'clientSecret')
     const authorization = basicAuthorization(clientId, clientSecret)
     // The credentials in the header are secret too, encoded or not.
     return { form: {}, headers: { authorization }, secrets: [clientSecret, authorization.slice(6)] }

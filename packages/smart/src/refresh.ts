@@ -1,5 +1,5 @@
+import { requireNonBlankString, usableScopes } from '@fhir-auth/core'
 import type { ClientAuthentication } from './client-authentication.js'
-import { requireText, usableScopes } from './option-checks.js'
 import { postAuthenticatedTokenRequest, type TokenRequestCommon } from './token-request.js'
 import type { TokenResponse } from './token-response.js'
 
@@ -25,7 +25,7 @@ export interface RefreshOptions extends TokenRequestCommon {
  * @see https://hl7.org/fhir/smart-app-launch/STU2.2/app-launch.html#step-7-app-uses-a-refresh-token-to-obtain-a-new-access-token
  */
 export async function refreshAccessToken(options: RefreshOptions): Promise<TokenResponse> {
-  const refreshToken = requireText(options.refreshToken, 'refreshToken')
+  const refreshToken = requireNonBlankString(options.refreshToken, 'refreshToken')
   const scopes = usableScopes(options.scopes)
   const response = await postAuthenticatedTokenRequest(
     options,

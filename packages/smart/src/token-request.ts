@@ -1,6 +1,12 @@
-import { type Clock, sendFlowRequest, TokenError, type TransportOptions } from '@fhir-auth/core'
+import {
+  type Clock,
+  requireNonBlankString,
+  sendFlowRequest,
+  TokenError,
+  type TransportOptions,
+} from '@fhir-auth/core'
 import { authenticateClient, type ClientAuthentication } from './client-authentication.js'
-import { requireText, transportOf } from './option-checks.js'
+import { transportOf } from './option-checks.js'
 import { parseTokenResponse, type TokenResponse } from './token-response.js'
 
 /** What every token request takes: the endpoint, transport settings and a clock for assertions. */
@@ -50,7 +56,7 @@ export async function postAuthenticatedTokenRequest(
   form: Readonly<Record<string, string>>,
   secrets: readonly string[],
 ): Promise<TokenResponse> {
-  const tokenEndpoint = requireText(options.tokenEndpoint, 'tokenEndpoint')
+  const tokenEndpoint = requireNonBlankString(options.tokenEndpoint, 'tokenEndpoint')
   const authentication = await authenticateClient(
     options.clientAuthentication,
     tokenEndpoint,

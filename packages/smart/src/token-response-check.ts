@@ -1,4 +1,10 @@
-import { defaultLogger, describeValue, isJsonObject, type Logger } from '@fhir-auth/core'
+import {
+  defaultLogger,
+  describeValue,
+  isJsonObject,
+  isNonBlankString,
+  type Logger,
+} from '@fhir-auth/core'
 
 /** Options of {@link isTokenResponseValid}. */
 export interface TokenResponseCheckOptions {
@@ -38,14 +44,15 @@ export function isTokenResponseValid(
     if (!isJsonObject(response)) problems.push('response is not a JSON object')
     else {
       for (const field of ['access_token', 'scope']) {
-        if (!isText(response[field])) problems.push(`required field '${field}' is missing or blank`)
+        if (!isNonBlankString(response[field]))
+          problems.push(`required field '${field}' is missing or blank`)
       }
       const expiresIn = response.expires_in
       if (
         backend &&
         (expiresIn === undefined ||
           expiresIn === null ||
-          (typeof expiresIn === 'string' && !isText(expiresIn)))
+          (typeof expiresIn === 'string' && !isNonBlankString(expiresIn)))
       ) {
         problems.push("required field 'expires_in' is missing or blank (SMART Backend Services)")
       }
@@ -75,9 +82,4 @@ function describeTokenType(value: unknown): string {
   return /^[A-Za-z-]{1,16}$/.test(value)
     ? JSON.stringify(value)
     : `a string of ${value.length} characters`
-}
-
-/** A string with something other than whitespace in it. */
-function isText(value: unknown): boolean {
-  return typeof value === 'string' && value.trim() !== ''
 }

@@ -1,11 +1,11 @@
-import { type Clock, ConfigurationError, type JwsSigner } from '@fhir-auth/core'
-import { jsonValueProblem } from './json-value.js'
 import {
-  requireAbsoluteUrl,
-  requireOptions,
-  requirePlainObject,
-  requireText,
-} from './option-checks.js'
+  type Clock,
+  ConfigurationError,
+  type JwsSigner,
+  requireNonBlankString,
+} from '@fhir-auth/core'
+import { jsonValueProblem } from './json-value.js'
+import { requireAbsoluteUrl, requireOptions, requirePlainObject } from './option-checks.js'
 import { signUdapJwt } from './signed-jwt.js'
 
 /** Options of {@link createAuthenticationToken}. */
@@ -51,7 +51,7 @@ export async function createAuthenticationToken(
   options: CreateAuthenticationTokenOptions,
 ): Promise<string> {
   requireOptions(options, 'createAuthenticationToken')
-  const issuer = requireText(options.issuer, 'issuer')
+  const issuer = requireNonBlankString(options.issuer, 'issuer')
   const tokenEndpoint = requireAbsoluteUrl(options.tokenEndpoint, 'tokenEndpoint')
   const extensions = checkExtensions(options.extensions)
   return signUdapJwt({

@@ -1,6 +1,5 @@
-import { ConfigurationError } from '@fhir-auth/core'
+import { ConfigurationError, describeKind, isNonBlankString } from '@fhir-auth/core'
 import { frozenJsonCopy, isPlainObject } from './json-value.js'
-import { describeType } from './option-checks.js'
 import { isAbsoluteUri } from './uri.js'
 
 /**
@@ -62,7 +61,7 @@ export function buildB2bExtension(input: B2bExtensionInput): Readonly<Record<str
   if (!isPlainObject(input)) {
     throw new ConfigurationError({
       invalidAttribute: 'b2b',
-      message: `b2b must be an object with organizationId and purposeOfUse, not ${describeType(input)}`,
+      message: `b2b must be an object with organizationId and purposeOfUse, not ${describeKind(input)}`,
     })
   }
   if (!isAbsoluteUri(input.organizationId)) {
@@ -71,7 +70,7 @@ export function buildB2bExtension(input: B2bExtensionInput): Readonly<Record<str
   const purposeOfUse = textList(
     input.purposeOfUse,
     'purposeOfUse',
-    isNonBlank,
+    isNonBlankString,
     'non-blank purpose of use codes',
   )
   if (purposeOfUse === undefined)
@@ -115,18 +114,14 @@ function fail(field: string, problem: string): ConfigurationError {
   })
 }
 
-function isNonBlank(value: unknown): value is string {
-  return typeof value === 'string' && value.trim() !== ''
-}
-
 function isHttpUrl(value: unknown): value is string {
   return isAbsoluteUri(value) && /^https?:/i.test(value)
 }
 
 function optionalText(value: unknown, field: string): string | undefined {
   if (value === undefined) return undefined
-  if (isNonBlank(value)) return value
-  throw fail(field, `must be a non-blank string, not ${describeType(value)}`)
+  if (isNonBlankString(value)) return value
+  throw fail(field, `must be a non-blank string, not ${describeKind(value)}`)
 }
 
 function textList(
@@ -137,7 +132,7 @@ function textList(
 ): string[] | undefined {
   if (value === undefined) return undefined
   if (!Array.isArray(value) || value.length === 0) {
-    throw fail(field, `must be a non-empty array of ${description}, not ${describeType(value)}`)
+    throw fail(field, `must be a non-empty array of ${description}, not ${describeKind(value)}`)
   }
   const invalid = value.findIndex((entry) => !isValid(entry))
   if (invalid >= 0) {

@@ -2,18 +2,14 @@ import {
   type Clock,
   ConfigurationError,
   type JwsSigner,
+  requireNonBlankString,
   sendFlowRequest,
   TokenError,
   type TransportOptions,
 } from '@fhir-auth/core'
 import { createAuthenticationToken } from './authentication-token.js'
 import { type B2bExtensionInput, b2bExtensionKey, buildB2bExtension } from './b2b-extension.js'
-import {
-  requireEndpoint,
-  requireOptions,
-  requirePlainObject,
-  requireText,
-} from './option-checks.js'
+import { requireEndpoint, requireOptions, requirePlainObject } from './option-checks.js'
 import { parseUdapTokenResponse, type TokenResponse } from './token-response.js'
 import { isScopeToken } from './uri.js'
 
@@ -72,7 +68,7 @@ export async function requestUdapClientCredentialsToken(
     'tokenEndpoint',
     options.allowInsecureLocalhost,
   )
-  const issuer = requireText(options.issuer, 'issuer')
+  const issuer = requireNonBlankString(options.issuer, 'issuer')
   const scope = checkScopes(options.scopes)
   const extensions = buildExtensions(options.b2b, options.extensions)
   const clientAssertion = await createAuthenticationToken({

@@ -1,4 +1,4 @@
-import { requireText } from './option-checks.js'
+import { requireNonBlankString } from '@fhir-auth/core'
 
 /**
  * The UDAP discovery URL of a FHIR server: the base URL without trailing slashes, then
@@ -16,7 +16,7 @@ import { requireText } from './option-checks.js'
  * @see https://hl7.org/fhir/us/udap-security/STU2/discovery.html#multiple-trust-communities
  */
 export function udapDiscoveryUrl(baseUrl: string, community?: string): string {
-  const url = `${requireText(baseUrl, 'baseUrl').replace(/\/+$/, '')}/.well-known/udap`
+  const url = `${requireNonBlankString(baseUrl, 'baseUrl').replace(/\/+$/, '')}/.well-known/udap`
   if (community === undefined) return url
-  return `${url}?community=${encodeURIComponent(requireText(community, 'community'))}`
+  return `${url}?community=${encodeURIComponent(requireNonBlankString(community, 'community'))}`
 }

@@ -9,19 +9,14 @@ import {
   type JsonRecord,
   type Logger,
   parseJsonObjectBody,
+  requireNonBlankString,
   safeUrl,
   sendRequest,
   type TransportOptions,
 } from '@fhir-auth/core'
 import { udapDiscoveryUrl } from './discovery-url.js'
 import { parseUdapMetadata, type UdapMetadataDocument } from './metadata-document.js'
-import {
-  currentTime,
-  requireClock,
-  requireCryptoBackend,
-  requireOptions,
-  requireText,
-} from './option-checks.js'
+import { currentTime, requireClock, requireCryptoBackend, requireOptions } from './option-checks.js'
 import { verifySignedMetadata } from './signed-metadata.js'
 import { checkTrustInputs, type UdapTrustInputs } from './trust-inputs.js'
 import { UdapMetadata } from './udap-metadata.js'
@@ -78,7 +73,7 @@ export interface DiscoverUdapOptions extends TransportOptions, UdapTrustInputs {
  */
 export async function discoverUdapMetadata(options: DiscoverUdapOptions): Promise<UdapMetadata> {
   requireOptions(options, 'discoverUdapMetadata')
-  const baseUrl = requireText(options.baseUrl, 'baseUrl')
+  const baseUrl = requireNonBlankString(options.baseUrl, 'baseUrl')
   const crypto = requireCryptoBackend(options.crypto)
   await checkTrustInputs(options, crypto)
   const community = checkCommunity(options.community)

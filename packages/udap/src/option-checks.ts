@@ -3,6 +3,7 @@ import {
   ConfigurationError,
   type CryptoBackend,
   checkUrl,
+  describeKind,
   describeValue,
   isJwsSigner,
   type JwsSigner,
@@ -11,25 +12,6 @@ import {
 } from '@fhir-auth/core'
 import { isPlainObject } from './json-value.js'
 import { isAbsoluteUri } from './uri.js'
-
-/**
- * Returns `value` when it is a non-blank string, else throws. JavaScript callers can pass
- * anything; they get a typed error naming the option, never a `TypeError` from deeper down.
- * The value is not echoed: options such as a software statement are assertions.
- *
- * @throws ConfigurationError on `attribute`.
- * @internal
- */
-export function requireText(value: unknown, attribute: string): string {
-  if (typeof value === 'string' && value.trim() !== '') return value
-  throw new ConfigurationError({
-    invalidAttribute: attribute,
-    message:
-      value === undefined
-        ? `${attribute} is required`
-        : `${attribute} must be a non-blank string, not ${describeType(value)}`,
-  })
-}
 
 /**
  * Returns the options object, or throws when a JavaScript caller passed something else.
@@ -41,7 +23,7 @@ export function requireOptions<T>(options: T, functionName: string): T {
   if (typeof options === 'object' && options !== null && !Array.isArray(options)) return options
   throw new ConfigurationError({
     invalidAttribute: 'options',
-    message: `${functionName} needs one options object, not ${describeType(options)}`,
+    message: `${functionName} needs one options object, not ${describeKind(options)}`,
   })
 }
 
@@ -109,7 +91,7 @@ export function requireClock(clock: unknown): Clock {
   if (typeof clock === 'function') return clock as Clock
   throw new ConfigurationError({
     invalidAttribute: 'now',
-    message: `now must be a function returning a Date, not ${describeType(clock)}`,
+    message: `now must be a function returning a Date, not ${describeKind(clock)}`,
   })
 }
 
@@ -128,14 +110,6 @@ export function requireDate(value: unknown, attribute: string): Date {
   })
 }
 
-/** `a string`, `null`, `an array`, `a number`…: a value's type for messages, never the value. */
-export function describeType(value: unknown): string {
-  if (value === null) return 'null'
-  if (Array.isArray(value)) return 'an array'
-  if (typeof value === 'string' && value.trim() === '') return 'a blank string'
-  return typeof value === 'object' ? 'an object' : `a ${typeof value}`
-}
-
 /**
  * Returns `value` when it is an absolute URI (any scheme: `https:`, `urn:`, `did:`…).
  *
@@ -147,7 +121,7 @@ export function requireAbsoluteUri(value: unknown, attribute: string): string {
   throw new ConfigurationError({
     invalidAttribute: attribute,
     ...(typeof value === 'string' ? { invalidValue: value } : {}),
-    message: `${attribute} must be an absolute URI, not ${typeof value === 'string' ? describeValue(value) : describeType(value)}`,
+    message: `${attribute} must be an absolute URI, not ${typeof value === 'string' ? describeValue(value) : describeKind(value)}`,
   })
 }
 
@@ -162,7 +136,7 @@ export function requireAbsoluteUrl(value: unknown, attribute: string): string {
   if (typeof value === 'string' && parseAbsoluteUrl(value) !== undefined) return value
   throw new ConfigurationError({
     invalidAttribute: attribute,
-    message: `${attribute} must be an absolute URL, not ${typeof value === 'string' ? describeValue(value) : describeType(value)}`,
+    message: `${attribute} must be an absolute URL, not ${typeof value === 'string' ? describeValue(value) : describeKind(value)}`,
   })
 }
 
@@ -198,6 +172,6 @@ export function requirePlainObject(value: unknown, attribute: string): Record<st
   if (isPlainObject(value)) return value
   throw new ConfigurationError({
     invalidAttribute: attribute,
-    message: `${attribute} must be a plain object, not ${describeType(value)}`,
+    message: `${attribute} must be a plain object, not ${describeKind(value)}`,
   })
 }

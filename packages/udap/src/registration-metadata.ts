@@ -1,6 +1,11 @@
-import { ConfigurationError, checkUrl, describeValue } from '@fhir-auth/core'
+import {
+  ConfigurationError,
+  checkUrl,
+  describeKind,
+  describeValue,
+  requireNonBlankString,
+} from '@fhir-auth/core'
 import { frozenJsonCopy, isPlainObject, jsonValueProblem, setMember } from './json-value.js'
-import { describeType } from './option-checks.js'
 import { isAbsoluteUri } from './uri.js'
 
 /** The grant types a UDAP software statement may name. */
@@ -134,7 +139,7 @@ export function normalizeRegistrationMetadata(
   if (!isPlainObject(metadata)) {
     throw new ConfigurationError({
       invalidAttribute: 'metadata',
-      message: `registration metadata must be a plain object, not ${describeType(metadata)}`,
+      message: `registration metadata must be a plain object, not ${describeKind(metadata)}`,
     })
   }
   const given = (name: string): unknown =>
@@ -148,7 +153,7 @@ export function normalizeRegistrationMetadata(
     }
   }
   const claims: Record<string, unknown> = {
-    client_name: checkClientName(given('client_name')),
+    client_name: requireNonBlankString(given('client_name'), 'client_name', false),
     contacts: checkContacts(given('contacts')),
     scope: checkScope(given('scope')),
   }
@@ -186,17 +191,6 @@ export function normalizeRegistrationMetadata(
   return frozenJsonCopy(claims) as RegistrationClaims
 }
 
-function checkClientName(value: unknown): string {
-  if (typeof value === 'string' && value.trim() !== '') return value
-  throw new ConfigurationError({
-    invalidAttribute: 'client_name',
-    message:
-      value === undefined
-        ? 'client_name is required'
-        : `client_name must be a non-blank string, not ${describeType(value)}`,
-  })
-}
-
 function checkContacts(value: unknown): string[] {
   const fail = (message: string, invalidValue?: unknown) =>
     new ConfigurationError({
@@ -207,7 +201,7 @@ function checkContacts(value: unknown): string[] {
   if (value === undefined)
     throw fail('contacts is required (an array of URIs with at least one mailto: address)')
   if (!Array.isArray(value) || value.length === 0) {
-    throw fail(`contacts must be a non-empty array of URIs, not ${describeType(value)}`)
+    throw fail(`contacts must be a non-empty array of URIs, not ${describeKind(value)}`)
   }
   for (const [index, contact] of value.entries()) {
     if (!isAbsoluteUri(contact)) {
@@ -249,7 +243,7 @@ function checkGrantTypes(value: unknown): UdapGrantType[] {
   }
   if (!Array.isArray(value) || value.length === 0) {
     throw fail(
-      `grant_types must be a non-empty array (to cancel a registration use the cancel operation), not ${describeType(value)}`,
+      `grant_types must be a non-empty array (to cancel a registration use the cancel operation), not ${describeKind(value)}`,
     )
   }
   const unknown = value.find((grant) => !grantTypeOrder.includes(grant as UdapGrantType))
@@ -288,7 +282,7 @@ function checkRedirectUris(value: unknown, allowInsecureLocalhost: boolean): str
     throw fail(
       value === undefined
         ? 'redirect_uris is required with the authorization_code grant type'
-        : `redirect_uris must be a non-empty array of HTTPS URLs, not ${describeType(value)}`,
+        : `redirect_uris must be a non-empty array of HTTPS URLs, not ${describeKind(value)}`,
     )
   }
   for (const [index, uri] of value.entries()) {

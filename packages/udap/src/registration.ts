@@ -1,5 +1,6 @@
 import {
   ConfigurationError,
+  describeKind,
   describeMemberNames,
   type HttpResponse,
   oauthErrorFromResponse,
@@ -11,7 +12,7 @@ import {
 import { decodeCompactJws } from '@fhir-auth/core/jws'
 import { isCryptoError } from './error-kinds.js'
 import { isCompactJws } from './jws-header.js'
-import { describeType, requireEndpoint, requireOptions } from './option-checks.js'
+import { requireEndpoint, requireOptions } from './option-checks.js'
 
 /**
  * A registration response as the server sent it (RFC 7591 §3.2.1, snake_case keys): at least a
@@ -162,7 +163,7 @@ export function parseUdapRegistrationResponse(
     if (!Array.isArray(grantTypes) || grantTypes.length > 0) {
       throw new RegistrationError({
         status: response.status,
-        message: `${label} was not confirmed: the response's grant_types is ${Array.isArray(grantTypes) ? 'not empty' : grantTypes === undefined ? 'missing' : describeType(grantTypes)}; an empty array confirms a cancellation`,
+        message: `${label} was not confirmed: the response's grant_types is ${Array.isArray(grantTypes) ? 'not empty' : grantTypes === undefined ? 'missing' : describeKind(grantTypes)}; an empty array confirms a cancellation`,
       })
     }
   }

@@ -6,6 +6,7 @@ import {
   DiscoveryError,
   describeValue,
   isJsonObject,
+  requireNonBlankString,
   safeUrl,
 } from '@fhir-auth/core'
 import { decodeCompactJws } from '@fhir-auth/core/jws'
@@ -13,7 +14,7 @@ import { udapDiscoveryUrl } from './discovery-url.js'
 import { isCertificateChainError, isCryptoError } from './error-kinds.js'
 import { frozenJsonCopy } from './json-value.js'
 import { readJwsHeader } from './jws-header.js'
-import { requireCryptoBackend, requireDate, requireOptions, requireText } from './option-checks.js'
+import { requireCryptoBackend, requireDate, requireOptions } from './option-checks.js'
 import { checkTrustInputShapes, type UdapTrustInputs } from './trust-inputs.js'
 import { endpointProblem } from './uri.js'
 
@@ -81,7 +82,7 @@ export async function verifySignedMetadata(
   options: VerifySignedMetadataOptions,
 ): Promise<VerifiedSignedMetadata> {
   requireOptions(options, 'verifySignedMetadata')
-  const baseUrl = requireText(options.baseUrl, 'baseUrl')
+  const baseUrl = requireNonBlankString(options.baseUrl, 'baseUrl')
   const crypto = requireCryptoBackend(options.crypto)
   const trust = checkTrustInputShapes(options)
   const now = requireDate(options.now, 'now')

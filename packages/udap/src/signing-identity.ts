@@ -5,11 +5,12 @@ import {
   ConfigurationError,
   type CryptoBackend,
   CryptoError,
+  describeKind,
   type JwsSigner,
   type PrivateKeyInput,
 } from '@fhir-auth/core'
 import { isConfigurationError, isCryptoError } from './error-kinds.js'
-import { describeType, requireCryptoBackend, requireDate, requireOptions } from './option-checks.js'
+import { requireCryptoBackend, requireDate, requireOptions } from './option-checks.js'
 import { isAbsoluteUri } from './uri.js'
 
 /** Options of {@link prepareUdapSigner}. */
@@ -96,7 +97,7 @@ export async function prepareUdapSigner(
   if (!Array.isArray(certificateChain) || certificateChain.length === 0) {
     throw new ConfigurationError({
       invalidAttribute: 'certificateChain',
-      message: `certificateChain is required: a non-empty array of certificates, leaf first, not ${describeType(certificateChain)}`,
+      message: `certificateChain is required: a non-empty array of certificates, leaf first, not ${describeKind(certificateChain)}`,
     })
   }
   const advertisedAlgorithms = checkAdvertisedAlgorithms(options.advertisedAlgorithms)

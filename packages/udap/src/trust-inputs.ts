@@ -4,9 +4,9 @@ import {
   ConfigurationError,
   type CrlInput,
   type CryptoBackend,
+  describeKind,
 } from '@fhir-auth/core'
 import { isConfigurationError, isCryptoError } from './error-kinds.js'
-import { describeType } from './option-checks.js'
 
 /**
  * What the client trusts when it validates a server's `signed_metadata`: the trust anchors of
@@ -36,20 +36,20 @@ export function checkTrustInputShapes(inputs: Partial<UdapTrustInputs>): UdapTru
   if (!Array.isArray(trustedAnchors) || trustedAnchors.length === 0) {
     throw new ConfigurationError({
       invalidAttribute: 'trustedAnchors',
-      message: `trustedAnchors must be a non-empty array of trust anchor certificates (PEM or DER), not ${Array.isArray(trustedAnchors) ? 'an empty array' : describeType(trustedAnchors)}`,
+      message: `trustedAnchors must be a non-empty array of trust anchor certificates (PEM or DER), not ${Array.isArray(trustedAnchors) ? 'an empty array' : describeKind(trustedAnchors)}`,
     })
   }
   if (!Array.isArray(crls)) {
     throw new ConfigurationError({
       invalidAttribute: 'crls',
-      message: `crls must be an array of CRLs (PEM or DER; revocation checking is required), not ${describeType(crls)}`,
+      message: `crls must be an array of CRLs (PEM or DER; revocation checking is required), not ${describeKind(crls)}`,
     })
   }
   const badCrl = crls.findIndex((crl) => typeof crl !== 'string' && !(crl instanceof Uint8Array))
   if (badCrl >= 0) {
     throw new ConfigurationError({
       invalidAttribute: 'crls',
-      message: `crls[${badCrl}] must be a PEM string or DER bytes, not ${describeType(crls[badCrl])}`,
+      message: `crls[${badCrl}] must be a PEM string or DER bytes, not ${describeKind(crls[badCrl])}`,
     })
   }
   return { trustedAnchors, crls }

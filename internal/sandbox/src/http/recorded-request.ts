@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http'
+import { mediaTypeOf } from './body-format.js'
 
 /**
  * One request the sandbox front received, for tests to inspect (e.g. the client assertion the
@@ -48,7 +49,7 @@ export function recordRequest(parts: RequestParts): RecordedRequest {
   if (parts.body.length === 0) return record
   const text = parts.body.toString('utf8')
   record.body = text
-  const mediaType = (headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase()
+  const mediaType = mediaTypeOf(headers['content-type'])
   if (mediaType === 'application/x-www-form-urlencoded') {
     record.form = Object.fromEntries(new URLSearchParams(text))
   } else if (mediaType === 'application/json') {

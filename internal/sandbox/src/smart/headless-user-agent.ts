@@ -1,4 +1,5 @@
 import { ConfigurationError, HttpError } from '@fhir-auth/core'
+import { parseJsonObject } from '../http/body-format.js'
 import { CookieJar } from './cookie-jar.js'
 
 /**
@@ -204,7 +205,7 @@ function redirectResult(target: URL, status: number): AuthorizeResult {
 
 async function errorPageResult(response: Response): Promise<AuthorizeResult> {
   const text = await response.text()
-  const page = parseObject(text)
+  const page = parseJsonObject(text)
   const error = typeof page?.error === 'string' ? page.error : undefined
   const description =
     typeof page?.error_description === 'string' ? page.error_description : undefined
@@ -213,17 +214,6 @@ async function errorPageResult(response: Response): Promise<AuthorizeResult> {
     status: response.status,
     ...optional('error', error ?? `http_${response.status}`),
     ...optional('errorDescription', description ?? null),
-  }
-}
-
-function parseObject(text: string): Record<string, unknown> | undefined {
-  try {
-    const value: unknown = JSON.parse(text)
-    return typeof value === 'object' && value !== null
-      ? (value as Record<string, unknown>)
-      : undefined
-  } catch {
-    return undefined
   }
 }
 

@@ -1,8 +1,9 @@
 /// <reference path="./oidc-provider.d.ts" />
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Provider } from 'oidc-provider'
-import { readRequestBody } from '../http/read-body.js'
-import { type RequestLog, recordRequest } from '../http/recorded-request.js'
+import { mediaTypeOf, parseJsonObject } from '../http/body-format.js'
+import { receiveRequest } from '../http/read-body.js'
+import type { RequestLog } from '../http/recorded-request.js'
 import { replayRequest } from '../http/replayed-request.js'
 import { sendJson, sendText } from '../http/responses.js'
 import { relaxSameSiteNoneCookies } from '../http/same-site-cookies.js'
@@ -60,17 +61,10 @@ async function dispatch(
   request: IncomingMessage,
   response: ServerResponse,
 ): Promise<void> {
+  const received = await receiveRequest(request, response, settings.origin, settings.requestLog)
+  if (received === undefined) return
+  const { url, body } = received
   const method = request.method ?? 'GET'
-  const url = new URL(request.url ?? '/', settings.origin)
-  const body = await readRequestBody(request)
-  if (body === undefined) {
-    sendJson(response, 413, {
-      error: 'invalid_request',
-      error_description: 'request body too large',
-    })
-    return
-  }
-  settings.requestLog.add(recordRequest({ method, url, headers: request.headers, body }))
   const path = url.pathname
 
   if (path === fhirPathPrefix || path.startsWith(`${fhirPathPrefix}/`) || path === smartStylePath) {
@@ -143,7 +137,10 @@ async function forwardToProvider(
   let heldScope: string | undefined
   if (url.pathname === providerRoutes.authorization) {
     if (addConsentPrompt(url.searchParams)) request.url = `${url.pathname}${url.search}`
-    if (request.method === 'POST' && mediaType(request) === 'application/x-www-form-urlencoded') {
+    if (
+      request.method === 'POST' &&
+      mediaTypeOf(request.headers['content-type']) === 'application/x-www-form-urlencoded'
+    ) {
       const form = new URLSearchParams(body.toString('utf8'))
       if (addConsentPrompt(form)) forwardedBody = Buffer.from(form.toString())
     }
@@ -151,7 +148,7 @@ async function forwardToProvider(
   if (
     url.pathname === providerRoutes.registration &&
     request.method === 'POST' &&
-    mediaType(request) === 'application/json'
+    mediaTypeOf(request.headers['content-type']) === 'application/json'
   ) {
     const prepared = prepareRegistration(body)
     if (prepared !== undefined) {
@@ -163,10 +160,6 @@ async function forwardToProvider(
   const replayed = replayRequest(request, forwardedBody)
   if (heldScope !== undefined) settings.clientScopes.holdRegistrationScope(replayed, heldScope)
   await settings.providerCallback(replayed, response)
-}
-
-function mediaType(request: IncomingMessage): string | undefined {
-  return (request.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase()
 }
 
 /**
@@ -181,14 +174,9 @@ function mediaType(request: IncomingMessage): string | undefined {
 function prepareRegistration(
   body: Buffer,
 ): { body: Buffer; scope: string | undefined } | undefined {
-  let parsed: unknown
-  try {
-    parsed = JSON.parse(body.toString('utf8'))
-  } catch {
-    return undefined
-  }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return undefined
-  const { scope, ...metadata } = parsed as Record<string, unknown>
+  const parsed = parseJsonObject(body.toString('utf8'))
+  if (parsed === undefined) return undefined
+  const { scope, ...metadata } = parsed
   const grantTypes = metadata.grant_types
   if (
     Array.isArray(grantTypes) &&

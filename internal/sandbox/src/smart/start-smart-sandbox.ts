@@ -5,6 +5,7 @@ import { ConfigurationError } from '@fhir-auth/core'
 import type { Provider } from 'oidc-provider'
 import { type LoopbackServer, startLoopbackServer } from '../http/loopback-server.js'
 import { RequestLog } from '../http/recorded-request.js'
+import { nonEmptyText, nonNegativeInteger, positiveInteger } from '../option-checks.js'
 import { ClientScopeRegistry } from './client-scopes.js'
 import { buildSmartConfiguration, type DiscoveryOverride } from './discovery-document.js'
 import { runAuthorization } from './headless-user-agent.js'
@@ -216,42 +217,6 @@ function readOptions(options: SmartSandboxOptions): SandboxSettings {
     clientAssertionAlgorithms: options.clientAssertionAlgorithms ?? ['RS384', 'ES384'],
     requestLogLimit: nonNegativeInteger(options.requestLogLimit, 'requestLogLimit') ?? 10_000,
   }
-}
-
-function nonEmptyText(value: unknown, attribute: string): string | undefined {
-  if (value === undefined) return undefined
-  if (typeof value !== 'string' || value === '') {
-    throw new ConfigurationError({
-      invalidAttribute: attribute,
-      invalidValue: value,
-      message: `${attribute} must be a non-empty string`,
-    })
-  }
-  return value
-}
-
-function positiveInteger(value: unknown, attribute: string): number | undefined {
-  const checked = nonNegativeInteger(value, attribute)
-  if (checked === 0) {
-    throw new ConfigurationError({
-      invalidAttribute: attribute,
-      invalidValue: value,
-      message: `${attribute} must be a positive integer`,
-    })
-  }
-  return checked
-}
-
-function nonNegativeInteger(value: unknown, attribute: string): number | undefined {
-  if (value === undefined) return undefined
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
-    throw new ConfigurationError({
-      invalidAttribute: attribute,
-      invalidValue: value,
-      message: `${attribute} must be a non-negative integer`,
-    })
-  }
-  return value
 }
 
 async function registerClient(

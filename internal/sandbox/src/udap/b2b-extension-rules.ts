@@ -1,3 +1,5 @@
+import { isJsonObject } from '@fhir-auth/core'
+
 /** The key of the B2B authorization extension object (IG STU2 §5.2.1.1). */
 export const b2bExtensionKey = 'hl7-b2b'
 
@@ -23,20 +25,20 @@ export function readAuthorizationExtensions(
   required: readonly string[],
 ): ExtensionsResult {
   const present = extensions === undefined ? {} : extensions
-  if (!isObject(present)) return invalid('extensions must be a JSON object')
+  if (!isJsonObject(present)) return invalid('extensions must be a JSON object')
   const missing = required.find((key) => !(key in present))
   if (missing !== undefined)
     return invalid(`the required authorization extension ${missing} is missing`)
   const b2b = present[b2bExtensionKey]
   if (b2b === undefined) return { valid: true, b2b: undefined }
   const problem = checkB2b(b2b)
-  return problem === undefined && isObject(b2b)
+  return problem === undefined && isJsonObject(b2b)
     ? { valid: true, b2b }
     : invalid(problem ?? 'hl7-b2b is invalid')
 }
 
 function checkB2b(b2b: unknown): string | undefined {
-  if (!isObject(b2b)) return 'hl7-b2b must be a JSON object'
+  if (!isJsonObject(b2b)) return 'hl7-b2b must be a JSON object'
   if (b2b.version !== '1') return 'hl7-b2b version must be "1"'
   if (typeof b2b.organization_id !== 'string' || !absoluteUriPattern.test(b2b.organization_id)) {
     return 'hl7-b2b organization_id must be a URI'
@@ -63,11 +65,6 @@ function checkB2b(b2b: unknown): string | undefined {
   }
   return undefined
 }
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
-
 function invalid(message: string): ExtensionsResult {
   return { valid: false, message }
 }

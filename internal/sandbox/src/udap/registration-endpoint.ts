@@ -1,3 +1,4 @@
+import { mediaTypeOf, parseJsonObject } from '../http/body-format.js'
 import type { CachedPathValidator } from './cached-path-validator.js'
 import { verifyClientJwt } from './client-jwt-verification.js'
 import { readClientMetadata, type ServerCapabilities } from './client-metadata-rules.js'
@@ -54,8 +55,7 @@ export async function processRegistration(
   request: RegistrationRequest,
   context: RegistrationEndpointContext,
 ): Promise<RegistrationAnswer | OAuthRejection> {
-  const mediaType = request.contentType?.split(';')[0]?.trim().toLowerCase()
-  if (mediaType !== 'application/json') {
+  if (mediaTypeOf(request.contentType) !== 'application/json') {
     return rejection('invalid_client_metadata', 'registration requests must be application/json')
   }
   const body = parseJsonObject(request.body)
@@ -128,16 +128,5 @@ export async function processRegistration(
         },
       }
     }
-  }
-}
-
-function parseJsonObject(text: string): Record<string, unknown> | undefined {
-  try {
-    const value: unknown = JSON.parse(text)
-    return typeof value === 'object' && value !== null && !Array.isArray(value)
-      ? (value as Record<string, unknown>)
-      : undefined
-  } catch {
-    return undefined
   }
 }

@@ -1,3 +1,5 @@
+import { splitScopes } from '../smart/smart-scopes.js'
+
 /**
  * Whether `scope` is covered by `allowed`: listed as is, or by a wildcard of the same context
  * and permissions (`system/*.rs` covers `system/Observation.rs`). A SMART v2 query suffix
@@ -15,6 +17,5 @@ export function isScopeCovered(scope: string, allowed: readonly string[]): boole
 
 /** The space-separated scopes of `requested` that `allowed` covers, in request order. */
 export function grantScopes(requested: string, allowed: readonly string[]): string[] {
-  const scopes = requested.split(' ').filter((scope) => scope !== '')
-  return [...new Set(scopes)].filter((scope) => isScopeCovered(scope, allowed))
+  return splitScopes(requested).filter((scope) => isScopeCovered(scope, allowed))
 }

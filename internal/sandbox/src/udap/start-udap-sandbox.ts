@@ -3,13 +3,13 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { ConfigurationError } from '@fhir-auth/core'
 import { generateTestKeyPair } from '@fhir-auth/test-pki/issuer'
 import { startLoopbackServer } from '../http/loopback-server.js'
-import { readRequestBody } from '../http/read-body.js'
-import { RequestLog, recordRequest } from '../http/recorded-request.js'
+import { receiveRequest } from '../http/read-body.js'
+import { RequestLog } from '../http/recorded-request.js'
 import { sendJson } from '../http/responses.js'
 import { CachedPathValidator } from './cached-path-validator.js'
 import { ClientTrustStore } from './client-trust-store.js'
 import { CommunityPki } from './community-pki.js'
-import { processDiscovery } from './discovery-endpoint.js'
+import { type DiscoveryContext, processDiscovery } from './discovery-endpoint.js'
 import { createHostileCertificates, hostileUrls } from './hostile-certificates.js'
 import {
   type HostileDiscoveryVariant,
@@ -25,9 +25,9 @@ import type {
   UdapSandboxOptions,
 } from './options.js'
 import { toPkiObject } from './pki-object.js'
-import { processRegistration } from './registration-endpoint.js'
+import { processRegistration, type RegistrationEndpointContext } from './registration-endpoint.js'
 import { RegistrationStore } from './registration-store.js'
-import { processTokenRequest } from './token-endpoint.js'
+import { processTokenRequest, type TokenEndpointContext } from './token-endpoint.js'
 import type { AdvertisedCapabilities, AdvertisedEndpoints } from './udap-metadata.js'
 import { readUdapSettings } from './udap-settings.js'
 
@@ -128,6 +128,50 @@ export async function startUdapSandbox(options: UdapSandboxOptions = {}): Promis
     const counts = { discovery: 0, registration: 0, token: 0, other: 0 }
     let hostile = settings.hostile
 
+    // Built once: every request of a route reads the same context.
+    const discoveryContext: DiscoveryContext = {
+      fhirBaseUrl,
+      capabilities,
+      endpoints: advertised,
+      plainHttpEndpoints: plainHttpEndpoints(advertised),
+      defaultCommunity: defaultPki,
+      communities,
+      hostileCertificates,
+      otherUrl: hostileUrls(fhirBaseUrl).otherUrl,
+      hostile: () => hostile,
+      foreignKey: () => {
+        foreignKey ??= generateTestKeyPair('rsa2048').then((pair) => pair.privateKey)
+        return foreignKey
+      },
+      now: settings.now,
+    }
+    const registrationContext: RegistrationEndpointContext = {
+      registrationUrl: endpoints.registration,
+      algorithms: settings.registrationSigningAlgorithms,
+      capabilities: { grantTypes: settings.grantTypes, scopes: settings.scopesSupported },
+      trust,
+      pathValidator,
+      registrations,
+      replayGuard: registrationReplayGuard,
+      now: settings.now,
+      toleranceSeconds: settings.clockToleranceSeconds,
+    }
+    const tokenContext: TokenEndpointContext = {
+      tokenUrl: endpoints.token,
+      algorithms: settings.tokenSigningAlgorithms,
+      requiredExtensions: settings.requiredExtensions,
+      scopesSupported: settings.scopesSupported,
+      allowUnregisteredClients: settings.allowUnregisteredClients,
+      accessTokenLifetimeSeconds: settings.accessTokenLifetimeSeconds,
+      trust,
+      pathValidator,
+      registrations,
+      replayGuard: tokenReplayGuard,
+      now: settings.now,
+      toleranceSeconds: settings.clockToleranceSeconds,
+      recordToken: (token) => accessTokens.push(token),
+    }
+
     const route = async (
       request: IncomingMessage,
       response: ServerResponse,
@@ -140,22 +184,7 @@ export async function startUdapSandbox(options: UdapSandboxOptions = {}): Promis
       switch (routeName) {
         case 'discovery': {
           if (request.method !== 'GET') return methodNotAllowed(response, 'GET')
-          const answer = await processDiscovery(url.searchParams, {
-            fhirBaseUrl,
-            capabilities,
-            endpoints: advertised,
-            plainHttpEndpoints: plainHttpEndpoints(advertised),
-            defaultCommunity: defaultPki,
-            communities,
-            hostileCertificates,
-            otherUrl: hostileUrls(fhirBaseUrl).otherUrl,
-            hostile: () => hostile,
-            foreignKey: () => {
-              foreignKey ??= generateTestKeyPair('rsa2048').then((pair) => pair.privateKey)
-              return foreignKey
-            },
-            now: settings.now,
-          })
+          const answer = await processDiscovery(url.searchParams, discoveryContext)
           if (answer.status === 204) return void response.writeHead(204).end()
           return sendJson(response, 200, answer.body, { 'cache-control': 'no-store' })
         }
@@ -163,17 +192,7 @@ export async function startUdapSandbox(options: UdapSandboxOptions = {}): Promis
           if (request.method !== 'POST') return methodNotAllowed(response, 'POST')
           const answer = await processRegistration(
             { contentType, body: body.toString('utf8') },
-            {
-              registrationUrl: endpoints.registration,
-              algorithms: settings.registrationSigningAlgorithms,
-              capabilities: { grantTypes: settings.grantTypes, scopes: settings.scopesSupported },
-              trust,
-              pathValidator,
-              registrations,
-              replayGuard: registrationReplayGuard,
-              now: settings.now,
-              toleranceSeconds: settings.clockToleranceSeconds,
-            },
+            registrationContext,
           )
           if ('error' in answer) return sendOAuthError(response, answer)
           return sendJson(response, answer.status, answer.body, {
@@ -189,21 +208,7 @@ export async function startUdapSandbox(options: UdapSandboxOptions = {}): Promis
               contentType,
               body: body.toString('utf8'),
             },
-            {
-              tokenUrl: endpoints.token,
-              algorithms: settings.tokenSigningAlgorithms,
-              requiredExtensions: settings.requiredExtensions,
-              scopesSupported: settings.scopesSupported,
-              allowUnregisteredClients: settings.allowUnregisteredClients,
-              accessTokenLifetimeSeconds: settings.accessTokenLifetimeSeconds,
-              trust,
-              pathValidator,
-              registrations,
-              replayGuard: tokenReplayGuard,
-              now: settings.now,
-              toleranceSeconds: settings.clockToleranceSeconds,
-              recordToken: (token) => accessTokens.push(token),
-            },
+            tokenContext,
           )
           if ('error' in answer) return sendOAuthError(response, answer)
           return sendJson(response, 200, answer.body, {
@@ -220,17 +225,23 @@ export async function startUdapSandbox(options: UdapSandboxOptions = {}): Promis
     }
 
     handle = (request, response) => {
-      void receive(request, response, server.origin, requestLog, route).catch((error: unknown) => {
-        console.error('UDAP sandbox: request failed', error)
-        if (!response.headersSent) {
-          sendJson(response, 500, {
-            error: 'server_error',
-            error_description: 'the UDAP sandbox failed',
-          })
-        } else {
-          response.destroy()
-        }
-      })
+      void receiveRequest(request, response, server.origin, requestLog)
+        .then((received) =>
+          received === undefined
+            ? undefined
+            : route(request, response, received.url, received.body),
+        )
+        .catch((error: unknown) => {
+          console.error('UDAP sandbox: request failed', error)
+          if (!response.headersSent) {
+            sendJson(response, 500, {
+              error: 'server_error',
+              error_description: 'the UDAP sandbox failed',
+            })
+          } else {
+            response.destroy()
+          }
+        })
     }
 
     let closing: Promise<void> | undefined
@@ -295,32 +306,6 @@ export async function startUdapSandbox(options: UdapSandboxOptions = {}): Promis
     await server.close()
     throw error
   }
-}
-
-async function receive(
-  request: IncomingMessage,
-  response: ServerResponse,
-  origin: string,
-  requestLog: RequestLog,
-  route: (
-    request: IncomingMessage,
-    response: ServerResponse,
-    url: URL,
-    body: Buffer,
-  ) => Promise<void>,
-): Promise<void> {
-  const url = new URL(request.url ?? '/', origin)
-  const body = await readRequestBody(request)
-  if (body === undefined) {
-    return sendJson(response, 413, {
-      error: 'invalid_request',
-      error_description: 'request body too large',
-    })
-  }
-  requestLog.add(
-    recordRequest({ method: request.method ?? 'GET', url, headers: request.headers, body }),
-  )
-  await route(request, response, url, body)
 }
 
 function routeOf(pathname: string): RouteName {

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto'
+import { mediaTypeOf } from '../http/body-format.js'
 import { readAuthorizationExtensions } from './b2b-extension-rules.js'
 import type { CachedPathValidator } from './cached-path-validator.js'
 import { type VerifiedClientJwt, verifyClientJwt } from './client-jwt-verification.js'
@@ -86,8 +87,7 @@ export async function processTokenRequest(
       'UDAP token requests must not carry an Authorization header',
     )
   }
-  const mediaType = request.contentType?.split(';')[0]?.trim().toLowerCase()
-  if (mediaType !== 'application/x-www-form-urlencoded') {
+  if (mediaTypeOf(request.contentType) !== 'application/x-www-form-urlencoded') {
     return rejection('invalid_request', 'token requests must be application/x-www-form-urlencoded')
   }
   const form = new URLSearchParams(request.body)

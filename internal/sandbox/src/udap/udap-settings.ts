@@ -1,5 +1,6 @@
 import { ConfigurationError } from '@fhir-auth/core'
 import type { TestKeyPair } from '@fhir-auth/test-pki/issuer'
+import { nonEmptyText, nonNegativeInteger, positiveInteger } from '../option-checks.js'
 import {
   type HostileDiscoveryVariant,
   hostileDiscoveryVariants,
@@ -75,7 +76,8 @@ export function readUdapSettings(options: UdapSandboxOptions): UdapSettings {
     ...(grants.includes('client_credentials') ? systemScopes : []),
     ...(grants.includes('authorization_code') ? userScopes : []),
   ]
-  const defaultCommunity = text(options.defaultCommunity, 'defaultCommunity') ?? defaultCommunityUri
+  const defaultCommunity =
+    nonEmptyText(options.defaultCommunity, 'defaultCommunity') ?? defaultCommunityUri
   const communities = stringList(options.communities, 'communities') ?? []
   if (communities.includes(defaultCommunity)) {
     throw new ConfigurationError({
@@ -213,40 +215,4 @@ function nonEmpty<T>(list: T[] | undefined, attribute: string): T[] | undefined 
     })
   }
   return list
-}
-
-function text(value: unknown, attribute: string): string | undefined {
-  if (value === undefined) return undefined
-  if (typeof value !== 'string' || value === '') {
-    throw new ConfigurationError({
-      invalidAttribute: attribute,
-      invalidValue: value,
-      message: `${attribute} must be a non-empty string`,
-    })
-  }
-  return value
-}
-
-function positiveInteger(value: unknown, attribute: string): number | undefined {
-  const result = nonNegativeInteger(value, attribute)
-  if (result === 0) {
-    throw new ConfigurationError({
-      invalidAttribute: attribute,
-      invalidValue: value,
-      message: `${attribute} must be positive`,
-    })
-  }
-  return result
-}
-
-function nonNegativeInteger(value: unknown, attribute: string): number | undefined {
-  if (value === undefined) return undefined
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) {
-    throw new ConfigurationError({
-      invalidAttribute: attribute,
-      invalidValue: value,
-      message: `${attribute} must be a non-negative integer`,
-    })
-  }
-  return value
 }

@@ -1,5 +1,6 @@
 import { compactVerify, decodeProtectedHeader, importX509 } from 'jose'
 import type * as pkijs from 'pkijs'
+import { parseJsonObject } from '../http/body-format.js'
 import { BoundedCache } from './bounded-cache.js'
 import { toPkiObject } from './pki-object.js'
 import { parseCertificateDer } from './pkijs-parsing.js'
@@ -74,7 +75,7 @@ export async function verifyX5cSignedJwt(
       `signature does not verify with the key of the x5c[0] certificate (alg ${algorithm})`,
     )
   }
-  const claims = parseClaims(payload)
+  const claims = parseJsonObject(new TextDecoder().decode(payload))
   if (claims === undefined) return rejected('payload is not a JSON object')
   return { verified: true, jwt: { algorithm, claims, chain, chainDer, leafDer } }
 }
@@ -109,17 +110,6 @@ function parseX5cEntry(entry: string): ParsedEntry | undefined {
     const parsed = { der, certificate: parseCertificateDer(der) }
     parsedEntries.set(entry, parsed)
     return parsed
-  } catch {
-    return undefined
-  }
-}
-
-function parseClaims(payload: Uint8Array): Record<string, unknown> | undefined {
-  try {
-    const value: unknown = JSON.parse(new TextDecoder().decode(payload))
-    return typeof value === 'object' && value !== null && !Array.isArray(value)
-      ? (value as Record<string, unknown>)
-      : undefined
   } catch {
     return undefined
   }

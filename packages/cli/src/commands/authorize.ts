@@ -2,6 +2,7 @@ import type { AuthorizationUrlResult, Client, ClientConfigInput } from '@fhir-au
 import { ConfigurationError } from '@fhir-auth/core'
 import {
   checkExclusive,
+  checkOnlyWith,
   type OptionSpec,
   type ParsedFlags,
   readScopes,
@@ -111,15 +112,12 @@ export const authorizeCommand: Command = {
   ],
   async execute(flags: ParsedFlags, context: CommandContext): Promise<void> {
     const redirectUrl = flags.string('redirect-url')
-    checkModeFlags(flags, redirectUrl !== undefined)
-    const client = await authorizeClient(flags, context)
     if (redirectUrl !== undefined) {
-      const state = flags.requireString('state', 'with --redirect-url')
-      const variable = flags.requireString('code-verifier-env', 'with --redirect-url')
-      const codeVerifier = readEnvironmentSecret(variable, '--code-verifier-env', context)
-      await exchange(client, redirectUrl, state, codeVerifier, context)
+      await finishAuthorization(flags, redirectUrl, context)
       return
     }
+    checkOnlyWith(flags, ['state', 'code-verifier-env'], 'redirect-url')
+    const client = await authorizeClient(flags, context)
     context.output.progress('discovering the authorization endpoint')
     const launch = flags.string('launch')
     const request = await client.authorizationUrl({
@@ -148,26 +146,26 @@ export const authorizeCommand: Command = {
 }
 
 /**
- * Refuses flags of the other mode before anything is read: request flags when finishing with
- * `--redirect-url`, and its companions without it.
+ * The second run of a split authorization: exchanges the code of a pasted redirect URL with the
+ * `--state` and code verifier printed by `--url-only`. The flags of the other mode and missing
+ * companions are refused before anything is read.
  *
  * @throws ConfigurationError on the flag (a usage error).
  */
-function checkModeFlags(flags: ParsedFlags, isFinishing: boolean): void {
-  if (isFinishing) {
-    for (const flag of requestFlags) {
-      if (flags.has(flag))
-        throw usageError(`--${flag}`, `--${flag} cannot be used with --redirect-url`)
-    }
-    for (const flag of ['state', 'code-verifier-env']) {
-      if (!flags.has(flag))
-        throw usageError(`--${flag}`, `--${flag} is required with --redirect-url`)
-    }
-    return
+async function finishAuthorization(
+  flags: ParsedFlags,
+  redirectUrl: string,
+  context: CommandContext,
+): Promise<void> {
+  for (const flag of requestFlags) {
+    if (flags.has(flag))
+      throw usageError(`--${flag}`, `--${flag} cannot be used with --redirect-url`)
   }
-  for (const flag of ['state', 'code-verifier-env']) {
-    if (flags.has(flag)) throw usageError(`--${flag}`, `--${flag} is only used with --redirect-url`)
-  }
+  const state = flags.requireString('state', 'with --redirect-url')
+  const variable = flags.requireString('code-verifier-env', 'with --redirect-url')
+  const client = await authorizeClient(flags, context)
+  const codeVerifier = readEnvironmentSecret(variable, '--code-verifier-env', context)
+  await exchange(client, redirectUrl, state, codeVerifier, context)
 }
 
 /** The client for this authorization, its type chosen by the credential flags. */
@@ -186,7 +184,7 @@ async function authorizeClient(flags: ParsedFlags, context: CommandContext): Pro
   }
   const keyFile = flags.string('key')
   if (keyFile === undefined) {
-    if (flags.has('kid')) throw usageError('--kid', '--kid is only used with --key')
+    checkOnlyWith(flags, ['kid'], 'key')
     return createClient(context, config, 'smart', 'public')
   }
   const kid = flags.requireString('kid', 'with --key')

@@ -1,6 +1,6 @@
 import { loadPkcs12 } from '@fhir-auth/client'
 import type { CertificateInput, PrivateKeyInput } from '@fhir-auth/core'
-import { checkExclusive, type ParsedFlags, usageError } from '../args.js'
+import { checkExclusive, checkOnlyWith, type ParsedFlags, usageError } from '../args.js'
 import type { CommandContext } from '../commands/command.js'
 import { readCertificateFile, readFileBytes, readPrivateKeyFile } from '../files.js'
 import { readPkcs12Password } from './secret-inputs.js'
@@ -35,9 +35,7 @@ export async function readUdapIdentity(
     const contents = await loadPkcs12(bytes, password, { crypto: context.crypto })
     return { privateKey: contents.privateKey, certificateChain: contents.certificateChain }
   }
-  for (const flag of ['password-env', 'password-file']) {
-    if (flags.has(flag)) throw usageError(`--${flag}`, `--${flag} is only used with --pkcs12`)
-  }
+  checkOnlyWith(flags, ['password-env', 'password-file'], 'pkcs12')
   const keyFile = flags.string('key')
   const certificateFiles = flags.strings('cert')
   if (keyFile === undefined || certificateFiles.length === 0) {

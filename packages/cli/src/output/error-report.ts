@@ -1,4 +1,5 @@
 import { FhirAuthError } from '@fhir-auth/core'
+import { causeLinks } from '../cause-chain.js'
 import { type Output, oneLine } from '../output.js'
 import { defaultAttributeHints } from './flag-hints.js'
 
@@ -17,11 +18,8 @@ const detailFields = [
   'subject',
 ] as const
 
-/** How far a `cause` chain is shown. */
-const maximumCauseDepth = 8
-
 /** A secret-free summary of one error: its class, message and the fields in {@link detailFields}. */
-export interface ErrorSummary {
+interface ErrorSummary {
   readonly name: string
   readonly message: string
   readonly [field: string]: unknown
@@ -38,24 +36,13 @@ export function reportError(
   error: unknown,
   attributeHints: Readonly<Record<string, string>> = defaultAttributeHints,
 ): void {
-  const chain = causeChain(error)
+  const chain = causeLinks(error).map(summarise)
   const [first] = chain
   const hint = attributeHint(error, attributeHints) ?? transportHint(error)
   const message = first === undefined ? 'unknown failure' : first.message
   output.stderr(`error: ${oneLine(message)}${hint === undefined ? '' : ` (${hint})`}\n`)
   if (output.isVerbose) output.stderr(verboseDetail(chain, error))
   if (output.isJson) output.errorDocument({ error: { ...first, causes: chain.slice(1) } })
-}
-
-/** The error and each `cause` below it, summarised. */
-export function causeChain(error: unknown): ErrorSummary[] {
-  const chain: ErrorSummary[] = []
-  let link: unknown = error
-  for (let depth = 0; depth <= maximumCauseDepth && link !== undefined; depth++) {
-    chain.push(summarise(link))
-    link = link instanceof Error ? link.cause : undefined
-  }
-  return chain
 }
 
 function summarise(error: unknown): ErrorSummary {
@@ -88,15 +75,13 @@ function attributeHint(
 
 /** The flag that lifts core's HTTPS rule, when a plain-HTTP URL was refused anywhere in the chain. */
 function transportHint(error: unknown): string | undefined {
-  let link: unknown = error
-  for (let depth = 0; depth <= maximumCauseDepth && link instanceof Error; depth++) {
-    const record = link as unknown as Record<string, unknown>
-    if (record.code === 'ERR_HTTP' && record.reason === 'insecure-url') {
-      return 'for a loopback development server add --allow-insecure-localhost'
-    }
-    link = link.cause
+  const isInsecureUrl = (link: unknown): boolean => {
+    const record = link as Record<string, unknown>
+    return link instanceof Error && record.code === 'ERR_HTTP' && record.reason === 'insecure-url'
   }
-  return undefined
+  return causeLinks(error).some(isInsecureUrl)
+    ? 'for a loopback development server add --allow-insecure-localhost'
+    : undefined
 }
 
 function verboseDetail(chain: readonly ErrorSummary[], error: unknown): string {

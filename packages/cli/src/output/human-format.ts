@@ -5,7 +5,7 @@ export type FieldRow = readonly [label: string, value: unknown]
  * Renders a value for a person: strings as they are, lists joined with commas, booleans as
  * yes/no, objects as compact JSON, `undefined` as a dash.
  */
-export function formatValue(value: unknown): string {
+function formatValue(value: unknown): string {
   if (value === undefined || value === null) return '-'
   if (typeof value === 'string') return value === '' ? '""' : value
   if (typeof value === 'boolean') return value ? 'yes' : 'no'

@@ -1,4 +1,4 @@
-import { redacted } from '@fhir-auth/core'
+import { redacted, redactSecrets } from '@fhir-auth/core'
 
 /** Shorter values would match ordinary words by chance; core's `redactSecrets` uses the same floor. */
 const minimumSecretLength = 4
@@ -34,10 +34,9 @@ export class SecretRedactor {
 
   /** The text with every registered secret, compact JWT and PEM private key replaced by `[REDACTED]`. */
   redact(text: string): string {
-    let result = text.replace(privateKeyPemPattern, redacted).replace(jwtPattern, redacted)
+    const result = text.replace(privateKeyPemPattern, redacted).replace(jwtPattern, redacted)
     // Longest first, so a secret containing another one is replaced whole.
     const secrets = [...this.#secrets].sort((left, right) => right.length - left.length)
-    for (const secret of secrets) result = result.split(secret).join(redacted)
-    return result
+    return redactSecrets(result, secrets)
   }
 }

@@ -1,3 +1,4 @@
+import { requireNonBlankString } from '@fhir-auth/core'
 import {
   requestBackendServicesToken,
   resolveBackendScopes,
@@ -26,7 +27,7 @@ export async function requestBackendToken(
   logger.info('Requesting backend services access token (client_credentials grant)', {
     event: 'smart.token.client_credentials',
   })
-  const clientId = context.checks.requireString(config.clientId, 'clientId')
+  const clientId = requireNonBlankString(config.clientId, 'clientId', false)
   const perCallScopes = context.checks.optionalScopes(options.scopes, 'scopes')
   const signer = await signing.signer(options)
   const scopes = resolveBackendScopes(perCallScopes, config.scopes, logger)

@@ -1,3 +1,4 @@
+import { isNonBlankString } from '@fhir-auth/core'
 import { type RegistrationResponse, registerSmartClient } from '@fhir-auth/smart'
 import type { SmartRegistrationOptions } from '../operation-options.js'
 import type { ProtocolContext } from '../protocol-context.js'
@@ -24,13 +25,13 @@ export async function registerClient(
     'registrationEndpoint',
   )
   const authorization = context.checks.optionalString(options.authorization, 'authorization', true)
-  const registrationEndpoint = context.checks.isPresent(explicitEndpoint)
+  const registrationEndpoint = isNonBlankString(explicitEndpoint)
     ? explicitEndpoint
     : await discovery.registrationEndpoint(options.signal)
   return registerSmartClient({
     ...context.transport(options.signal),
     registrationEndpoint,
     metadata,
-    authorization: context.checks.isPresent(authorization) ? authorization : undefined,
+    authorization: isNonBlankString(authorization) ? authorization : undefined,
   })
 }

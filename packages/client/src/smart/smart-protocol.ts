@@ -1,4 +1,4 @@
-import { ConfigurationError } from '@fhir-auth/core'
+import { ConfigurationError, requireNonBlankString, usableScopes } from '@fhir-auth/core'
 import type { RegistrationResponse } from '@fhir-auth/smart'
 import {
   buildAuthorizationRequest,
@@ -9,14 +9,9 @@ import {
   type SmartMetadata,
   type TokenResponse,
 } from '@fhir-auth/smart/launch'
-import {
-  optionalScopes,
-  optionalString,
-  readOptions,
-  requireString,
-  usableScopes,
-} from '../arguments.js'
+import { optionalScopes, optionalString, readOptions } from '../arguments.js'
 import type { ClientType } from '../client-type.js'
+import { lazy } from '../lazy.js'
 import type {
   AuthorizationUrlOptions,
   AuthorizationUrlResult,
@@ -29,7 +24,6 @@ import type {
 } from '../operation-options.js'
 import type { ProtocolContext } from '../protocol-context.js'
 import { SmartDiscovery } from './smart-discovery.js'
-import type { SmartSigning } from './smart-signing.js'
 
 const methods = ['get', 'post'] as const
 
@@ -46,9 +40,13 @@ export class SmartProtocol {
   clientType: ClientType
   readonly #context: ProtocolContext
   readonly #discovery: SmartDiscovery
-  #signingModule: Promise<SmartSigning> | undefined
-  #backendTokenModule: Promise<typeof import('./backend-token.js')> | undefined
-  #registrationModule: Promise<typeof import('./registration.js')> | undefined
+  // Backend services, registration and signing are loaded on first use: a browser app doing
+  // launches as a public client never downloads them.
+  readonly #signing = lazy(() =>
+    import('./smart-signing.js').then(({ SmartSigning }) => new SmartSigning(this.#context)),
+  )
+  readonly #backendTokenModule = lazy(() => import('./backend-token.js'))
+  readonly #registrationModule = lazy(() => import('./registration.js'))
 
   constructor(context: ProtocolContext, clientType: ClientType) {
     this.#context = context
@@ -80,7 +78,7 @@ export class SmartProtocol {
         event: 'smart.authorization_url',
       },
     )
-    const clientId = requireString(config.clientId, 'clientId')
+    const clientId = requireNonBlankString(config.clientId, 'clientId', false)
     const customScopes = optionalScopes(options.customScopes, 'customScopes')
     const scopes = usableScopes(customScopes ?? config.scopes)
     if (scopes === undefined) {
@@ -89,10 +87,10 @@ export class SmartProtocol {
         message: 'scopes are required: configure scopes or pass customScopes',
       })
     }
-    const redirectUri = requireString(config.redirectUri, 'redirectUri')
+    const redirectUri = requireNonBlankString(config.redirectUri, 'redirectUri', false)
     const launch = optionalString(options.launch, 'launch')
     const authorizationEndpoint = await this.#discovery.authorizationEndpoint(options.signal)
-    const audience = requireString(config.issuer, 'issuer')
+    const audience = requireNonBlankString(config.issuer, 'issuer', false)
     const request = await buildAuthorizationRequest({
       authorizationEndpoint,
       clientId,
@@ -113,10 +111,10 @@ export class SmartProtocol {
     logger.info('Requesting access token using authorization code', {
       event: 'smart.token.authorization_code',
     })
-    const clientId = requireString(config.clientId, 'clientId')
-    const code = requireString(options.code, 'code', true)
-    const codeVerifier = requireString(options.codeVerifier, 'codeVerifier', true)
-    const redirectUri = requireString(config.redirectUri, 'redirectUri')
+    const clientId = requireNonBlankString(config.clientId, 'clientId', false)
+    const code = requireNonBlankString(options.code, 'code')
+    const codeVerifier = requireNonBlankString(options.codeVerifier, 'codeVerifier')
+    const redirectUri = requireNonBlankString(config.redirectUri, 'redirectUri', false)
     const clientAuthentication = await this.#clientAuthentication(clientId, options)
     return exchangeAuthorizationCode({
       ...this.#context.transport(options.signal),
@@ -133,8 +131,8 @@ export class SmartProtocol {
     const options = readOptions(input, 'refreshToken')
     const { config, logger, now } = this.#contextParts()
     logger.info('Refreshing access token', { event: 'smart.token.refresh' })
-    const clientId = requireString(config.clientId, 'clientId')
-    const refreshToken = requireString(options.refreshToken, 'refreshToken', true)
+    const clientId = requireNonBlankString(config.clientId, 'clientId', false)
+    const refreshToken = requireNonBlankString(options.refreshToken, 'refreshToken')
     const scopes = optionalScopes(options.scopes, 'scopes')
     const clientAuthentication = await this.#clientAuthentication(clientId, options)
     return refreshAccessToken({
@@ -147,13 +145,9 @@ export class SmartProtocol {
     })
   }
 
-  // Backend services, registration and signing are loaded on first use: a browser app doing
-  // launches as a public client never downloads them.
   async requestBackendToken(input: RequestBackendTokenOptions | undefined): Promise<TokenResponse> {
-    // The module promise is kept: `import()` resolves the specifier again on every call.
-    this.#backendTokenModule ??= import('./backend-token.js')
     const [{ requestBackendToken }, signing] = await Promise.all([
-      this.#backendTokenModule,
+      this.#backendTokenModule(),
       this.#signing(),
     ])
     return requestBackendToken(this.#context, this.#discovery, signing, input)
@@ -163,8 +157,7 @@ export class SmartProtocol {
     metadata: Readonly<Record<string, unknown>>,
     input: SmartRegistrationOptions | undefined,
   ): Promise<RegistrationResponse> {
-    this.#registrationModule ??= import('./registration.js')
-    const { registerClient } = await this.#registrationModule
+    const { registerClient } = await this.#registrationModule()
     return registerClient(this.#context, this.#discovery, metadata, input)
   }
 
@@ -186,10 +179,9 @@ export class SmartProtocol {
         return { type: 'public', clientId }
       case 'confidential_symmetric': {
         const perCall = optionalString(overrides.clientSecret, 'clientSecret', true)
-        const clientSecret = requireString(
+        const clientSecret = requireNonBlankString(
           perCall ?? this.#context.config.clientSecret,
           'clientSecret',
-          true,
         )
         return { type: 'confidential_symmetric', clientId, clientSecret }
       }
@@ -201,19 +193,6 @@ export class SmartProtocol {
           jwksUri: this.#context.config.jwksUri,
         }
     }
-  }
-
-  #signing(): Promise<SmartSigning> {
-    if (this.#signingModule === undefined) {
-      const pending = import('./smart-signing.js').then(
-        ({ SmartSigning }) => new SmartSigning(this.#context),
-      )
-      this.#signingModule = pending
-      pending.catch(() => {
-        if (this.#signingModule === pending) this.#signingModule = undefined
-      })
-    }
-    return this.#signingModule
   }
 }
 

@@ -1,4 +1,9 @@
-import { ConfigurationError, type JwsSigner, type PrivateKeyInput } from '@fhir-auth/core'
+import {
+  ConfigurationError,
+  type JwsSigner,
+  type PrivateKeyInput,
+  requireNonBlankString,
+} from '@fhir-auth/core'
 import type { CredentialOverrides } from '../operation-options.js'
 import type { ProtocolContext } from '../protocol-context.js'
 
@@ -38,9 +43,10 @@ export class SmartSigning {
     }
     const key: PrivateKeyInput | undefined = perCallKey ?? config.privateKey
     if (key === undefined) throw new ConfigurationError({ invalidAttribute: 'privateKey' })
-    const kid = this.#context.checks.requireString(
+    const kid = requireNonBlankString(
       this.#context.checks.optionalString(overrides.kid, 'kid') ?? config.kid,
       'kid',
+      false,
     )
     if (perCallKey !== undefined || overrides.kid !== undefined) return this.#import(key, kid)
     if (this.#configured === undefined) {

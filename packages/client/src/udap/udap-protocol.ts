@@ -1,4 +1,4 @@
-import { ConfigurationError, type JwsSigner } from '@fhir-auth/core'
+import { ConfigurationError, isNonBlankString, type JwsSigner, usableScopes } from '@fhir-auth/core'
 import {
   cancelUdapRegistration,
   createSoftwareStatement,
@@ -20,6 +20,15 @@ import { readTrustOptions, UdapDiscoveryCache } from './udap-discovery-cache.js'
 
 export type { UdapMetadata }
 
+/** A signing identity checked by `prepareUdapSigner`, kept for reuse until `reuseUntil` (ms). */
+interface CheckedIdentity {
+  readonly clientUri: string
+  readonly signer: JwsSigner
+  /** Signers for servers that do not accept `signer.alg`, by their space-joined list. */
+  readonly signersByList: Map<string, JwsSigner>
+  readonly reuseUntil: number
+}
+
 /** How long a checked signing identity is reused before the chain is checked again. */
 const signerReuseMs = 60_000
 
@@ -37,7 +46,7 @@ export class UdapProtocol {
   readonly #context: ProtocolContext
   readonly #discovery: UdapDiscoveryCache
   #registered: { readonly clientId: string; readonly clientUri: string } | undefined
-  readonly #signers = new Map<string, { readonly signer: JwsSigner; readonly reuseUntil: number }>()
+  readonly #identities = new Map<string, CheckedIdentity>()
 
   constructor(context: ProtocolContext) {
     this.#context = context
@@ -83,7 +92,7 @@ export class UdapProtocol {
         event: 'udap.token.client_credentials',
       },
     )
-    const scopes = this.#context.checks.usableScopes(
+    const scopes = usableScopes(
       this.#context.checks.optionalScopes(options.scopes, 'scopes') ?? config.scopes,
     )
     if (scopes === undefined) {
@@ -97,7 +106,7 @@ export class UdapProtocol {
     // Registered flow: iss = sub = client_id. Unregistered flow (no client_id known): the client URI.
     const clientId = config.clientId ?? this.#registered?.clientId
     const issuer = clientId ?? explicitClientUri
-    if (!this.#context.checks.isPresent(issuer)) {
+    if (!isNonBlankString(issuer)) {
       throw new ConfigurationError({
         invalidAttribute: 'clientId',
         message:
@@ -106,8 +115,7 @@ export class UdapProtocol {
     }
     const signingUri =
       explicitClientUri ?? (clientId === undefined ? undefined : this.#registered?.clientUri)
-    // The identity checks need nothing from the server: they run before discovery.
-    await this.#signer(signingUri, [])
+    await this.#identity(signingUri)
     const metadata = await this.#tokenMetadata(options)
     const tokenEndpoint = config.tokenEndpoint ?? metadata?.tokenEndpoint
     if (tokenEndpoint === undefined)
@@ -144,7 +152,7 @@ export class UdapProtocol {
       operation === 'register' ? 'registerClient' : 'cancelRegistration',
     )
     const { config, now } = this.#parts()
-    if (!this.#context.checks.isPresent(options.clientUri)) {
+    if (!isNonBlankString(options.clientUri)) {
       throw new ConfigurationError({
         invalidAttribute: 'clientUri',
         message:
@@ -159,7 +167,7 @@ export class UdapProtocol {
       operation,
       allowInsecureLocalhost: config.allowInsecureLocalhost,
     })
-    await this.#signer(clientUri, [])
+    await this.#identity(clientUri)
     const serverMetadata = await this.#discovery.metadata(options, options.signal)
     const signer = await this.#signer(
       clientUri,
@@ -202,58 +210,81 @@ export class UdapProtocol {
   }
 
   /**
-   * The signing identity from the config's key and chain, checked by `prepareUdapSigner`
-   * (chain order and validity, client URI among the leaf's SANs, key matches leaf).
+   * A signer for a UDAP JWT whose algorithm the server accepts: the client's checked signing
+   * identity when its algorithm is among `advertisedAlgorithms` (or the server names none), else
+   * one imported for that list. Algorithm choice takes the key's preferred algorithm the server
+   * accepts, so the identity's signer is the one a fresh import would give whenever it qualifies.
    */
   async #signer(
     clientUri: string | undefined,
     advertisedAlgorithms: readonly string[],
   ): Promise<JwsSigner> {
-    const { config, now } = this.#parts()
-    const at = now()
-    const crypto = await this.#context.cryptoBackend()
-    const chain = config.certificateChain
-    const uri = clientUri ?? (await firstSubjectAltName(crypto, chain))
-    // Checking the identity parses the chain, matches the key and imports it: reuse the result
-    // for a minute (and never beyond the leaf's validity), so token requests do not repeat it.
-    const key = JSON.stringify([uri, advertisedAlgorithms])
-    const cached = this.#signers.get(key)
-    if (cached !== undefined && at.getTime() < cached.reuseUntil) return cached.signer
-    const { signer, leaf } = await prepareUdapSigner({
-      crypto,
-      privateKey: config.privateKey,
-      certificateChain: chain,
+    const identity = await this.#identity(clientUri)
+    const { signer } = identity
+    if (advertisedAlgorithms.length === 0 || advertisedAlgorithms.includes(signer.alg))
+      return signer
+    const listKey = advertisedAlgorithms.join(' ')
+    const forList = identity.signersByList.get(listKey)
+    if (forList !== undefined) return forList
+    const prepared = await this.#prepare(identity.clientUri, advertisedAlgorithms)
+    identity.signersByList.set(listKey, prepared.signer)
+    return prepared.signer
+  }
+
+  /**
+   * The signing identity from the config's key and chain, checked by `prepareUdapSigner` (chain
+   * order and validity, client URI among the leaf's SANs, key matches leaf) with no algorithm
+   * constraint. It needs nothing from the server, so it runs before discovery. Checking parses
+   * the chain, matches the key and imports it: the result is reused for a minute (never beyond
+   * the leaf's validity), so token requests do not repeat it.
+   */
+  async #identity(clientUri: string | undefined): Promise<CheckedIdentity> {
+    const at = this.#context.options.now().getTime()
+    const key = clientUri ?? ''
+    const cached = this.#identities.get(key)
+    if (cached !== undefined && at < cached.reuseUntil) return cached
+    // A registered client's token needs no particular URI: the leaf's first URI SAN stands in.
+    const uri = clientUri ?? (await this.#firstSubjectAltName())
+    const { signer, leaf } = await this.#prepare(uri, [])
+    const identity: CheckedIdentity = {
       clientUri: uri,
+      signer,
+      signersByList: new Map(),
+      reuseUntil: Math.min(at + signerReuseMs, leaf.notAfter.getTime()),
+    }
+    if (this.#identities.size >= 16) this.#identities.clear()
+    this.#identities.set(key, identity)
+    return identity
+  }
+
+  async #prepare(clientUri: string, advertisedAlgorithms: readonly string[]) {
+    const { config, now } = this.#parts()
+    return prepareUdapSigner({
+      crypto: await this.#context.cryptoBackend(),
+      privateKey: config.privateKey,
+      certificateChain: config.certificateChain,
+      clientUri,
       advertisedAlgorithms,
       algorithm: config.jwtAlgorithm,
-      now: at,
+      now: now(),
     })
-    if (this.#signers.size >= 16) this.#signers.clear()
-    this.#signers.set(key, {
-      signer,
-      reuseUntil: Math.min(at.getTime() + signerReuseMs, leaf.notAfter.getTime()),
-    })
-    return signer
+  }
+
+  /** The leaf's first URI SAN, or '' (prepareUdapSigner then reports the chain or the URI). */
+  async #firstSubjectAltName(): Promise<string> {
+    const leaf = this.#context.config.certificateChain?.[0]
+    if (leaf === undefined) return ''
+    try {
+      const crypto = await this.#context.cryptoBackend()
+      return (await crypto.parseCertificate(leaf)).subjectAltNameUris[0] ?? ''
+    } catch {
+      return ''
+    }
   }
 
   #parts() {
     const { config, options } = this.#context
     return { config, logger: options.logger, now: options.now }
-  }
-}
-
-/** The leaf's first URI SAN: the client URI to check when a registered client gives none. */
-async function firstSubjectAltName(
-  crypto: Awaited<ReturnType<ProtocolContext['cryptoBackend']>>,
-  chain: readonly unknown[] | undefined,
-): Promise<string> {
-  const leaf = chain?.[0]
-  if (leaf === undefined) return ''
-  try {
-    return (await crypto.parseCertificate(leaf as never)).subjectAltNameUris[0] ?? ''
-  } catch {
-    // prepareUdapSigner reports an unreadable chain with the right error.
-    return ''
   }
 }
 

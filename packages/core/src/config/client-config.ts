@@ -1,5 +1,6 @@
 import type { CertificateInput, PrivateKeyInput } from '../crypto/backend.js'
 import { ConfigurationError } from '../errors/configuration-error.js'
+import { isJsonObject } from '../http/json.js'
 import { parseAbsoluteUrl } from '../http/url-policy.js'
 import { redacted } from '../logging/redact.js'
 
@@ -83,10 +84,6 @@ function typeName(value: unknown): string {
   return value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value
 }
 
-function isObject(value: unknown): boolean {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
-
 /** True when `value` (not `undefined`) is acceptable for an attribute of this kind. */
 function accepts(kind: AttributeKind, value: unknown): boolean {
   switch (kind) {
@@ -104,10 +101,11 @@ function accepts(kind: AttributeKind, value: unknown): boolean {
     case 'scopes':
       return Array.isArray(value) && value.every((scope) => typeof scope === 'string')
     case 'key':
-      return typeof value === 'string' || isObject(value)
+      return typeof value === 'string' || isJsonObject(value)
     case 'chain':
       return (
-        Array.isArray(value) && value.every((entry) => typeof entry === 'string' || isObject(entry))
+        Array.isArray(value) &&
+        value.every((entry) => typeof entry === 'string' || isJsonObject(entry))
       )
     case 'boolean':
       return typeof value === 'boolean'
@@ -176,15 +174,14 @@ export class ClientConfig {
 
   /** @throws ConfigurationError naming the first attribute with a wrong type or malformed URL. */
   constructor(input: ClientConfigInput) {
-    if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+    if (!isJsonObject(input)) {
       throw new ConfigurationError({
         invalidAttribute: 'config',
         invalidValue: input === null ? 'null' : Array.isArray(input) ? 'an array' : typeof input,
         message: 'config must be a ClientConfig or a plain object',
       })
     }
-    const source = input as Record<string, unknown>
-    for (const name of Object.keys(source)) {
+    for (const name of Object.keys(input)) {
       if (kinds[name] === undefined) {
         throw new ConfigurationError({
           invalidAttribute: name,
@@ -193,7 +190,7 @@ export class ClientConfig {
       }
     }
     const values: Record<string, unknown> = {}
-    for (const name of knownAttributes) values[name] = readAttribute(name, source[name])
+    for (const name of knownAttributes) values[name] = readAttribute(name, input[name])
     const string = (name: string) => values[name] as string | undefined
 
     this.baseUrl = string('baseUrl')

@@ -2,7 +2,7 @@ import { ConfigurationError } from '../errors/configuration-error.js'
 import { CryptoError } from '../errors/crypto-error.js'
 import { compatibleAlgorithms, type KeyDescription, selectSigningAlgorithm } from './algorithms.js'
 import type { ImportSignerOptions } from './backend.js'
-import type { SigningAlgorithm } from './signer.js'
+import { type JwsSigner, type SigningAlgorithm, signingAlgorithms } from './signer.js'
 
 /**
  * Applies the algorithm selection rules to a key that can make exactly one algorithm: a ready
@@ -54,4 +54,50 @@ export function checkFixedAlgorithm(
     )
   }
   return fixed
+}
+
+/** The key family each signing algorithm implies, since a ready signer hides its key. */
+const keyDescriptionByAlgorithm: Readonly<Record<SigningAlgorithm, KeyDescription>> = Object.freeze(
+  {
+    RS256: { type: 'RSA' },
+    RS384: { type: 'RSA' },
+    ES256: { type: 'EC', namedCurve: 'P-256' },
+    ES384: { type: 'EC', namedCurve: 'P-384' },
+  },
+)
+
+/**
+ * `importSigner` for a ready {@link JwsSigner} (HSM, KMS, custom code), in every backend: the
+ * same algorithm rules as a key ({@link checkFixedAlgorithm} on its `alg`).
+ *
+ * The signer is returned as it is; only when the options carry a `kid` or certificate chain
+ * the signer lacks is it wrapped, so its own values always win.
+ *
+ * @throws CryptoError `unsupported-key` when `alg` is not RS256/RS384/ES256/ES384 or the
+ *   profile does not allow that key family, `algorithm-mismatch` when the profile needs
+ *   another algorithm of the family, `no-common-algorithm` when the server does not accept
+ *   `alg`.
+ * @throws ConfigurationError `jwtAlgorithm` when an explicit algorithm differs from `alg`.
+ * @see packages/core/README.md#crypto-backends in the fhir-auth repository
+ * @internal
+ */
+export function adoptJwsSigner(signer: JwsSigner, options: ImportSignerOptions): JwsSigner {
+  const alg: unknown = signer.alg
+  if (typeof alg !== 'string' || !Object.hasOwn(keyDescriptionByAlgorithm, alg)) {
+    throw new CryptoError(
+      'unsupported-key',
+      `the JwsSigner's alg ${JSON.stringify(alg)} is not one of ${signingAlgorithms.join(', ')}`,
+    )
+  }
+  const fixed = alg as SigningAlgorithm
+  checkFixedAlgorithm(fixed, keyDescriptionByAlgorithm[fixed], options, `the ${fixed} JwsSigner`)
+  const kid = signer.kid ?? options.kid
+  const certificateChain = signer.certificateChain ?? options.certificateChain
+  if (kid === signer.kid && certificateChain === signer.certificateChain) return signer
+  return Object.freeze({
+    alg: fixed,
+    ...(kid === undefined ? {} : { kid }),
+    ...(certificateChain === undefined ? {} : { certificateChain }),
+    sign: (signingInput: Uint8Array) => signer.sign(signingInput),
+  })
 }

@@ -20,9 +20,26 @@ export async function signCompactJws(
   signer: JwsSigner,
 ): Promise<string> {
   const signingInput = `${base64UrlEncodeText(JSON.stringify({ ...header, alg: signer.alg }))}.${base64UrlEncodeText(JSON.stringify(claims))}`
+  const signature = await signWithJwsSigner(signer, new TextEncoder().encode(signingInput))
+  return `${signingInput}.${base64UrlEncode(signature)}`
+}
+
+/**
+ * Signs bytes with any {@link JwsSigner} (a backend's or an HSM's) and returns the JOSE
+ * signature: a DER ECDSA signature is converted to `r‖s`, and a failure of the signer's own
+ * code becomes a `CryptoError` that names only the error's class.
+ *
+ * @throws CryptoError `invalid-signature` when the signer fails or returns an empty or
+ *   malformed signature; a `CryptoError` the signer throws passes through.
+ * @internal
+ */
+export async function signWithJwsSigner(
+  signer: JwsSigner,
+  signingInput: Uint8Array,
+): Promise<Uint8Array> {
   let signature: unknown
   try {
-    signature = await signer.sign(new TextEncoder().encode(signingInput))
+    signature = await signer.sign(signingInput)
   } catch (error) {
     if (error instanceof CryptoError) throw error
     // The signer's own error may describe key material; keep only its class name.
@@ -35,9 +52,9 @@ export async function signCompactJws(
     throw new CryptoError('invalid-signature', 'the signer returned no signature bytes')
   }
   const componentLength = ecdsaComponentLength[signer.alg]
-  const joseSignature =
-    componentLength === undefined ? signature : normalizeEcdsaSignature(signature, componentLength)
-  return `${signingInput}.${base64UrlEncode(joseSignature)}`
+  return componentLength === undefined
+    ? signature
+    : normalizeEcdsaSignature(signature, componentLength)
 }
 
 function errorName(error: unknown): string {

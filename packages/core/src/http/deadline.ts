@@ -1,16 +1,14 @@
 /**
  * One request's time budget: the library timeout combined with the caller's `AbortSignal`.
  *
- * `expired` rejects when either fires, so every await of a request can be raced against it —
+ * `race` rejects as soon as either fires, so every await of a request can be raced against it —
  * a custom `fetch` that ignores its signal, or a body stream that never ends, still gives up.
  */
 export interface Deadline {
   readonly signal: AbortSignal
-  /** Rejects as soon as the timeout or the caller's signal fires; never resolves. */
-  readonly expired: Promise<never>
   /** Which one fired, if any. */
   readonly reason: 'timeout' | 'aborted' | undefined
-  /** Races a promise against the deadline. */
+  /** Races a promise against the deadline: rejects when the timeout or the caller's signal fires. */
   race<T>(promise: Promise<T>): Promise<T>
   dispose(): void
 }
@@ -37,7 +35,6 @@ export function startDeadline(timeoutMs: number, callerSignal?: AbortSignal): De
   else callerSignal?.addEventListener('abort', onAbort, { once: true })
   return {
     signal: controller.signal,
-    expired,
     get reason() {
       return reason
     },

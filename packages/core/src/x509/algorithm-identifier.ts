@@ -1,7 +1,7 @@
 import type { VerificationAlgorithm } from '../crypto/backend.js'
 import { CryptoError, type CryptoErrorReason } from '../errors/crypto-error.js'
 import { type DerElement, readDerChildren } from './der.js'
-import { decodeSmallInteger, derTag, expectTag } from './der-values.js'
+import { derTag, expectTag, readSmallInteger } from './der-values.js'
 import { decodeDerOid } from './object-identifier.js'
 
 /** An `AlgorithmIdentifier`: the OID and its parameters element, if any. */
@@ -104,22 +104,11 @@ function pssAlgorithm(parameters: DerElement | undefined): VerificationAlgorithm
   const trailer = fields.get(0xa3)
   if (
     saltLength === undefined ||
-    decodeSmallInteger(
-      expectTag(saltLength, derTag.integer, 'PSS salt length', reason).content,
-      'PSS salt length',
-      reason,
-    ) !== pss.saltLength
+    readSmallInteger(saltLength, 'PSS salt length', reason) !== pss.saltLength
   ) {
     return undefined
   }
-  if (
-    trailer !== undefined &&
-    decodeSmallInteger(
-      expectTag(trailer, derTag.integer, 'PSS trailer', reason).content,
-      'PSS trailer',
-      reason,
-    ) !== 1
-  ) {
+  if (trailer !== undefined && readSmallInteger(trailer, 'PSS trailer', reason) !== 1) {
     return undefined
   }
   return pss.algorithm

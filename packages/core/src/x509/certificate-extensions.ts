@@ -1,6 +1,6 @@
 import { CryptoError } from '../errors/crypto-error.js'
-import { type DerElement, readDerChildren, readDerDocument } from './der.js'
-import { decodeBoolean, derTag, expectTag, latin1 } from './der-values.js'
+import { type DerElement, readDerChildren } from './der.js'
+import { decodeBoolean, derTag, expectTag, latin1, readDerDocumentWithTag } from './der-values.js'
 import { decodeDerOid } from './object-identifier.js'
 
 /** The extensions the library acts on; others are skipped. */
@@ -85,7 +85,7 @@ export function readCertificateExtensions(wrapper: DerElement | undefined): Cert
  */
 function readSubjectAltNameUris(value: Uint8Array | undefined): string[] {
   if (value === undefined) return []
-  const names = expectTag(readDerDocument(value, reason), derTag.sequence, 'subjectAltName', reason)
+  const names = readDerDocumentWithTag(value, derTag.sequence, 'subjectAltName', reason)
   const uris: string[] = []
   for (const name of readDerChildren(names, reason)) {
     if (name.tag !== uniformResourceIdentifierTag) continue
@@ -101,12 +101,7 @@ function readSubjectAltNameUris(value: Uint8Array | undefined): string[] {
 /** `BasicConstraints ::= SEQUENCE { cA BOOLEAN DEFAULT FALSE, pathLenConstraint INTEGER OPTIONAL }`. */
 function readIsCertificateAuthority(value: Uint8Array | undefined): boolean {
   if (value === undefined) return false
-  const constraints = expectTag(
-    readDerDocument(value, reason),
-    derTag.sequence,
-    'basicConstraints',
-    reason,
-  )
+  const constraints = readDerDocumentWithTag(value, derTag.sequence, 'basicConstraints', reason)
   const [first] = readDerChildren(constraints, reason)
   return (
     first?.tag === derTag.boolean && decodeBoolean(first.content, 'basicConstraints cA', reason)
@@ -115,19 +110,14 @@ function readIsCertificateAuthority(value: Uint8Array | undefined): boolean {
 
 function readSubjectKeyIdentifier(value: Uint8Array | undefined): Uint8Array | undefined {
   if (value === undefined) return undefined
-  return expectTag(
-    readDerDocument(value, reason),
-    derTag.octetString,
-    'subjectKeyIdentifier',
-    reason,
-  ).content
+  return readDerDocumentWithTag(value, derTag.octetString, 'subjectKeyIdentifier', reason).content
 }
 
 /** `AuthorityKeyIdentifier ::= SEQUENCE { [0] keyIdentifier OPTIONAL, [1] issuer, [2] serial }`. */
 function readAuthorityKeyIdentifier(value: Uint8Array | undefined): Uint8Array | undefined {
   if (value === undefined) return undefined
-  const identifier = expectTag(
-    readDerDocument(value, reason),
+  const identifier = readDerDocumentWithTag(
+    value,
     derTag.sequence,
     'authorityKeyIdentifier',
     reason,

@@ -1,18 +1,16 @@
 import type { CertificateInfo, VerificationAlgorithm } from '../crypto/backend.js'
 import { CryptoError } from '../errors/crypto-error.js'
-import { readAlgorithmIdentifier, signatureAlgorithmOf } from './algorithm-identifier.js'
 import { readCertificateExtensions } from './certificate-extensions.js'
-import { bytesEqual, type DerElement, readDerChildren, readDerDocument } from './der.js'
+import { type DerElement, readDerChildren } from './der.js'
 import {
-  decodeOctetAlignedBitString,
   decodeSerialNumber,
-  decodeSmallInteger,
   decodeTime,
   derTag,
   expectTag,
+  readSmallInteger,
 } from './der-values.js'
 import { renderDistinguishedName } from './distinguished-name.js'
-import { signatureToJose } from './signature-value.js'
+import { readSignature, readSignedStructure } from './signed-structure.js'
 import { describeSubjectPublicKeyInfo, type PublicKeyDescription } from './spki.js'
 
 /**
@@ -47,42 +45,9 @@ const reason = 'invalid-certificate'
  * @see https://www.rfc-editor.org/rfc/rfc5280#section-4.1
  */
 export function parseCertificate(der: Uint8Array): ParsedCertificate {
-  if (!(der instanceof Uint8Array))
-    throw new CryptoError(reason, 'the certificate is not DER bytes')
-  // A private copy: callers may reuse their buffer, and the parsed certificate must not change.
-  const bytes = new Uint8Array(der)
-  const certificate = expectTag(
-    readDerDocument(bytes, reason),
-    derTag.sequence,
-    'the certificate',
-    reason,
-  )
-  const [tbsElement, outerAlgorithm, signatureElement, extra] = readDerChildren(certificate, reason)
-  if (extra !== undefined)
-    throw new CryptoError(reason, 'the certificate has more than three fields')
-  const tbs = expectTag(tbsElement, derTag.sequence, 'tbsCertificate', reason)
-  const algorithmElement = expectTag(
-    outerAlgorithm,
-    derTag.sequence,
-    'the signature algorithm',
-    reason,
-  )
-  const signatureBits = decodeOctetAlignedBitString(
-    expectTag(signatureElement, derTag.bitString, 'the signature', reason).content,
-    'the signature',
-    reason,
-  )
-  const fields = readTbsCertificate(tbs)
-  // RFC 5280 §4.1.1.2: the signed and the unsigned algorithm fields MUST be identical.
-  if (!bytesEqual(fields.innerAlgorithm.bytes, algorithmElement.bytes)) {
-    throw new CryptoError(
-      reason,
-      'the signature algorithm inside tbsCertificate differs from the outer one',
-    )
-  }
-  const signatureAlgorithm = signatureAlgorithmOf(
-    readAlgorithmIdentifier(algorithmElement, 'the signature algorithm', reason),
-  )
+  const signed = readSignedStructure(der, 'certificate')
+  const fields = readTbsCertificate(signed.tbs)
+  const { signatureAlgorithm, signature } = readSignature(signed, fields.innerAlgorithm)
   const subject = renderDistinguishedName(fields.subject, reason)
   let publicKey: PublicKeyDescription
   try {
@@ -97,22 +62,19 @@ export function parseCertificate(der: Uint8Array): ParsedCertificate {
   }
   const extensions = readCertificateExtensions(fields.extensions)
   return {
-    der: bytes,
+    der: signed.der,
     subject,
     issuer: renderDistinguishedName(fields.issuer, reason),
-    serialNumber: decodeSerialNumber(
-      expectTag(fields.serialNumber, derTag.integer, 'the serial number', reason).content,
-      reason,
-    ),
+    serialNumber: decodeSerialNumber(fields.serialNumber.content, reason),
     notBefore: decodeTime(fields.notBefore, 'notBefore', reason),
     notAfter: decodeTime(fields.notAfter, 'notAfter', reason),
     subjectAltNameUris: extensions.subjectAltNameUris,
     publicKeySpki: fields.publicKeyInfo.bytes,
     publicKeyJwk: publicKey.jwk,
     isCertificateAuthority: extensions.isCertificateAuthority,
-    tbs: tbs.bytes,
+    tbs: signed.tbs.bytes,
     signatureAlgorithm,
-    signature: signatureToJose(signatureAlgorithm, signatureBits),
+    signature,
     subjectDer: fields.subject.bytes,
     issuerDer: fields.issuer.bytes,
     publicKey,
@@ -148,11 +110,7 @@ function readTbsCertificate(tbs: DerElement): TbsCertificateFields {
     const [versionNumber, extra] = readDerChildren(fields[0], reason)
     if (extra !== undefined)
       throw new CryptoError(reason, 'the certificate version field has extra content')
-    version = decodeSmallInteger(
-      expectTag(versionNumber, derTag.integer, 'the version', reason).content,
-      'the version',
-      reason,
-    )
+    version = readSmallInteger(versionNumber, 'the version', reason)
     if (version > 2)
       throw new CryptoError(reason, `certificate version ${version + 1} is not supported`)
     index = 1

@@ -1,17 +1,15 @@
 import type { VerificationAlgorithm } from '../crypto/backend.js'
 import { CryptoError } from '../errors/crypto-error.js'
-import { readAlgorithmIdentifier, signatureAlgorithmOf } from './algorithm-identifier.js'
-import { bytesEqual, type DerElement, readDerChildren, readDerDocument } from './der.js'
+import { type DerElement, readDerChildren } from './der.js'
 import {
-  decodeOctetAlignedBitString,
   decodeSerialNumber,
-  decodeSmallInteger,
   decodeTime,
   derTag,
   expectTag,
+  readSmallInteger,
 } from './der-values.js'
 import { renderDistinguishedName } from './distinguished-name.js'
-import { signatureToJose } from './signature-value.js'
+import { readSignature, readSignedStructure } from './signed-structure.js'
 
 /**
  * A certificate revocation list as the chain policy needs it.
@@ -47,42 +45,18 @@ const crlExtensionsTag = 0xa0
  * @see https://www.rfc-editor.org/rfc/rfc5280#section-5.1
  */
 export function parseCrl(der: Uint8Array): ParsedCrl {
-  if (!(der instanceof Uint8Array)) throw new CryptoError(reason, 'the CRL is not DER bytes')
-  const bytes = new Uint8Array(der)
-  const list = expectTag(readDerDocument(bytes, reason), derTag.sequence, 'the CRL', reason)
-  const [tbsElement, outerAlgorithm, signatureElement, extra] = readDerChildren(list, reason)
-  if (extra !== undefined) throw new CryptoError(reason, 'the CRL has more than three fields')
-  const tbs = expectTag(tbsElement, derTag.sequence, 'tbsCertList', reason)
-  const algorithmElement = expectTag(
-    outerAlgorithm,
-    derTag.sequence,
-    'the CRL signature algorithm',
-    reason,
-  )
-  const signatureBits = decodeOctetAlignedBitString(
-    expectTag(signatureElement, derTag.bitString, 'the CRL signature', reason).content,
-    'the CRL signature',
-    reason,
-  )
-  const fields = readDerChildren(tbs, reason)
+  const signed = readSignedStructure(der, 'CRL')
+  const fields = readDerChildren(signed.tbs, reason)
   let index = 0
   if (fields[0]?.tag === derTag.integer) {
-    const version = decodeSmallInteger(fields[0].content, 'the CRL version', reason)
+    const version = readSmallInteger(fields[0], 'the CRL version', reason)
     if (version !== 1) throw new CryptoError(reason, `CRL version ${version + 1} is not supported`)
     index = 1
   }
-  const innerAlgorithm = expectTag(
-    fields[index++],
-    derTag.sequence,
-    'the tbsCertList signature algorithm',
-    reason,
+  const { signatureAlgorithm, signature } = readSignature(
+    signed,
+    expectTag(fields[index++], derTag.sequence, 'the tbsCertList signature algorithm', reason),
   )
-  if (!bytesEqual(innerAlgorithm.bytes, algorithmElement.bytes)) {
-    throw new CryptoError(
-      reason,
-      'the signature algorithm inside tbsCertList differs from the outer one',
-    )
-  }
   const issuer = expectTag(fields[index++], derTag.sequence, 'the CRL issuer name', reason)
   const thisUpdate = decodeTime(
     fields[index++] ?? missing('thisUpdate'),
@@ -102,14 +76,11 @@ export function parseCrl(der: Uint8Array): ParsedCrl {
   }
   if (fields[index]?.tag === crlExtensionsTag) index++
   if (index !== fields.length) throw new CryptoError(reason, 'tbsCertList has unexpected fields')
-  const signatureAlgorithm = signatureAlgorithmOf(
-    readAlgorithmIdentifier(algorithmElement, 'the CRL signature algorithm', reason),
-  )
   return {
-    der: bytes,
-    tbs: tbs.bytes,
+    der: signed.der,
+    tbs: signed.tbs.bytes,
     signatureAlgorithm,
-    signature: signatureToJose(signatureAlgorithm, signatureBits),
+    signature,
     issuer: renderDistinguishedName(issuer, reason),
     issuerDer: issuer.bytes,
     thisUpdate,

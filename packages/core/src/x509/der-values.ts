@@ -1,5 +1,5 @@
 import { CryptoError, type CryptoErrorReason } from '../errors/crypto-error.js'
-import type { DerElement } from './der.js'
+import { type DerElement, readDerDocument } from './der.js'
 
 /** Universal tags of the primitive types X.509 uses. */
 export const derTag = Object.freeze({
@@ -46,6 +46,22 @@ export function expectTag(
 }
 
 /**
+ * Reads `bytes` as exactly one DER element with the given tag: {@link readDerDocument} and
+ * {@link expectTag} in one step, for encodings nested in OCTET or BIT STRINGs (keys, extension
+ * values, ECDSA signatures).
+ *
+ * @throws CryptoError `reason` for malformed DER, trailing bytes or another tag.
+ */
+export function readDerDocumentWithTag(
+  bytes: Uint8Array,
+  tag: number,
+  what: string,
+  reason: CryptoErrorReason,
+): DerElement {
+  return expectTag(readDerDocument(bytes, reason), tag, what, reason)
+}
+
+/**
  * The magnitude octets of a non-negative INTEGER, without the sign octet DER adds when the top
  * bit is set (RSA moduli, exponents, ECDSA `r` and `s`).
  *
@@ -65,13 +81,35 @@ export function decodeUnsignedInteger(
   return first === 0 && content.length > 1 ? content.subarray(1) : content
 }
 
-/** A small non-negative INTEGER (versions, PSS salt lengths) as a number. */
-export function decodeSmallInteger(
-  content: Uint8Array,
+/**
+ * The magnitude octets of a non-negative INTEGER element (see {@link decodeUnsignedInteger}).
+ *
+ * @throws CryptoError `reason` when the element is missing, is not an INTEGER or is not a
+ *   minimal non-negative one.
+ */
+export function readUnsignedInteger(
+  element: DerElement | undefined,
+  what: string,
+  reason: CryptoErrorReason,
+): Uint8Array {
+  return decodeUnsignedInteger(
+    expectTag(element, derTag.integer, what, reason).content,
+    what,
+    reason,
+  )
+}
+
+/**
+ * A small non-negative INTEGER element (versions, PSS salt lengths) as a number.
+ *
+ * @throws CryptoError `reason` as {@link readUnsignedInteger}, or when it exceeds four octets.
+ */
+export function readSmallInteger(
+  element: DerElement | undefined,
   what: string,
   reason: CryptoErrorReason,
 ): number {
-  const magnitude = decodeUnsignedInteger(content, what, reason)
+  const magnitude = readUnsignedInteger(element, what, reason)
   if (magnitude.length > 4) throw new CryptoError(reason, `${what} is too large`)
   let value = 0
   for (const octet of magnitude) value = value * 256 + octet

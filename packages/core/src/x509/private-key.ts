@@ -1,17 +1,11 @@
 import type { KeyDescription } from '../crypto/algorithms.js'
 import { CryptoError } from '../errors/crypto-error.js'
 import { readAlgorithmIdentifier } from './algorithm-identifier.js'
-import {
-  type DerElement,
-  encodeDer,
-  encodeDerSequence,
-  readDerChildren,
-  readDerDocument,
-} from './der.js'
-import { decodeSmallInteger, derTag, expectTag } from './der-values.js'
+import { type DerElement, encodeDer, encodeDerSequence, readDerChildren } from './der.js'
+import { derTag, expectTag, readDerDocumentWithTag, readSmallInteger } from './der-values.js'
 import { decodeDerOid, encodeDerOid } from './object-identifier.js'
 import { decodePemBlocks } from './pem.js'
-import { ecPublicKeyOid, namedCurvesByOid, rsaEncryptionOid } from './spki.js'
+import { ecPublicKeyOid, namedCurveOf, rsaEncryptionOid } from './spki.js'
 
 /** A private key read from PEM: its type and curve, and the key as PKCS#8 DER. */
 export interface PrivateKeyDescription extends KeyDescription {
@@ -108,13 +102,9 @@ function wrapPkcs8(algorithmIdentifier: Uint8Array, privateKey: Uint8Array): Uin
 }
 
 function describePkcs8(der: Uint8Array): KeyDescription {
-  const outer = expectTag(readDerDocument(der, reason), derTag.sequence, 'PrivateKeyInfo', reason)
+  const outer = readDerDocumentWithTag(der, derTag.sequence, 'PrivateKeyInfo', reason)
   const [version, algorithmElement, privateKey] = readDerChildren(outer, reason)
-  const versionNumber = decodeSmallInteger(
-    expectTag(version, derTag.integer, 'the PKCS#8 version', reason).content,
-    'the PKCS#8 version',
-    reason,
-  )
+  const versionNumber = readSmallInteger(version, 'the PKCS#8 version', reason)
   if (versionNumber > 1)
     throw new CryptoError(reason, `PKCS#8 version ${versionNumber} is not supported`)
   const algorithm = readAlgorithmIdentifier(algorithmElement, 'the private key algorithm', reason)
@@ -145,7 +135,7 @@ function describePkcs8(der: Uint8Array): KeyDescription {
 
 /** `RSAPrivateKey`: two-prime version 0 with the nine INTEGERs of RFC 8017 A.1.2. */
 function checkRsaPrivateKey(der: Uint8Array): void {
-  const sequence = expectTag(readDerDocument(der, reason), derTag.sequence, 'RSAPrivateKey', reason)
+  const sequence = readDerDocumentWithTag(der, derTag.sequence, 'RSAPrivateKey', reason)
   const fields = readDerChildren(sequence, reason)
   if (fields.length !== 9)
     throw new CryptoError(
@@ -154,9 +144,7 @@ function checkRsaPrivateKey(der: Uint8Array): void {
     )
   // Tags only: some older tools write non-minimal INTEGERs here, and the backend checks the values.
   for (const field of fields) expectTag(field, derTag.integer, 'an RSAPrivateKey field', reason)
-  if (
-    decodeSmallInteger((fields[0] as DerElement).content, 'the RSAPrivateKey version', reason) !== 0
-  ) {
+  if (readSmallInteger(fields[0], 'the RSAPrivateKey version', reason) !== 0) {
     throw new CryptoError(reason, 'RSAPrivateKey has an unsupported version')
   }
 }
@@ -174,15 +162,9 @@ interface EcPrivateKey {
  * when both are present they must agree.
  */
 function readEcPrivateKey(der: Uint8Array, outerCurveOid: string | undefined): EcPrivateKey {
-  const sequence = expectTag(readDerDocument(der, reason), derTag.sequence, 'ECPrivateKey', reason)
+  const sequence = readDerDocumentWithTag(der, derTag.sequence, 'ECPrivateKey', reason)
   const [version, privateKey, ...optional] = readDerChildren(sequence, reason)
-  if (
-    decodeSmallInteger(
-      expectTag(version, derTag.integer, 'the ECPrivateKey version', reason).content,
-      'the ECPrivateKey version',
-      reason,
-    ) !== 1
-  ) {
+  if (readSmallInteger(version, 'the ECPrivateKey version', reason) !== 1) {
     throw new CryptoError(reason, 'ECPrivateKey has an unsupported version')
   }
   const scalar = expectTag(privateKey, derTag.octetString, 'the EC private key', reason)
@@ -212,13 +194,7 @@ function readEcPrivateKey(der: Uint8Array, outerCurveOid: string | undefined): E
   const curveOid = outerCurveOid ?? innerCurveOid
   if (curveOid === undefined)
     throw new CryptoError(reason, 'the EC private key does not name its curve')
-  const curve = namedCurvesByOid[curveOid]
-  if (curve === undefined) {
-    throw new CryptoError(
-      'unsupported-key',
-      `EC curve ${curveOid} is not supported; use P-256, P-384 or P-521`,
-    )
-  }
+  const curve = namedCurveOf(curveOid)
   if (scalar.content.length === 0 || scalar.content.length > curve.size) {
     throw new CryptoError(reason, `the ${curve.name} private key has the wrong length`)
   }

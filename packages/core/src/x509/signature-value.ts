@@ -1,15 +1,9 @@
 import type { VerificationAlgorithm } from '../crypto/backend.js'
+import { ecdsaComponentLength } from '../crypto/ecdsa-signature.js'
 import { CryptoError } from '../errors/crypto-error.js'
-import { readDerChildren, readDerDocument } from './der.js'
-import { decodeUnsignedInteger, derTag, expectTag } from './der-values.js'
+import { readDerChildren } from './der.js'
+import { derTag, readDerDocumentWithTag, readUnsignedInteger } from './der-values.js'
 import type { PublicKeyDescription } from './spki.js'
-
-/** JOSE integer length per ECDSA algorithm: the size of the curve the algorithm's name implies. */
-const defaultComponentLength: Partial<Record<VerificationAlgorithm, number>> = {
-  ES256: 32,
-  ES384: 48,
-  ES512: 66,
-}
 
 /** The longest ECDSA integer we accept (P-521). */
 const largestComponentLength = 66
@@ -28,24 +22,16 @@ export function signatureToJose(
   algorithm: VerificationAlgorithm | undefined,
   bits: Uint8Array,
 ): Uint8Array {
-  const componentLength = algorithm === undefined ? undefined : defaultComponentLength[algorithm]
+  // The JOSE integer length for the algorithm: the size of the curve its name implies.
+  const componentLength = algorithm === undefined ? undefined : ecdsaComponentLength[algorithm]
   if (componentLength === undefined) return bits
   try {
     const reason = 'invalid-signature'
-    const sequence = expectTag(
-      readDerDocument(bits, reason),
-      derTag.sequence,
-      'Ecdsa-Sig-Value',
-      reason,
-    )
+    const sequence = readDerDocumentWithTag(bits, derTag.sequence, 'Ecdsa-Sig-Value', reason)
     const [r, s, extra] = readDerChildren(sequence, reason)
     if (extra !== undefined) return new Uint8Array()
     const integers = [r, s].map((integer) =>
-      decodeUnsignedInteger(
-        expectTag(integer, derTag.integer, 'an ECDSA integer', reason).content,
-        'an ECDSA integer',
-        reason,
-      ),
+      readUnsignedInteger(integer, 'an ECDSA integer', reason),
     )
     const length = Math.max(componentLength, ...integers.map((integer) => integer.length))
     if (length > largestComponentLength) return new Uint8Array()
@@ -65,7 +51,8 @@ export function signatureForIssuerKey(
   signature: Uint8Array,
   issuerKey: PublicKeyDescription,
 ): Uint8Array {
-  const size = issuerKey.type === 'EC' ? curveSizes[issuerKey.namedCurve ?? ''] : undefined
+  const size =
+    issuerKey.type === 'EC' ? ecdsaComponentLength[issuerKey.namedCurve ?? ''] : undefined
   if (
     size === undefined ||
     signature.length === 0 ||
@@ -79,8 +66,6 @@ export function signatureForIssuerKey(
   if (integers.some((integer) => integer.length > size)) return signature
   return concatenatePadded(integers, size)
 }
-
-const curveSizes: Readonly<Record<string, number>> = { 'P-256': 32, 'P-384': 48, 'P-521': 66 }
 
 function stripLeadingZeros(integer: Uint8Array): Uint8Array {
   let start = 0

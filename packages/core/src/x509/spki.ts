@@ -3,12 +3,13 @@ import { base64UrlEncode } from '../crypto/base64.js'
 import type { Jwk } from '../crypto/jwk.js'
 import { CryptoError } from '../errors/crypto-error.js'
 import { readAlgorithmIdentifier } from './algorithm-identifier.js'
-import { readDerChildren, readDerDocument } from './der.js'
+import { readDerChildren } from './der.js'
 import {
   decodeOctetAlignedBitString,
-  decodeUnsignedInteger,
   derTag,
   expectTag,
+  readDerDocumentWithTag,
+  readUnsignedInteger,
 } from './der-values.js'
 import { decodeDerOid } from './object-identifier.js'
 
@@ -33,6 +34,22 @@ export const namedCurvesByOid: Readonly<
 })
 
 /**
+ * The named curve an OID stands for.
+ *
+ * @throws CryptoError `unsupported-key` for a curve other than P-256, P-384 and P-521.
+ */
+export function namedCurveOf(curveOid: string): { readonly name: string; readonly size: number } {
+  const curve = namedCurvesByOid[curveOid]
+  if (curve === undefined) {
+    throw new CryptoError(
+      'unsupported-key',
+      `EC curve ${curveOid} is not supported; use P-256, P-384 or P-521`,
+    )
+  }
+  return curve
+}
+
+/**
  * Describes a DER SubjectPublicKeyInfo: RSA (`n`, `e`) or EC on P-256, P-384 or P-521 with an
  * uncompressed point (`x`, `y`).
  *
@@ -44,12 +61,7 @@ export const namedCurvesByOid: Readonly<
  */
 export function describeSubjectPublicKeyInfo(spki: Uint8Array): PublicKeyDescription {
   const reason = 'invalid-key'
-  const outer = expectTag(
-    readDerDocument(spki, reason),
-    derTag.sequence,
-    'SubjectPublicKeyInfo',
-    reason,
-  )
+  const outer = readDerDocumentWithTag(spki, derTag.sequence, 'SubjectPublicKeyInfo', reason)
   const [algorithmElement, keyElement, extra] = readDerChildren(outer, reason)
   if (extra !== undefined)
     throw new CryptoError(reason, 'SubjectPublicKeyInfo has more than two fields')
@@ -77,19 +89,11 @@ export function describeSubjectPublicKeyInfo(spki: Uint8Array): PublicKeyDescrip
 
 function describeRsaPublicKey(key: Uint8Array): PublicKeyDescription {
   const reason = 'invalid-key'
-  const sequence = expectTag(readDerDocument(key, reason), derTag.sequence, 'RSAPublicKey', reason)
+  const sequence = readDerDocumentWithTag(key, derTag.sequence, 'RSAPublicKey', reason)
   const [modulus, exponent, extra] = readDerChildren(sequence, reason)
   if (extra !== undefined) throw new CryptoError(reason, 'RSAPublicKey has more than two fields')
-  const n = decodeUnsignedInteger(
-    expectTag(modulus, derTag.integer, 'the RSA modulus', reason).content,
-    'the RSA modulus',
-    reason,
-  )
-  const e = decodeUnsignedInteger(
-    expectTag(exponent, derTag.integer, 'the RSA exponent', reason).content,
-    'the RSA exponent',
-    reason,
-  )
+  const n = readUnsignedInteger(modulus, 'the RSA modulus', reason)
+  const e = readUnsignedInteger(exponent, 'the RSA exponent', reason)
   return { type: 'RSA', jwk: { kty: 'RSA', n: base64UrlEncode(n), e: base64UrlEncode(e) } }
 }
 
@@ -100,13 +104,7 @@ function describeRsaPublicKey(key: Uint8Array): PublicKeyDescription {
  *   for a point of the wrong length.
  */
 export function describeEcPublicKey(curveOid: string, point: Uint8Array): PublicKeyDescription {
-  const curve = namedCurvesByOid[curveOid]
-  if (curve === undefined) {
-    throw new CryptoError(
-      'unsupported-key',
-      `EC curve ${curveOid} is not supported; use P-256, P-384 or P-521`,
-    )
-  }
+  const curve = namedCurveOf(curveOid)
   if (point[0] === 0x02 || point[0] === 0x03) {
     throw new CryptoError('unsupported-key', `compressed ${curve.name} points are not supported`)
   }

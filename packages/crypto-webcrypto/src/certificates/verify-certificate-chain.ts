@@ -5,18 +5,22 @@ import {
   type VerifyCertificateChainParams,
 } from '@fhir-auth/core'
 import {
-  crlDer,
   type ParsedCertificate,
-  parseCertificate,
-  parseCrl,
+  type ParsedCrl,
   type SignatureVerifier,
   validateCertificateChain,
 } from '@fhir-auth/core/internal'
-import { certificateBytes } from './certificate-bytes.js'
+
+/** What chain validation needs from the backend: parsing (cached) and one signature check. */
+export interface ChainValidationServices {
+  readonly parseCertificate: (input: unknown) => ParsedCertificate
+  readonly parseCrl: (input: CrlInput) => ParsedCrl
+  readonly verify: SignatureVerifier
+}
 
 /**
  * Validates a leaf-first chain with core's path policy (the same verdicts in every backend),
- * using this backend's WebCrypto signature verification.
+ * using this backend's (cached) parsing and WebCrypto signature verification.
  *
  * @throws CertificateChainError with the policy's `reason` (`untrusted`, `expired`, `revoked`,
  *   `crl-missing`, …), or `malformed` when the parameters are not arrays and a valid `Date`.
@@ -25,7 +29,7 @@ import { certificateBytes } from './certificate-bytes.js'
  */
 export async function verifyCertificateChain(
   params: VerifyCertificateChainParams,
-  verify: SignatureVerifier,
+  services: ChainValidationServices,
 ): Promise<VerifiedCertificateChain> {
   if (typeof params !== 'object' || params === null) {
     throw new CertificateChainError(
@@ -48,15 +52,11 @@ export async function verifyCertificateChain(
   }
   return validateCertificateChain(
     {
-      chain: chain.map(parseInput),
-      trustAnchors: trustAnchors.map(parseInput),
-      crls: crls.map((crl: CrlInput) => parseCrl(crlDer(crl))),
+      chain: chain.map((certificate) => services.parseCertificate(certificate)),
+      trustAnchors: trustAnchors.map((anchor) => services.parseCertificate(anchor)),
+      crls: crls.map((crl) => services.parseCrl(crl)),
       at,
     },
-    verify,
+    services.verify,
   )
-}
-
-function parseInput(input: unknown): ParsedCertificate {
-  return parseCertificate(certificateBytes(input))
 }

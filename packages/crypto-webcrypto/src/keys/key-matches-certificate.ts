@@ -1,15 +1,13 @@
 import {
-  type CertificateInput,
   CryptoError,
   type JwsSigner,
   type PrivateKeyInput,
   randomBytes,
   type VerificationAlgorithm,
 } from '@fhir-auth/core'
-import { parseCertificate, type SignatureVerifier } from '@fhir-auth/core/internal'
+import type { ParsedCertificate, SignatureVerifier } from '@fhir-auth/core/internal'
 import { normalizeEcdsaSignature } from '@fhir-auth/core/jws'
 import { bufferSource } from '../bytes.js'
-import { certificateBytes } from '../certificates/certificate-bytes.js'
 import { readPrivateJwk } from '../signer/private-jwk.js'
 import { sortPrivateKey } from '../signer/private-key-form.js'
 import type { SubtleSource } from '../subtle.js'
@@ -24,17 +22,15 @@ import { exportPublicMembers, publicMembersOfPem } from './public-members.js'
  * by member. A non-extractable `CryptoKey` or a `JwsSigner` signs a random probe, which is then
  * verified with the certificate's key: that proves possession without exporting anything.
  *
- * @throws CryptoError `invalid-certificate` for a certificate that does not parse;
- *   `invalid-key` / `unsupported-key` for a key that cannot be read or used;
+ * @throws CryptoError `invalid-key` / `unsupported-key` for a key that cannot be read or used;
  *   `invalid-signature` when a `JwsSigner` fails to sign the probe.
  */
 export async function keyMatchesCertificate(
   subtleSource: SubtleSource,
   verify: SignatureVerifier,
   key: PrivateKeyInput,
-  certificate: CertificateInput,
+  parsed: ParsedCertificate,
 ): Promise<boolean> {
-  const parsed = parseCertificate(certificateBytes(certificate))
   const sorted = sortPrivateKey(key)
   const certificateKey = parsed.publicKeyJwk
   switch (sorted.form) {

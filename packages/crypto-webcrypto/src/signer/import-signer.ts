@@ -8,6 +8,7 @@ import {
 } from '@fhir-auth/core'
 import { describePrivateKeyPem } from '@fhir-auth/core/internal'
 import {
+  adoptJwsSigner,
   checkFixedAlgorithm,
   checkImportSignerOptions,
   selectSigningAlgorithm,
@@ -48,7 +49,7 @@ export async function importSigner(
   const extras = { kid: options.kid, certificateChain: options.certificateChain }
   switch (sorted.form) {
     case 'signer':
-      return adoptSigner(sorted.signer, options)
+      return adoptJwsSigner(sorted.signer, options)
     case 'crypto-key': {
       const capability = describeCryptoKey(sorted.key)
       const alg =
@@ -108,32 +109,4 @@ async function importPrivateKey(
   } catch (error) {
     throw webCryptoError(error, 'invalid-key', what)
   }
-}
-
-const keyOfAlgorithm: Readonly<Record<string, KeyDescription>> = Object.freeze({
-  RS256: { type: 'RSA' },
-  RS384: { type: 'RSA' },
-  ES256: { type: 'EC', namedCurve: 'P-256' },
-  ES384: { type: 'EC', namedCurve: 'P-384' },
-})
-
-/** Checks a ready signer's fixed `alg` and adds the options' `kid` and chain when it has none. */
-function adoptSigner(signer: JwsSigner, options: ImportSignerOptions): JwsSigner {
-  const key = Object.hasOwn(keyOfAlgorithm, signer.alg) ? keyOfAlgorithm[signer.alg] : undefined
-  if (key === undefined) {
-    throw new CryptoError(
-      'unsupported-key',
-      `the JwsSigner's alg ${JSON.stringify(String(signer.alg))} is not one of RS256, RS384, ES256, ES384`,
-    )
-  }
-  checkFixedAlgorithm(signer.alg, key, options, `the given ${signer.alg} JwsSigner`)
-  const kid = signer.kid ?? options.kid
-  const certificateChain = signer.certificateChain ?? options.certificateChain
-  if (kid === signer.kid && certificateChain === signer.certificateChain) return signer
-  return Object.freeze({
-    alg: signer.alg,
-    ...(kid === undefined ? {} : { kid }),
-    ...(certificateChain === undefined ? {} : { certificateChain }),
-    sign: (signingInput: Uint8Array) => signer.sign(signingInput),
-  })
 }

@@ -1,5 +1,10 @@
-import { base64Encode, CryptoError } from '@fhir-auth/core'
-import { describeSubjectPublicKeyInfo, type SignatureVerifier } from '@fhir-auth/core/internal'
+import { CryptoError } from '@fhir-auth/core'
+import {
+  bytesEqual,
+  describeSubjectPublicKeyInfo,
+  type SignatureVerifier,
+} from '@fhir-auth/core/internal'
+import { BoundedCache, bytesCacheKey } from '@fhir-auth/core/jws'
 import {
   importParameters,
   type JoseAlgorithmProfile,
@@ -9,10 +14,15 @@ import {
 import { bufferSource } from '../bytes.js'
 import type { SubtleSource } from '../subtle.js'
 import { webCryptoFailureName } from '../webcrypto-failure.js'
-import { BoundedCache } from './bounded-cache.js'
 
 /** How many imported verification keys one backend keeps. */
 export const verificationKeyCacheSize = 64
+
+/** An imported key with the SubjectPublicKeyInfo it came from, compared on every hit. */
+interface CachedVerificationKey {
+  readonly spki: Uint8Array
+  readonly key: CryptoKey
+}
 
 /**
  * Makes the backend's `verifySignature`: imports the SubjectPublicKeyInfo for the algorithm
@@ -29,7 +39,7 @@ export const verificationKeyCacheSize = 64
  * @see https://www.rfc-editor.org/rfc/rfc7518#section-3
  */
 export function createSignatureVerifier(subtleSource: SubtleSource): SignatureVerifier {
-  const cache = new BoundedCache<CryptoKey>(verificationKeyCacheSize)
+  const cache = new BoundedCache<CachedVerificationKey>(verificationKeyCacheSize)
   return async (check) => {
     if (
       typeof check !== 'object' ||
@@ -50,19 +60,11 @@ export function createSignatureVerifier(subtleSource: SubtleSource): SignatureVe
         `${JSON.stringify(String(check.algorithm))} is not a supported signature algorithm`,
       )
     }
-    const publicKey = describeSubjectPublicKeyInfo(check.publicKeySpki)
-    const wantsEc = profile.family === 'ECDSA'
-    if (wantsEc !== (publicKey.type === 'EC')) return false
-    const subtle = subtleSource()
-    const key = await verificationKey(
-      subtle,
-      cache,
-      check.publicKeySpki,
-      profile,
-      publicKey.namedCurve,
-    )
+    const key = await verificationKey(subtleSource, cache, check.publicKeySpki, profile)
+    // A key of the other type (an RSA key for ES256) cannot have made the signature.
+    if (key === undefined) return false
     try {
-      return await subtle.verify(
+      return await subtleSource().verify(
         operationParameters(profile),
         key,
         bufferSource(check.signature),
@@ -75,23 +77,29 @@ export function createSignatureVerifier(subtleSource: SubtleSource): SignatureVe
   }
 }
 
+/**
+ * The verification key for `spki` and the algorithm's family (and hash, for RSA), imported once;
+ * `undefined` when the SPKI holds a key of the other type. A hit skips reading the SPKI again:
+ * only keys whose type matched were stored.
+ */
 async function verificationKey(
-  subtle: SubtleCrypto,
-  cache: BoundedCache<CryptoKey>,
+  subtleSource: SubtleSource,
+  cache: BoundedCache<CachedVerificationKey>,
   spki: Uint8Array,
   profile: JoseAlgorithmProfile,
-  namedCurve: string | undefined,
-): Promise<CryptoKey> {
+): Promise<CryptoKey | undefined> {
   // An EC key does not depend on the hash; an RSA key does.
-  const cacheKey = `${profile.family}:${profile.family === 'ECDSA' ? '' : profile.hash}:${base64Encode(spki)}`
+  const cacheKey = `${profile.family}:${profile.family === 'ECDSA' ? '' : profile.hash}:${bytesCacheKey(spki)}`
   const cached = cache.get(cacheKey)
-  if (cached !== undefined) return cached
+  if (cached !== undefined && bytesEqual(cached.spki, spki)) return cached.key
+  const publicKey = describeSubjectPublicKeyInfo(spki)
+  if ((profile.family === 'ECDSA') !== (publicKey.type === 'EC')) return undefined
   let key: CryptoKey
   try {
-    key = await subtle.importKey(
+    key = await subtleSource().importKey(
       'spki',
       bufferSource(spki),
-      importParameters(profile, namedCurve),
+      importParameters(profile, publicKey.namedCurve),
       false,
       ['verify'],
     )
@@ -102,6 +110,6 @@ async function verificationKey(
       `WebCrypto could not import the ${profile.family} public key (${name})`,
     )
   }
-  cache.set(cacheKey, key)
+  cache.set(cacheKey, { spki: spki.slice(), key })
   return key
 }
