@@ -62,6 +62,7 @@ const packageDirectories = [
   'udap',
   'crypto-node',
   'crypto-webcrypto',
+  'store-redis',
   'client',
   'cli',
 ]

@@ -71,6 +71,7 @@ export {
   RegistrationError,
   TokenError,
 } from './errors/oauth-error.js'
+export { StoreError, type StoreOperation } from './errors/store-error.js'
 export { basicAuthorization, encodeForm, formUrlEncode } from './http/encoding.js'
 export {
   isJsonObject,
@@ -121,4 +122,11 @@ export {
   redactSecrets,
   redactUrl,
 } from './logging/redact.js'
+export { type KeyValueStore, storeKeyPrefix } from './stores/key-value-store.js'
+export { type MemoryStoreOptions, memoryStore } from './stores/memory-store.js'
+export {
+  type WebStorageLike,
+  type WebStorageStoreOptions,
+  webStorageStore,
+} from './stores/web-storage-store.js'
 export { type Clock, epochSeconds, systemClock } from './time/clock.js'

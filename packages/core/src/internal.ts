@@ -7,6 +7,8 @@
  * @packageDocumentation
  */
 
+export { storeKey } from './stores/key-value-store.js'
+export { checkStoreKey, checkStoreWrite } from './stores/store-arguments.js'
 export {
   type AlgorithmIdentifier,
   readAlgorithmIdentifier,

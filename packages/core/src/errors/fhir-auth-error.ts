@@ -12,6 +12,7 @@ export type FhirAuthErrorCode =
   | 'ERR_HTTP'
   | 'ERR_CRYPTO'
   | 'ERR_CERTIFICATE_CHAIN'
+  | 'ERR_STORE'
 
 const marker = Symbol.for('fhir-auth.error')
 
