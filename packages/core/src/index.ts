@@ -47,6 +47,10 @@ export {
   signingAlgorithms,
 } from './crypto/signer.js'
 export {
+  AuthorizationError,
+  type AuthorizationErrorFields,
+} from './errors/authorization-error.js'
+export {
   ConfigurationError,
   type ConfigurationErrorFields,
   describeValue,
@@ -64,6 +68,7 @@ export {
   type FhirAuthErrorOptions,
 } from './errors/fhir-auth-error.js'
 export { HttpError, type HttpErrorFields, type HttpErrorReason } from './errors/http-error.js'
+export { IdTokenError, type IdTokenFailureReason } from './errors/id-token-error.js'
 export {
   type OAuthErrorBody,
   type OAuthErrorFields,
