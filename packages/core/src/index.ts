@@ -135,3 +135,10 @@ export {
   webStorageStore,
 } from './stores/web-storage-store.js'
 export { type Clock, epochSeconds, systemClock } from './time/clock.js'
+export type { FhirContextItem } from './tokens/fhir-context.js'
+export {
+  type ExpiryCheckOptions,
+  type TokenResponseInput,
+  TokenSet,
+  type TokenSetSource,
+} from './tokens/token-set.js'

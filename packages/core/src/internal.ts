@@ -9,6 +9,7 @@
 
 export { storeKey } from './stores/key-value-store.js'
 export { checkStoreKey, checkStoreWrite } from './stores/store-arguments.js'
+export { expiresInSeconds } from './tokens/expires-in.js'
 export {
   type AlgorithmIdentifier,
   readAlgorithmIdentifier,

@@ -1,5 +1,5 @@
 import { generateState, type KeyValueStore, type Logger, storeKeyPrefix } from '@fhir-auth/core'
-import { expiresInSeconds } from './expires-in.js'
+import { expiresInSeconds } from '@fhir-auth/core/internal'
 
 /** A backend access token as the cache keeps it (in the store, as JSON). */
 export interface CachedToken {
