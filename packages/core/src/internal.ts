@@ -7,6 +7,7 @@
  * @packageDocumentation
  */
 
+export { sha256Base64Url } from './crypto/sha256.js'
 export { storeKey } from './stores/key-value-store.js'
 export { checkStoreKey, checkStoreWrite } from './stores/store-arguments.js'
 export { expiresInSeconds } from './tokens/expires-in.js'
