@@ -19,6 +19,7 @@ export type {
   AuthorizeResult,
   ConsentDecision,
 } from './smart/headless-user-agent.js'
+export { type IdTokenVariant, idTokenVariants } from './smart/id-token-variants.js'
 export type { LaunchRequest } from './smart/launch-context.js'
 export type {
   ClientAssertionAlgorithm,

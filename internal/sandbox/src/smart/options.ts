@@ -5,6 +5,7 @@ import type {
   SmartConfigurationDocument,
 } from './discovery-document.js'
 import type { AuthorizeOptions, AuthorizeRequest, AuthorizeResult } from './headless-user-agent.js'
+import type { IdTokenVariant } from './id-token-variants.js'
 import type { LaunchRequest } from './launch-context.js'
 import type { SandboxClient } from './sandbox-client.js'
 
@@ -88,6 +89,12 @@ export interface SmartSandbox {
   authorize(request: AuthorizeRequest, options?: AuthorizeOptions): Promise<AuthorizeResult>
   /** Replaces (or with `undefined` removes) the discovery override while the server runs. */
   setDiscoveryOverride(override: DiscoveryOverride | undefined): void
+  /**
+   * From now on, rewrites the ID token of every token response as `variant` says (see
+   * {@link IdTokenVariant}); `undefined` stops. `rotated-key` also makes `/jwks` publish the
+   * rotated key from then on.
+   */
+  setIdTokenVariant(variant: IdTokenVariant | undefined): void
   /** Closes the server, its connections and all state. Idempotent. */
   close(): Promise<void>
 }

@@ -9,6 +9,7 @@ import { nonEmptyText, nonNegativeInteger, positiveInteger } from '../option-che
 import { ClientScopeRegistry } from './client-scopes.js'
 import { buildSmartConfiguration, type DiscoveryOverride } from './discovery-document.js'
 import { runAuthorization } from './headless-user-agent.js'
+import { type IdTokenVariant, rotatedPublicKeys } from './id-token-variants.js'
 import { type LaunchContext, LaunchRegistry, type LaunchRequest } from './launch-context.js'
 import { loadOidcProvider } from './load-provider.js'
 import { SandboxStore } from './memory-adapter.js'
@@ -103,6 +104,12 @@ export async function startSmartSandbox(options: SmartSandboxOptions = {}): Prom
     })
 
     let discoveryOverride = settings.discoveryOverride
+    let idTokenVariant: IdTokenVariant | undefined
+    let rotated = false
+    const clientSecret = (clientId: string) => {
+      const secret = store.find('Client', clientId)?.client_secret
+      return typeof secret === 'string' ? secret : undefined
+    }
     handle = createSmartFront({
       origin,
       provider,
@@ -115,6 +122,12 @@ export async function startSmartSandbox(options: SmartSandboxOptions = {}): Prom
       requestLog,
       clientScopes,
       fhirBaseUrl,
+      idTokenRewrite: () => {
+        if (idTokenVariant === undefined) return undefined
+        if (idTokenVariant === 'rotated-key') rotated = true
+        return { variant: idTokenVariant, providerKey: signingKey, clientSecret }
+      },
+      extraPublicKeys: () => rotatedPublicKeys(rotated),
       interaction: {
         provider,
         accountId: settings.userId,
@@ -144,6 +157,9 @@ export async function startSmartSandbox(options: SmartSandboxOptions = {}): Prom
       authorize: (request, authorizeOptions) => runAuthorization(origin, request, authorizeOptions),
       setDiscoveryOverride: (override: DiscoveryOverride | undefined) => {
         discoveryOverride = override
+      },
+      setIdTokenVariant: (variant: IdTokenVariant | undefined) => {
+        idTokenVariant = variant
       },
       close: () => {
         closing ??= closeAll(server, () => {
