@@ -97,6 +97,16 @@ describe('readCallback', () => {
   })
 })
 
+/** The error a call throws, or undefined when it returns. */
+function thrown(call: () => unknown): AuthorizationError | undefined {
+  try {
+    call()
+  } catch (caught) {
+    return caught as AuthorizationError
+  }
+  return undefined
+}
+
 describe('callback checks, in order', () => {
   const expectations = { issuer: 'https://ehr.example.org/fhir', issRequired: false }
   const reason = (call: () => unknown) => {
@@ -112,13 +122,7 @@ describe('callback checks, in order', () => {
     const callback = readCallback(
       '?error=access_denied&error_description=User%20said%20no&error_uri=https%3A%2F%2Fe%2Fdoc&state=s1',
     )
-    const error = (() => {
-      try {
-        checkCallbackBeforeState(callback)
-      } catch (caught) {
-        return caught as AuthorizationError
-      }
-    })()
+    const error = thrown(() => checkCallbackBeforeState(callback))
     expect(error).toMatchObject({
       error: 'access_denied',
       errorDescription: 'User said no',
@@ -151,13 +155,7 @@ describe('callback checks, in order', () => {
 
   it('keeps hostile error text short and printable', () => {
     const long = `?error=x&error_description=${'A'.repeat(5000)}%0A%1B[31m`
-    const error = (() => {
-      try {
-        checkCallbackBeforeState(readCallback(long))
-      } catch (caught) {
-        return caught as AuthorizationError
-      }
-    })()
+    const error = thrown(() => checkCallbackBeforeState(readCallback(long)))
     expect(error?.errorDescription?.length).toBeLessThanOrEqual(513)
     expect(error?.message.includes('\n') || error?.message.includes('\u001b')).toBe(false)
   })
