@@ -15,9 +15,11 @@ export {
 export { type ParsedCertificate, parseCertificate } from './x509/certificate.js'
 export {
   type ChainValidationInput,
+  type OwnChainValidationInput,
   type SignatureVerifier,
   toCertificateInfo,
   validateCertificateChain,
+  validateOwnCertificateChain,
 } from './x509/chain.js'
 export { type ParsedCrl, parseCrl } from './x509/crl.js'
 export {
