@@ -165,7 +165,7 @@ export function nameConstraintViolation(
     const matches = (subtree: GeneralSubtree) => within(name, subtree.base)
     const placed = [...permitted, ...excluded].map(matches)
     if (placed.includes(undefined)) {
-      return `${described} cannot be checked against ${formName(name.form)} constraints`
+      return `${described} cannot be checked against ${formName(name.form)} constraints${unplaceableBecause[name.form] ?? ''}`
     }
     const inExcluded = excluded.find((subtree) => matches(subtree) === true)
     if (inExcluded !== undefined) {
@@ -176,6 +176,13 @@ export function nameConstraintViolation(
     }
   }
   return undefined
+}
+
+/** Why a name of a form cannot be placed, for messages. */
+const unplaceableBecause: Partial<Record<GeneralNameForm, string>> = {
+  uri: ': it has no DNS host name (no authority, or an IP address), and RFC 5280 §4.2.1.10 then requires rejection',
+  email: ': it has no "@"',
+  other: ': fhir-auth checks URI, DNS, email, IP and directory names only',
 }
 
 /** Whether `name` lies within `base` (same form); `undefined` when it cannot be placed. */
