@@ -441,10 +441,11 @@ async function main(): Promise<void> {
         crls: Object.keys(crlData),
         cases: Object.fromEntries(
           Object.entries(caseData).map(([name, data]) => {
-            const { chainPem: _chain, privateKeyPkcs8Pem: _key, ...summary } = data as Record<
-              string,
-              unknown
-            >
+            const {
+              chainPem: _chain,
+              privateKeyPkcs8Pem: _key,
+              ...summary
+            } = data as Record<string, unknown>
             return [name, summary]
           }),
         ),

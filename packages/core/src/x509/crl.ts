@@ -148,7 +148,8 @@ function readRevokedEntries(revoked: DerElement): RevokedEntries {
       expectTag(entry, derTag.sequence, 'a revoked certificate entry', reason),
       reason,
     )
-    if (extra !== undefined) throw new CryptoError(reason, 'a revoked certificate entry has extra fields')
+    if (extra !== undefined)
+      throw new CryptoError(reason, 'a revoked certificate entry has extra fields')
     serialNumbers.add(
       decodeSerialNumber(
         expectTag(serialNumber, derTag.integer, 'a revoked serial number', reason).content,
@@ -158,7 +159,8 @@ function readRevokedEntries(revoked: DerElement): RevokedEntries {
     decodeTime(revocationDate ?? missing('revocationDate'), 'a revocation date', reason)
     if (entryExtensions !== undefined) {
       const entries = readExtensionList(entryExtensions, reason, 'a CRL entry')
-      for (const oid of unrecognizedCritical(entries, understoodEntryExtensions)) unrecognized.add(oid)
+      for (const oid of unrecognizedCritical(entries, understoodEntryExtensions))
+        unrecognized.add(oid)
     }
   }
   return { serialNumbers, unrecognizedCritical: [...unrecognized] }

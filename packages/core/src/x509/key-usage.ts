@@ -58,7 +58,7 @@ export function readKeyUsage(value: Uint8Array): KeyUsage {
   const bits = bitNames.map((_, bit) => {
     if (bit >= significantBits) return false
     const octet = content[1 + Math.floor(bit / 8)] as number
-    return (octet & (0x80 >> bit % 8)) !== 0
+    return (octet & (0x80 >> (bit % 8))) !== 0
   })
   return Object.freeze({ bits: Object.freeze(bits) })
 }

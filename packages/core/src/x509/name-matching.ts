@@ -107,4 +107,3 @@ export function directoryNameWithin(name: Uint8Array, base: Uint8Array): boolean
 function relativeNames(name: Uint8Array): Uint8Array[] {
   return readDerChildren(readDerDocument(name)).map((relativeName) => relativeName.bytes)
 }
-
