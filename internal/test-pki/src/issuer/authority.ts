@@ -1,7 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto'
 import {
   encodePem,
-  parseCertificate,
   readDerChildren,
   readDerDocument,
 } from '@fhir-auth/core/internal'
@@ -158,8 +157,9 @@ export async function createCertificateAuthority(
     subjectKeyIdentifier,
     intermediatesDer: [],
   }
+  const serial = serialOf(options.serial)
   const certificateDer = buildCertificate({
-    serial: serialOf(options.serial),
+    serial,
     issuer: signer,
     subjectDer,
     notBefore: options.notBefore,
@@ -184,7 +184,7 @@ export async function createCertificateAuthority(
     certificateDer,
     certificatePem: encodePem(certificateDer, 'CERTIFICATE'),
     privateKeyPem: keyPair.privateKeyPem,
-    serialNumber: serialHex(certificateDer),
+    serialNumber: serialHex(serial),
     chainDer: [certificateDer, ...(options.issuer?.intermediatesDer ?? [])],
     intermediatesDer,
     issue: (issueOptions) => issueCertificate(authority, issueOptions),
@@ -219,8 +219,9 @@ async function issueCertificate(
     extensions.push(encodeExtension('2.5.29.17', false, encodeDerSequence(...names)))
   }
   extensions.push(...(options.extraExtensions ?? []).map(rawExtension))
+  const serial = serialOf(options.serial)
   const certificateDer = buildCertificate({
-    serial: serialOf(options.serial),
+    serial,
     issuer: authority,
     subjectDer: encodeName({
       country: 'US',
@@ -238,7 +239,7 @@ async function issueCertificate(
     certificateDer,
     certificatePem: encodePem(certificateDer, 'CERTIFICATE'),
     privateKeyPem: keyPair.privateKeyPem,
-    serialNumber: serialHex(certificateDer),
+    serialNumber: serialHex(serial),
     keyPair,
     chainDer: [certificateDer, ...authority.intermediatesDer],
   }
@@ -339,7 +340,11 @@ function serialOf(serial: bigint | string | undefined): bigint {
   return BigInt(`0x${bytes.toString('hex')}`)
 }
 
-/** The serial number of a certificate we just built, in `CertificateInfo.serialNumber` form. */
-function serialHex(certificateDer: Uint8Array): string {
-  return parseCertificate(certificateDer).serialNumber
+/**
+ * A serial number in `CertificateInfo.serialNumber` form (lowercase hex, no leading zero octets),
+ * computed rather than parsed back, so a certificate with hostile extensions still gets issued.
+ */
+function serialHex(serial: bigint): string {
+  const hex = serial.toString(16)
+  return hex.length % 2 === 0 ? hex : `0${hex}`
 }
