@@ -9,8 +9,6 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { CertificateChainError } from '@fhir-auth/core'
-import { parseCertificate, parseCrl, validateCertificateChain } from '@fhir-auth/core/internal'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   type CorpusCase,
@@ -18,9 +16,9 @@ import {
   generateChainCorpus,
 } from '../src/corpus/chain-corpus.js'
 import { pathRuleLeaves, testLeaves, testPkiReferenceTime } from '../src/index.js'
-import { nodeSignatureVerifier } from './node-verifier.js'
 import { listedExceptions, reasonsByOpenSslCode } from './support/openssl-exceptions.js'
 import { type OpenSslVerdict, openSslVerdicts, openSslVersion } from './support/openssl-verify.js'
+import { policyOutcome } from './support/policy-verdict.js'
 
 const corpusSeed = 'fhir-auth differential corpus 1'
 const corpusSize = 600
@@ -38,31 +36,13 @@ interface Judged {
   readonly theirs: OpenSslVerdict
 }
 
-async function ourVerdict(entry: Omit<CorpusCase, 'tags' | 'name'>, at: Date): Promise<string> {
-  try {
-    await validateCertificateChain(
-      {
-        chain: entry.chainDer.map(parseCertificate),
-        trustAnchors: entry.trustAnchorsDer.map(parseCertificate),
-        crls: entry.crlsDer.map(parseCrl),
-        at,
-      },
-      nodeSignatureVerifier,
-    )
-    return 'ok'
-  } catch (error) {
-    if (error instanceof CertificateChainError) return error.reason
-    throw error
-  }
-}
-
 async function judge(cases: readonly CorpusCase[], at: Date, directory: string) {
   const theirs = await openSslVerdicts(cases, { directory, at, concurrency: 4 })
   const judged: Judged[] = []
   for (const entry of cases) {
     const verdict = theirs.get(entry.name)
     if (verdict === undefined) throw new Error(`openssl gave no verdict for ${entry.name}`)
-    judged.push({ ...entry, ours: await ourVerdict(entry, at), theirs: verdict })
+    judged.push({ ...entry, ours: (await policyOutcome(entry, at)).reason, theirs: verdict })
   }
   return judged
 }

@@ -4,6 +4,7 @@
  * CRL distribution points, an issuing distribution point and raw extensions of any OID, so that
  * every rule of the path policy has a broken and a satisfied fixture.
  */
+import { keyUsageBitNames } from '@fhir-auth/core/internal'
 import {
   concatBytes,
   encodeBoolean,
@@ -15,18 +16,8 @@ import {
   encodeNamedBits,
 } from './der-builders.js'
 
-/** The `KeyUsage` bits, by their RFC 5280 names, in bit order (bit 0 first). */
-export const keyUsageNames = [
-  'digitalSignature',
-  'nonRepudiation',
-  'keyEncipherment',
-  'dataEncipherment',
-  'keyAgreement',
-  'keyCertSign',
-  'cRLSign',
-  'encipherOnly',
-  'decipherOnly',
-] as const
+/** The `KeyUsage` bits, by their RFC 5280 names, in bit order (bit 0 first): core's list. */
+export const keyUsageNames = keyUsageBitNames
 
 /** One {@link keyUsageNames} entry. */
 export type KeyUsageName = (typeof keyUsageNames)[number]

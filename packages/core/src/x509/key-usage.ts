@@ -23,8 +23,8 @@ const purposeBits: Readonly<Record<KeyUsagePurpose, number>> = Object.freeze({
   cRLSign: 6,
 })
 
-/** Every named bit of `KeyUsage`, for messages. */
-const bitNames = Object.freeze([
+/** Every named bit of `KeyUsage`, in bit order (bit 0 first). */
+export const keyUsageBitNames = Object.freeze([
   'digitalSignature',
   'nonRepudiation',
   'keyEncipherment',
@@ -34,7 +34,7 @@ const bitNames = Object.freeze([
   'cRLSign',
   'encipherOnly',
   'decipherOnly',
-])
+] as const)
 
 const reason = 'invalid-certificate'
 
@@ -55,7 +55,7 @@ export function readKeyUsage(value: Uint8Array): KeyUsage {
     throw new CryptoError(reason, `keyUsage declares ${unusedBits} unused bits`)
   }
   const significantBits = (content.length - 1) * 8 - unusedBits
-  const bits = bitNames.map((_, bit) => {
+  const bits = keyUsageBitNames.map((_, bit) => {
     if (bit >= significantBits) return false
     const octet = content[1 + Math.floor(bit / 8)] as number
     return (octet & (0x80 >> (bit % 8))) !== 0
@@ -70,6 +70,6 @@ export function keyUsageAllows(keyUsage: KeyUsage | undefined, purpose: KeyUsage
 
 /** The names of the bits set, for messages: `"keyEncipherment, dataEncipherment"` or `"none"`. */
 export function describeKeyUsage(keyUsage: KeyUsage): string {
-  const names = bitNames.filter((_, bit) => keyUsage.bits[bit] === true)
+  const names = keyUsageBitNames.filter((_, bit) => keyUsage.bits[bit] === true)
   return names.length === 0 ? 'none' : names.join(', ')
 }
