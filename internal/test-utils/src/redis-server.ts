@@ -32,13 +32,13 @@ process.once('exit', () => {
  * Starts Redis and resolves once it accepts connections.
  *
  * @throws Error naming the missing package when `redis-server` is not installed (the test must
- *   fail, not skip: `scripts/ensure-redis.sh` installs it in CI).
+ *   fail, not skip: `scripts/ensure-system-packages.sh` installs it in CI).
  */
 export async function startRedisServer(): Promise<RedisServer> {
   const binary = redisServerPath()
   if (!existsSync(binary)) {
     throw new Error(
-      `${binary} is missing: install Debian's redis-server (sudo apt-get install -y redis-server; CI runs scripts/ensure-redis.sh)`,
+      `${binary} is missing: install Debian's redis-server (sudo apt-get install -y redis-server; CI runs scripts/ensure-system-packages.sh)`,
     )
   }
   for (let attempt = 1; ; attempt++) {
