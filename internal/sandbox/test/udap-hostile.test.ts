@@ -68,7 +68,8 @@ async function brokenRules(
   if (!endpoints.every(isHttpsOrLoopback)) broken.push('https-endpoints')
   if (
     claims.token_endpoint !== document.token_endpoint ||
-    claims.registration_endpoint !== document.registration_endpoint
+    claims.registration_endpoint !== document.registration_endpoint ||
+    claims.authorization_endpoint !== document.authorization_endpoint
   ) {
     broken.push('signed-endpoints')
   }
@@ -146,12 +147,15 @@ const expectedBreaks: Record<HostileDiscoveryVariant, string[]> = {
   'sub-differs': ['sub'],
   'iss-differs-from-base-url': ['iss-base'],
   'http-endpoints': ['https-endpoints'],
+  'unsigned-authorization-endpoint': ['signed-endpoints'],
 }
 
 let sandbox: UdapSandbox
 
 beforeAll(async () => {
-  sandbox = await startUdapSandbox()
+  // With authorization_code, so that every variant (the unsigned authorization endpoint too)
+  // has something to break.
+  sandbox = await startUdapSandbox({ grantTypes: ['client_credentials', 'authorization_code'] })
 })
 
 afterAll(async () => {
@@ -245,6 +249,25 @@ describe('UDAP sandbox hostile discovery variants', () => {
       /^http:\/\/udap-sandbox\.example\.test:\d+\/token$/,
     )
     expect(http.claims.registration_endpoint).toBe(http.document.registration_endpoint)
+    const unsigned = await decoded('unsigned-authorization-endpoint')
+    expect(unsigned.claims.authorization_endpoint).toBe(sandbox.endpoints.authorization)
+    expect(unsigned.document.authorization_endpoint).toBe(`${sandbox.origin}/unsigned-authorize`)
+    sandbox.clearRequests()
+    const misled = await fetch(unsigned.document.authorization_endpoint as string)
+    expect(misled.status).toBe(400)
+    expect(sandbox.requestCounts).toMatchObject({ authorization: 0, other: 1 })
+  })
+
+  it('refuses unsigned-authorization-endpoint on a server without authorization_code', async () => {
+    const clientCredentialsOnly = await startUdapSandbox()
+    try {
+      expect(() => clientCredentialsOnly.setHostile('unsigned-authorization-endpoint')).toThrow(
+        /authorization_code/,
+      )
+      expect(clientCredentialsOnly.hostile).toBeUndefined()
+    } finally {
+      await clientCredentialsOnly.close()
+    }
   })
 
   it('only changes discovery: registration still works while a variant is active', async () => {

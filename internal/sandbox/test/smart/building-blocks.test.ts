@@ -6,7 +6,7 @@ import {
   smartAssertionProblem,
   type VerifiedAssertion,
 } from '../../src/smart/client-assertion-rules.js'
-import { CookieJar } from '../../src/smart/cookie-jar.js'
+import { CookieJar } from '../../src/http/cookie-jar.js'
 import { SandboxStore } from '../../src/smart/memory-adapter.js'
 import { smartClientProblems } from '../../src/smart/sandbox-client.js'
 import { ConfigurationErrorForTests } from './support/imports.js'
