@@ -60,6 +60,7 @@ const userScopes = [
   'patient/*.read',
   'openid',
   'fhirUser',
+  'profile',
   'offline_access',
 ]
 
