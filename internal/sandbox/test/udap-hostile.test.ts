@@ -147,7 +147,6 @@ const expectedBreaks: Record<HostileDiscoveryVariant, string[]> = {
   'sub-differs': ['sub'],
   'iss-differs-from-base-url': ['iss-base'],
   'http-endpoints': ['https-endpoints'],
-  'unsigned-authorization-endpoint': ['signed-endpoints'],
 }
 
 let sandbox: UdapSandbox
@@ -249,7 +248,14 @@ describe('UDAP sandbox hostile discovery variants', () => {
       /^http:\/\/udap-sandbox\.example\.test:\d+\/token$/,
     )
     expect(http.claims.registration_endpoint).toBe(http.document.registration_endpoint)
-    const unsigned = await decoded('unsigned-authorization-endpoint')
+  })
+
+  it('unsigned-authorization-endpoint (a flow variant) changes only the unsigned authorization_endpoint', async () => {
+    sandbox.setHostile('unsigned-authorization-endpoint')
+    const response = await discover(sandbox)
+    const document = (await response.json()) as Record<string, unknown>
+    expect(await breaksOf(document)).toEqual(['signed-endpoints'])
+    const unsigned = { document, ...decodeJws(document.signed_metadata as string) }
     expect(unsigned.claims.authorization_endpoint).toBe(sandbox.endpoints.authorization)
     expect(unsigned.document.authorization_endpoint).toBe(`${sandbox.origin}/unsigned-authorize`)
     sandbox.clearRequests()

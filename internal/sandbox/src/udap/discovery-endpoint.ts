@@ -55,7 +55,8 @@ export async function processDiscovery(
   const community =
     requested === null ? context.defaultCommunity : context.communities.get(requested)
   if (community === undefined) return { status: 204 }
-  const variant = discoveryVariantOf(context.hostile())
+  const active = context.hostile()
+  const variant = discoveryVariantOf(active)
   const material =
     variant !== undefined && isCertificateVariant(variant)
       ? context.hostileCertificates[variant]
@@ -72,7 +73,7 @@ export async function processDiscovery(
   })
   // The signed claims stay right; only the plain JSON lies (IG STU2 §2.3: signed values win).
   const unsigned =
-    variant === 'unsigned-authorization-endpoint' && endpoints.authorization !== undefined
+    active === 'unsigned-authorization-endpoint' && endpoints.authorization !== undefined
       ? { ...endpoints, authorization: context.unsignedAuthorizationEndpoint }
       : endpoints
   return { status: 200, body: buildUdapMetadata(context.capabilities, unsigned, signedMetadata) }

@@ -53,12 +53,6 @@ export const hostileDiscoveryVariants = [
    * not loopback (with an `https:` `publicOrigin`, only the scheme changes).
    */
   'http-endpoints',
-  /**
-   * The unsigned `authorization_endpoint` differs from the signed one (`/unsigned-authorize`,
-   * which refuses every request and is counted in `requestCounts.other`); the signed claim
-   * stays right (IG STU2 §2.3: signed values take precedence). Needs `authorization_code`.
-   */
-  'unsigned-authorization-endpoint',
 ] as const
 
 /** One of {@link hostileDiscoveryVariants}. */
@@ -95,11 +89,21 @@ export function isCertificateVariant(
 /**
  * Ways to make the authorization-code flow wrong in exactly one respect, for a client's (or a
  * data holder's) negative tests. They change what this sandbox sends, never what it accepts.
+ * Unlike {@link hostileDiscoveryVariants}, a conformant client does not refuse discovery for
+ * them: it must notice them later (or, for the unsigned endpoint, never be misled).
  *
  * @see https://hl7.org/fhir/us/udap-security/STU2/general.html#the-state-parameter
  * @see https://hl7.org/fhir/us/udap-security/STU2/user.html
  */
 export const hostileAuthorizationVariants = [
+  /**
+   * Discovery's unsigned `authorization_endpoint` differs from the signed one (it points to
+   * `/unsigned-authorize`, which refuses every request and counts in `requestCounts.other`);
+   * the signed claim stays right. A client must authorize at the signed one (IG STU2 §2.3:
+   * signed values take precedence), so this is no reason to refuse the metadata. Needs
+   * `authorization_code`.
+   */
+  'unsigned-authorization-endpoint',
   /** Authorization responses (code or error) carry another `state` than the client sent. */
   'wrong-state',
   /** Authorization responses (code or error) carry no `state`. */
