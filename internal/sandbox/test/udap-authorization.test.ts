@@ -158,6 +158,11 @@ describe('UDAP sandbox authorization endpoint: errors redirected with state (RFC
     const location = new URL(response.headers.get('location') ?? '')
     expect(location.searchParams.get('error')).toBe('invalid_request')
     expect(location.searchParams.get('error_description')).toMatch(/scope must not be repeated/)
+    // Unrecognised parameters are ignored, repeated or not (RFC 6749 §3.1).
+    const ignored = await fetch(`${authorizationUrl(sandbox, parameters())}&aud=a&aud=b`, {
+      redirect: 'manual',
+    })
+    expect(new URL(ignored.headers.get('location') ?? '').searchParams.get('code')).not.toBeNull()
   })
 
   it('answers access_denied when the user refuses', async () => {

@@ -72,7 +72,8 @@ export type AuthorizationRequestCheck =
  * unknown or cancelled (`invalid_client`); `redirect_uri` not exactly a registered one, or
  * absent while several are registered (`invalid_request`).
  *
- * Error redirect, in this order: another repeated parameter, `state` missing (IG §7.2.1),
+ * Error redirect, in this order: another repeated recognised parameter, `state` missing
+ * (IG §7.2.1),
  * `response_type` missing (`invalid_request`) or not `code` (`unsupported_response_type`);
  * the client not registered for `authorization_code` (`unauthorized_client`);
  * `code_challenge_method` not `S256` or `code_challenge` missing or not 43 base64url
@@ -87,7 +88,8 @@ export function checkAuthorizationRequest(
   parameters: URLSearchParams,
   context: AuthorizationRequestContext,
 ): AuthorizationRequestCheck {
-  const repeated = [...new Set([...parameters.keys()])].filter(
+  // RFC 6749 §3.1: recognised parameters must not repeat; unrecognised ones are ignored.
+  const repeated = recognizedAuthorizationParameters.filter(
     (name) => parameters.getAll(name).length > 1,
   )
   const clientId = parameters.get('client_id') ?? undefined

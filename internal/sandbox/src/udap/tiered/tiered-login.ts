@@ -189,7 +189,9 @@ export class TieredLogins {
     }
     const idpError = query.get('error')
     if (idpError !== null) {
-      return answer('access_denied', `the identity provider answered ${idpError}`, 'idp-error')
+      // Only an RFC 6749 error code is echoed; anything else the IdP sent stays out.
+      const shown = /^[\x20\x21\x23-\x5B\x5D-\x7E]{1,64}$/.test(idpError) ? idpError : 'an error'
+      return answer('access_denied', `the identity provider answered ${shown}`, 'idp-error')
     }
     const code = query.get('code')
     if (code === null || code === '') {
