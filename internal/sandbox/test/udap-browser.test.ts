@@ -1,8 +1,7 @@
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { type Browser, chromium } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startTieredOAuthSandboxes, type TieredOAuthSandboxes } from '../src/index.js'
+import { type CallbackServer, startCallbackServer } from './support/callback-server.js'
 import {
   authorizationParameters,
   authorizationUrl,
@@ -17,18 +16,12 @@ const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 
 let sandboxes: TieredOAuthSandboxes
 let browser: Browser
-let callbackServer: Server
+let callbackServer: CallbackServer
 let app: CodeClient
-const callbacks: URL[] = []
 
 beforeAll(async () => {
-  callbackServer = createServer((request, response) => {
-    const url = new URL(request.url ?? '/', 'http://127.0.0.1')
-    if (url.pathname === '/callback') callbacks.push(url)
-    response.end('ok')
-  })
-  await new Promise<void>((resolve) => callbackServer.listen(0, '127.0.0.1', resolve))
-  const redirectUri = `http://127.0.0.1:${(callbackServer.address() as AddressInfo).port}/callback`
+  callbackServer = await startCallbackServer()
+  const redirectUri = callbackServer.redirectUri
   ;[sandboxes, browser] = await Promise.all([
     startTieredOAuthSandboxes(),
     chromium.launch({ executablePath: chromiumPath, args: ['--no-sandbox'] }),
@@ -42,10 +35,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close()
   await sandboxes?.close()
-  await new Promise<void>((resolve) => {
-    callbackServer.close(() => resolve())
-    callbackServer.closeAllConnections()
-  })
+  await callbackServer?.close()
 })
 
 describe('a real browser (headless Chromium) through the UDAP sandboxes', () => {
@@ -60,7 +50,7 @@ describe('a real browser (headless Chromium) through the UDAP sandboxes', () => 
     await page.goto(authorizationUrl(dataHolder, parameters))
     await page.close()
 
-    const callback = callbacks.at(-1)
+    const callback = callbackServer.callbacks.at(-1)
     expect(callback?.searchParams.get('error')).toBeNull()
     expect(callback?.searchParams.get('state')).toBe(parameters.state)
     expect(dataHolder.tieredLogins.at(-1)).toMatchObject({ outcome: 'code' })

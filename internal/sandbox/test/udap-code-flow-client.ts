@@ -9,10 +9,12 @@ import type { UdapSandbox } from '../src/index.js'
 import {
   type Answer,
   issueClient,
-  jwtBearer,
+  postToken,
   registerClient,
   signWithCertificate,
 } from './udap-test-client.js'
+
+export { postToken } from './udap-test-client.js'
 
 export const appRedirectUri = 'https://app.example.test/callback'
 
@@ -134,27 +136,6 @@ export function codeFlowAssertion(
     client.certificate,
     options,
   )
-}
-
-/** POSTs a token request; `form` entries replace or (undefined) drop the defaults. */
-export async function postToken(
-  sandbox: UdapSandbox,
-  form: Record<string, string | undefined>,
-  headers: Record<string, string> = {},
-): Promise<Answer> {
-  const body = new URLSearchParams()
-  const fields: Record<string, string | undefined> = {
-    udap: '1',
-    client_assertion_type: jwtBearer,
-    ...form,
-  }
-  for (const [name, value] of Object.entries(fields)) if (value !== undefined) body.set(name, value)
-  const response = await fetch(`${sandbox.origin}/token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
-    body,
-  })
-  return { status: response.status, json: (await response.json()) as Record<string, unknown> }
 }
 
 /** Exchanges a code with a fresh authentication token. */

@@ -1,4 +1,4 @@
-import { createCertificateAuthority, type KeyType } from '@fhir-auth/test-pki/issuer'
+import type { KeyType } from '@fhir-auth/test-pki/issuer'
 import { compactVerify, createLocalJWKSet, decodeJwt, jwtVerify } from 'jose'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startUdapSandbox, type TokenRequestRule, type UdapSandbox } from '../src/index.js'
@@ -17,6 +17,7 @@ import {
   algorithmFor,
   b2b,
   issueClient,
+  issueUntrustedCertificate,
   registerClient,
   signWithCertificate,
 } from './udap-test-client.js'
@@ -307,13 +308,7 @@ describe('UDAP sandbox: every authentication token rule, asserted on the server 
   })
 
   it('refuses a certificate that does not chain to the community, or is revoked', async () => {
-    const now = Date.now()
-    const untrusted = await createCertificateAuthority({
-      name: 'Untrusted',
-      notBefore: new Date(now - 86_400_000),
-      notAfter: new Date(now + 86_400_000),
-    })
-    const stranger = await untrusted.issue({ commonName: 'stranger', sanUris: [client.uri] })
+    const stranger = await issueUntrustedCertificate([client.uri])
     const untrustedJudgement = await expectRefused(
       await signWithCertificate(await claimsOf(client), stranger),
       'trust',

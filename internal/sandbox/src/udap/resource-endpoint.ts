@@ -1,10 +1,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { sendJson } from '../http/responses.js'
+import {
+  bearerToken,
+  fhirIdPattern,
+  sendInsufficientScope,
+  sendInvalidToken,
+  sendOperationOutcome,
+  sendPatient,
+} from '../http/fhir-responses.js'
 import { allowsRead, splitScopes } from '../smart/smart-scopes.js'
 import type { TokenStore } from './token-store.js'
-
-/** FHIR ids: 1–64 of letters, digits, `-` and `.`. */
-const fhirIdPattern = /^[A-Za-z0-9\-.]{1,64}$/
 
 /**
  * `GET {fhirBase}/Patient/{id}`: the protected resource behind the UDAP sandbox, so that
@@ -26,51 +30,18 @@ export function handlePatientRead(
   patientId: string,
 ): void {
   if (!fhirIdPattern.test(patientId)) {
-    sendOutcome(response, 404, 'not-found', 'no Patient with that id')
+    sendOperationOutcome(response, 404, 'not-found', 'no Patient with that id')
     return
   }
-  const header = request.headers.authorization ?? ''
-  const match = /^Bearer ([A-Za-z0-9\-._~+/]+=*)$/i.exec(header)
-  const token = match?.[1] === undefined ? undefined : tokens.activeAccessToken(match[1])
+  const value = bearerToken(request)
+  const token = value === undefined ? undefined : tokens.activeAccessToken(value)
   if (token === undefined) {
-    sendOutcome(response, 401, 'login', 'a valid access token from this server is required', {
-      'www-authenticate': 'Bearer realm="fhir", error="invalid_token"',
-    })
+    sendInvalidToken(response)
     return
   }
-  const scopes = splitScopes(token.scope)
-  if (!allowsRead(scopes, 'Patient')) {
-    sendOutcome(response, 403, 'forbidden', 'the token has no scope that reads Patient', {
-      'www-authenticate': 'Bearer realm="fhir", error="insufficient_scope"',
-    })
+  if (!allowsRead(splitScopes(token.scope), 'Patient')) {
+    sendInsufficientScope(response, 'the token has no scope that reads Patient')
     return
   }
-  sendJson(
-    response,
-    200,
-    {
-      resourceType: 'Patient',
-      id: patientId,
-      active: true,
-      name: [{ family: 'Sandbox', given: ['Pat'] }],
-    },
-    { 'cache-control': 'no-store' },
-    'application/fhir+json',
-  )
-}
-
-function sendOutcome(
-  response: ServerResponse,
-  status: number,
-  code: string,
-  diagnostics: string,
-  headers: Readonly<Record<string, string>> = {},
-): void {
-  sendJson(
-    response,
-    status,
-    { resourceType: 'OperationOutcome', issue: [{ severity: 'error', code, diagnostics }] },
-    headers,
-    'application/fhir+json',
-  )
+  sendPatient(response, patientId)
 }

@@ -41,15 +41,9 @@ export async function registerWithIdentityProvider(
   if (!idp.registrationAlgorithms.includes(algorithm)) {
     return failed('the IdP does not accept RS256 software statements')
   }
-  const iat = epochSeconds(identity.now)
   const statement = await sign(
     {
-      iss: identity.clientUri,
-      sub: identity.clientUri,
-      aud: idp.registrationEndpoint,
-      iat,
-      exp: iat + 300,
-      jti: randomUUID(),
+      ...clientJwtClaims(identity.clientUri, idp.registrationEndpoint, identity.now),
       client_name: 'fhir-auth UDAP sandbox (data holder)',
       contacts: ['mailto:sandbox@fhir-auth.example'],
       grant_types: ['authorization_code'],
@@ -94,16 +88,8 @@ export async function exchangeIdentityProviderCode(
   if (!idp.tokenAlgorithms.includes(algorithm)) {
     return failed('the IdP does not accept RS256 authentication tokens')
   }
-  const iat = epochSeconds(identity.now)
   const assertion = await sign(
-    {
-      iss: exchange.clientId,
-      sub: exchange.clientId,
-      aud: idp.tokenEndpoint,
-      iat,
-      exp: iat + 300,
-      jti: randomUUID(),
-    },
+    clientJwtClaims(exchange.clientId, idp.tokenEndpoint, identity.now),
     identity.material,
   )
   const answer = await request(idp.tokenEndpoint, {
@@ -148,8 +134,14 @@ function sign(claims: Record<string, unknown>, material: SigningMaterial): Promi
     .sign(material.certificate.keyPair.privateKey)
 }
 
-function epochSeconds(now: () => Date): number {
-  return Math.floor(now().getTime() / 1000)
+/** `iss = sub`, `aud`, `iat`, `exp = iat + 300` (IG STU2 maximum), a fresh `jti`. */
+function clientJwtClaims(
+  issuer: string,
+  audience: string,
+  now: () => Date,
+): Record<string, unknown> {
+  const iat = Math.floor(now().getTime() / 1000)
+  return { iss: issuer, sub: issuer, aud: audience, iat, exp: iat + 300, jti: randomUUID() }
 }
 
 function failed<T>(description: string): IdentityProviderResult<T> {
