@@ -79,6 +79,19 @@ describe('Tiered OAuth: the two sandboxes', () => {
   })
 })
 
+describe('Tiered OAuth: trust added at run time', () => {
+  it('refuses trust input that does not parse, and keeps none of it', async () => {
+    expect(() => idp.trustClients({ anchors: [new Uint8Array([1, 2, 3])], crls: [] })).toThrow(
+      expect.objectContaining({ invalidAttribute: 'clientTrust' }),
+    )
+    expect(() => dataHolder.trustIdentityProviders({ anchors: ['no PEM here'], crls: [] })).toThrow(
+      expect.objectContaining({ invalidAttribute: 'trust.anchors' }),
+    )
+    const { result } = await tieredAuthorize()
+    expect(result.code).toBeDefined()
+  })
+})
+
 describe('Tiered OAuth: a successful login', () => {
   it('runs app → data holder → IdP → data holder → app, and the app exchanges its code', async () => {
     dataHolder.clearRequests()

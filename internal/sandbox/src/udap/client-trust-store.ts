@@ -70,3 +70,50 @@ function parse<T>(read: () => T, what: string, attribute: string): T {
     )
   }
 }
+
+/** DER anchors and CRLs given as options or added at run time. */
+export interface TrustExtras {
+  readonly anchorsDer: readonly Uint8Array[]
+  readonly crlsDer: readonly Uint8Array[]
+}
+
+/**
+ * A {@link ClientTrustStore} over a fixed source (the sandbox's own communities) plus extras
+ * that can grow while the sandbox runs (`sandbox.trustClients`, `trustIdentityProviders`).
+ */
+export class ExtensibleTrustStore {
+  readonly store: ClientTrustStore
+  readonly #anchorsDer: Uint8Array[]
+  readonly #crlsDer: Uint8Array[]
+
+  constructor(base: () => TrustSource, extras: TrustExtras, attribute: string) {
+    this.#anchorsDer = [...extras.anchorsDer]
+    this.#crlsDer = [...extras.crlsDer]
+    this.store = new ClientTrustStore(() => {
+      const fixed = base()
+      return {
+        anchorsDer: [...fixed.anchorsDer, ...this.#anchorsDer],
+        crlsDer: [...fixed.crlsDer, ...this.#crlsDer],
+      }
+    }, attribute)
+    this.store.current()
+  }
+
+  /**
+   * Trusts more anchors and CRLs from now on. They are parsed at once.
+   *
+   * @throws {ConfigurationError} one does not parse; nothing is added then.
+   */
+  add(extras: TrustExtras): void {
+    const before = { anchors: this.#anchorsDer.length, crls: this.#crlsDer.length }
+    this.#anchorsDer.push(...extras.anchorsDer)
+    this.#crlsDer.push(...extras.crlsDer)
+    try {
+      this.store.current()
+    } catch (error) {
+      this.#anchorsDer.length = before.anchors
+      this.#crlsDer.length = before.crls
+      throw error
+    }
+  }
+}

@@ -10,7 +10,7 @@ import { sendJson } from '../http/responses.js'
 import { AuthorizationCodes } from './authorization-codes.js'
 import type { AuthorizationEndpointContext } from './authorization-endpoint.js'
 import { CachedPathValidator } from './cached-path-validator.js'
-import { ClientTrustStore } from './client-trust-store.js'
+import { ExtensibleTrustStore } from './client-trust-store.js'
 import { CommunityPki } from './community-pki.js'
 import type { DiscoveryContext } from './discovery-endpoint.js'
 import { createHostileCertificates, hostileUrls } from './hostile-certificates.js'
@@ -18,13 +18,8 @@ import type { HostileVariant } from './hostile-variants.js'
 import { IdTokenSigner } from './id-token-signer.js'
 import { JtiReplayGuard } from './jti-replay-guard.js'
 import { buildOpenIdConfiguration } from './openid-configuration.js'
-import type {
-  UdapClientTrust,
-  UdapSandbox,
-  UdapSandboxEndpoints,
-  UdapSandboxOptions,
-} from './options.js'
-import { toPkiObject, type UdapTrust } from './pki-object.js'
+import type { UdapSandbox, UdapSandboxOptions } from './options.js'
+import { toPkiObject } from './pki-object.js'
 import type {
   AuthenticationTokenRecord,
   AuthorizationRequestRecord,
@@ -38,7 +33,12 @@ import { TieredLogins } from './tiered/tiered-login.js'
 import type { TokenEndpointContext } from './token-endpoint.js'
 import { TokenStore } from './token-store.js'
 import type { AdvertisedCapabilities, AdvertisedEndpoints } from './udap-metadata.js'
-import { type RouteCounter, routeUdapRequest, udapSandboxPaths } from './udap-routes.js'
+import {
+  type RouteCounter,
+  routeUdapRequest,
+  sandboxEndpoints,
+  udapSandboxPaths,
+} from './udap-routes.js'
 import { checkHostileVariant, readTrustInput, readUdapSettings } from './udap-settings.js'
 
 export { udapSandboxPaths } from './udap-routes.js'
@@ -80,22 +80,10 @@ export async function startUdapSandbox(options: UdapSandboxOptions = {}): Promis
     const publicOrigin = settings.publicOrigin ?? server.origin
     const fhirBaseUrl = `${publicOrigin}/fhir`
     const codeFlow = settings.grantTypes.includes('authorization_code')
-    const at = (path: string) => `${publicOrigin}${path}`
-    const endpoints: UdapSandboxEndpoints = {
-      discovery: at(udapSandboxPaths.discovery),
-      registration: at(udapSandboxPaths.registration),
-      token: at(udapSandboxPaths.token),
-      ...(codeFlow
-        ? {
-            authorization: at(udapSandboxPaths.authorization),
-            jwks: at(udapSandboxPaths.jwks),
-            openidConfiguration: at(udapSandboxPaths.openidConfiguration),
-            ...(settings.tieredOAuth === undefined
-              ? {}
-              : { identityProviderCallback: at(udapSandboxPaths.identityProviderCallback) }),
-          }
-        : {}),
-    }
+    const endpoints = sandboxEndpoints(publicOrigin, {
+      codeFlow,
+      tieredOAuth: settings.tieredOAuth !== undefined,
+    })
     const advertised: AdvertisedEndpoints = {
       token: endpoints.token,
       registration: endpoints.registration,
@@ -128,27 +116,21 @@ export async function startUdapSandbox(options: UdapSandboxOptions = {}): Promis
       defaultPki.server.chainDer,
     )
     let foreignKey: Promise<KeyObject> | undefined
-    const extraClientTrust = {
-      anchorsDer: [...settings.extraAnchorsDer],
-      crlsDer: [...settings.extraCrlsDer],
-    }
-    const trust = new ClientTrustStore(() => ({
-      anchorsDer: [
-        ...communityPkis.map((pki) => pki.root.certificateDer),
-        ...extraClientTrust.anchorsDer,
-      ],
-      crlsDer: [...communityPkis.flatMap((pki) => pki.currentCrls()), ...extraClientTrust.crlsDer],
-    }))
-    trust.current()
-    const identityProviderTrustDer = {
-      anchorsDer: [...(settings.tieredOAuth?.identityProviderAnchorsDer ?? [])],
-      crlsDer: [...(settings.tieredOAuth?.identityProviderCrlsDer ?? [])],
-    }
-    const identityProviderTrust = new ClientTrustStore(
+    const clientTrust = new ExtensibleTrustStore(
       () => ({
-        anchorsDer: [...identityProviderTrustDer.anchorsDer],
-        crlsDer: [...identityProviderTrustDer.crlsDer],
+        anchorsDer: communityPkis.map((pki) => pki.root.certificateDer),
+        crlsDer: communityPkis.flatMap((pki) => pki.currentCrls()),
       }),
+      { anchorsDer: settings.extraAnchorsDer, crlsDer: settings.extraCrlsDer },
+      'clientTrust',
+    )
+    const trust = clientTrust.store
+    const identityProviderTrust = new ExtensibleTrustStore(
+      () => ({ anchorsDer: [], crlsDer: [] }),
+      {
+        anchorsDer: settings.tieredOAuth?.identityProviderAnchorsDer ?? [],
+        crlsDer: settings.tieredOAuth?.identityProviderCrlsDer ?? [],
+      },
       'tieredOAuth.identityProviderTrust',
     )
     const pathValidator = new CachedPathValidator()
@@ -177,7 +159,7 @@ export async function startUdapSandbox(options: UdapSandboxOptions = {}): Promis
       capabilities,
       endpoints: advertised,
       plainHttpEndpoints: plainHttpEndpoints(advertised),
-      unsignedAuthorizationEndpoint: at(udapSandboxPaths.unsignedAuthorization),
+      unsignedAuthorizationEndpoint: `${publicOrigin}${udapSandboxPaths.unsignedAuthorization}`,
       defaultCommunity: defaultPki,
       communities,
       hostileCertificates,
@@ -240,7 +222,7 @@ export async function startUdapSandbox(options: UdapSandboxOptions = {}): Promis
               redirectUri: endpoints.identityProviderCallback,
               now: settings.now,
             },
-            trust: identityProviderTrust,
+            trust: identityProviderTrust.store,
             pathValidator,
             now: settings.now,
             toleranceSeconds: settings.clockToleranceSeconds,
@@ -310,24 +292,6 @@ export async function startUdapSandbox(options: UdapSandboxOptions = {}): Promis
         })
     }
 
-    // Added trust is parsed at once, so a bad input fails here and is not kept.
-    const addTrust = (
-      target: { anchorsDer: Uint8Array[]; crlsDer: Uint8Array[] },
-      store: ClientTrustStore,
-      input: UdapTrust | UdapClientTrust,
-    ) => {
-      const read = readTrustInput(input, 'trust')
-      const before = { anchors: target.anchorsDer.length, crls: target.crlsDer.length }
-      target.anchorsDer.push(...read.anchorsDer)
-      target.crlsDer.push(...read.crlsDer)
-      try {
-        store.current()
-      } catch (error) {
-        target.anchorsDer.length = before.anchors
-        target.crlsDer.length = before.crls
-        throw error
-      }
-    }
     const aliases = publicOrigin === server.origin ? [] : [publicOrigin]
     let closing: Promise<void> | undefined
     return {
@@ -410,9 +374,8 @@ export async function startUdapSandbox(options: UdapSandboxOptions = {}): Promis
         return tieredLogins?.clients ?? new Map<string, string>()
       },
       jwks: idTokenSigner.jwks,
-      trustClients: (input) => addTrust(extraClientTrust, trust, input),
-      trustIdentityProviders: (input) =>
-        addTrust(identityProviderTrustDer, identityProviderTrust, input),
+      trustClients: (input) => clientTrust.add(readTrustInput(input, 'trust')),
+      trustIdentityProviders: (input) => identityProviderTrust.add(readTrustInput(input, 'trust')),
       close: () => {
         closing ??= server.close()
         return closing

@@ -10,6 +10,7 @@ import { clientRedirectLocation } from './client-redirect.js'
 import { type DiscoveryContext, processDiscovery } from './discovery-endpoint.js'
 import { sendRedirect } from './oauth-redirect.js'
 import { sendOAuthError } from './oauth-rejection.js'
+import type { UdapSandboxEndpoints } from './options.js'
 import { processRegistration, type RegistrationEndpointContext } from './registration-endpoint.js'
 import { handlePatientRead } from './resource-endpoint.js'
 import type { TieredLogins } from './tiered/tiered-login.js'
@@ -28,6 +29,33 @@ export const udapSandboxPaths = {
   /** Where the `unsigned-authorization-endpoint` variant points the unsigned metadata. */
   unsignedAuthorization: '/unsigned-authorize',
 } as const
+
+/**
+ * The advertised URLs on `publicOrigin`: discovery, registration and token always; the
+ * authorization endpoint, JWKS and OpenID configuration with the code flow; the IdP callback
+ * with Tiered OAuth as data holder.
+ */
+export function sandboxEndpoints(
+  publicOrigin: string,
+  features: { readonly codeFlow: boolean; readonly tieredOAuth: boolean },
+): UdapSandboxEndpoints {
+  const at = (path: string) => `${publicOrigin}${path}`
+  return {
+    discovery: at(udapSandboxPaths.discovery),
+    registration: at(udapSandboxPaths.registration),
+    token: at(udapSandboxPaths.token),
+    ...(features.codeFlow
+      ? {
+          authorization: at(udapSandboxPaths.authorization),
+          jwks: at(udapSandboxPaths.jwks),
+          openidConfiguration: at(udapSandboxPaths.openidConfiguration),
+          ...(features.tieredOAuth
+            ? { identityProviderCallback: at(udapSandboxPaths.identityProviderCallback) }
+            : {}),
+        }
+      : {}),
+  }
+}
 
 /** The buckets of `sandbox.requestCounts`. */
 export type RouteCounter =
