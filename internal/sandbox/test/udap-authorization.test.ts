@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startUdapSandbox, type UdapSandbox } from '../src/index.js'
+import { sharedServerKeyPair } from './support/server-key.js'
 import {
   appRedirectUri,
   authorizationParameters,
@@ -15,6 +16,7 @@ let client: CodeClient
 
 beforeAll(async () => {
   sandbox = await startUdapSandbox({
+    serverKeyPair: await sharedServerKeyPair(),
     grantTypes: ['authorization_code', 'refresh_token', 'client_credentials'],
   })
   client = await registerCodeClient(sandbox)
@@ -246,7 +248,9 @@ describe('UDAP sandbox authorization endpoint: error pages (no redirect)', () =>
   })
 
   it('has no authorization endpoint without the authorization_code grant', async () => {
-    const clientCredentialsOnly = await startUdapSandbox()
+    const clientCredentialsOnly = await startUdapSandbox({
+      serverKeyPair: await sharedServerKeyPair(),
+    })
     try {
       const response = await fetch(`${clientCredentialsOnly.origin}/authorize`)
       expect(response.status).toBe(404)

@@ -2,6 +2,7 @@ import { type Browser, chromium } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startTieredOAuthSandboxes, type TieredOAuthSandboxes } from '../src/index.js'
 import { type CallbackServer, startCallbackServer } from './support/callback-server.js'
+import { sharedServerKeyPair } from './support/server-key.js'
 import {
   authorizationParameters,
   authorizationUrl,
@@ -23,7 +24,9 @@ beforeAll(async () => {
   callbackServer = await startCallbackServer()
   const redirectUri = callbackServer.redirectUri
   ;[sandboxes, browser] = await Promise.all([
-    startTieredOAuthSandboxes(),
+    sharedServerKeyPair().then((serverKeyPair) =>
+      startTieredOAuthSandboxes({ dataHolder: { serverKeyPair } }),
+    ),
     chromium.launch({ executablePath: chromiumPath, args: ['--no-sandbox'] }),
   ])
   app = await registerCodeClient(sandboxes.dataHolder, {

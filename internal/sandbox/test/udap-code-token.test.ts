@@ -2,6 +2,7 @@ import type { KeyType } from '@fhir-auth/test-pki/issuer'
 import { compactVerify, createLocalJWKSet, decodeJwt, jwtVerify } from 'jose'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startUdapSandbox, type TokenRequestRule, type UdapSandbox } from '../src/index.js'
+import { sharedServerKeyPair } from './support/server-key.js'
 import {
   appRedirectUri,
   authorizeClient,
@@ -26,6 +27,7 @@ let sandbox: UdapSandbox
 
 beforeAll(async () => {
   sandbox = await startUdapSandbox({
+    serverKeyPair: await sharedServerKeyPair(),
     grantTypes: ['authorization_code', 'refresh_token', 'client_credentials'],
   })
 })
@@ -205,6 +207,7 @@ describe('UDAP sandbox: code binding (single use, client, redirect_uri, PKCE)', 
   it('expires codes after 5 minutes of the sandbox clock', async () => {
     let clock = new Date()
     const timed = await startUdapSandbox({
+      serverKeyPair: await sharedServerKeyPair(),
       grantTypes: ['authorization_code'],
       now: () => clock,
     })
@@ -383,6 +386,7 @@ describe('UDAP sandbox: every authentication token rule, asserted on the server 
       'extensions',
     )
     const lenient = await startUdapSandbox({
+      serverKeyPair: await sharedServerKeyPair(),
       grantTypes: ['authorization_code', 'refresh_token'],
       extensionsWithAuthorizationCode: 'ignore',
     })

@@ -6,6 +6,7 @@ import {
   type TieredOAuthSandboxes,
   type UdapSandbox,
 } from '../src/index.js'
+import { sharedServerKeyPair } from './support/server-key.js'
 import {
   appRedirectUri,
   authorizationParameters,
@@ -23,7 +24,9 @@ let idp: UdapSandbox
 let app: CodeClient
 
 beforeAll(async () => {
-  sandboxes = await startTieredOAuthSandboxes()
+  sandboxes = await startTieredOAuthSandboxes({
+    dataHolder: { serverKeyPair: await sharedServerKeyPair() },
+  })
   dataHolder = sandboxes.dataHolder
   idp = sandboxes.identityProvider
   app = await registerCodeClient(dataHolder, { scope: 'openid udap fhirUser user/*.rs' })
@@ -177,6 +180,7 @@ describe('Tiered OAuth: a successful login', () => {
   it('registers with the IdP once, and maps identities with mapUser', async () => {
     const mapped = await startTieredOAuthSandboxes({
       dataHolder: {
+        serverKeyPair: await sharedServerKeyPair(),
         tieredOAuth: {
           mapUser: (identity) =>
             identity.subject === 'udap-user-1'
@@ -234,7 +238,10 @@ describe('Tiered OAuth: a successful login', () => {
 
 describe('Tiered OAuth: errors back to the app (IG STU2 §6, udap.org Tiered OAuth §3–4)', () => {
   it('invalid_idp for an IdP from a community the data holder does not trust', async () => {
-    const stranger = await startUdapSandbox({ identityProvider: true })
+    const stranger = await startUdapSandbox({
+      identityProvider: true,
+      serverKeyPair: await sharedServerKeyPair(),
+    })
     try {
       const { result, parameters } = await tieredAuthorize({ idp: stranger.issuer })
       expect(result).toMatchObject({ error: 'invalid_idp', state: parameters.state })
@@ -259,7 +266,10 @@ describe('Tiered OAuth: errors back to the app (IG STU2 §6, udap.org Tiered OAu
     expect(remote.result.error).toBe('invalid_idp')
     expect(remote.result.errorDescription).toMatch(/not a loopback URL/)
 
-    const plainServer = await startUdapSandbox({ grantTypes: ['authorization_code'] })
+    const plainServer = await startUdapSandbox({
+      grantTypes: ['authorization_code'],
+      serverKeyPair: await sharedServerKeyPair(),
+    })
     try {
       dataHolder.trustIdentityProviders(plainServer.trust)
       const plain = await tieredAuthorize({ idp: plainServer.issuer })
@@ -279,7 +289,10 @@ describe('Tiered OAuth: errors back to the app (IG STU2 §6, udap.org Tiered OAu
 
   it('access_denied when the identity maps to no local user', async () => {
     const strict = await startTieredOAuthSandboxes({
-      dataHolder: { tieredOAuth: { mapUser: () => undefined } },
+      dataHolder: {
+        tieredOAuth: { mapUser: () => undefined },
+        serverKeyPair: await sharedServerKeyPair(),
+      },
     })
     try {
       const client = await registerCodeClient(strict.dataHolder, { scope: 'openid udap user/*.rs' })
@@ -369,6 +382,7 @@ describe('Tiered OAuth: errors back to the app (IG STU2 §6, udap.org Tiered OAu
 describe('Tiered OAuth: the IdP on its own (a data holder built with the library talks to it)', () => {
   it('issues an ID token with iss = IdP, aud = the client, the nonce, a short access token and no refresh token', async () => {
     const longLived = await startUdapSandbox({
+      serverKeyPair: await sharedServerKeyPair(),
       identityProvider: true,
       grantTypes: ['authorization_code', 'refresh_token'],
       accessTokenLifetimeSeconds: 3600,
