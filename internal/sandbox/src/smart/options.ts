@@ -1,10 +1,14 @@
+import type {
+  AuthorizeOptions,
+  AuthorizeRequest,
+  AuthorizeResult,
+} from '../http/headless-user-agent.js'
 import type { RecordedRequest } from '../http/recorded-request.js'
 import type {
   DiscoveryOverride,
   DiscoveryResponseOverride,
   SmartConfigurationDocument,
 } from './discovery-document.js'
-import type { AuthorizeOptions, AuthorizeRequest, AuthorizeResult } from './headless-user-agent.js'
 import type { IdTokenVariant } from './id-token-variants.js'
 import type { LaunchRequest } from './launch-context.js'
 import type { SandboxClient } from './sandbox-client.js'

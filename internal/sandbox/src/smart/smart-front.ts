@@ -2,6 +2,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Provider } from 'oidc-provider'
 import { mediaTypeOf, parseJsonObject } from '../http/body-format.js'
+import { sendOperationOutcome } from '../http/fhir-responses.js'
 import { receiveRequest } from '../http/read-body.js'
 import type { RequestLog } from '../http/recorded-request.js'
 import { replayRequest } from '../http/replayed-request.js'
@@ -19,7 +20,7 @@ import {
   rewriteTokenResponse,
 } from './id-token-variants.js'
 import { handleInteraction, type InteractionSettings } from './interaction-route.js'
-import { handlePatientRead, sendOperationOutcome } from './patient-endpoint.js'
+import { handlePatientRead } from './patient-endpoint.js'
 import { interactionPathPrefix, providerRoutes } from './provider-configuration.js'
 import { splitScopes } from './smart-scopes.js'
 
