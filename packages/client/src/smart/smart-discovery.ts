@@ -33,11 +33,14 @@ export class SmartDiscovery {
   metadata(signal?: AbortSignal): Promise<SmartMetadata> {
     if (this.#metadata !== undefined) return Promise.resolve(this.#metadata)
     // The shared request is not tied to any one caller's signal; each caller races its own.
-    this.#pending ??= this.#fetch().finally(() => {
-      this.#pending = undefined
-    })
+    const shared = () => {
+      this.#pending ??= this.#fetch().finally(() => {
+        this.#pending = undefined
+      })
+      return this.#pending
+    }
     const endpoint = this.#context.config.baseUrl ?? ''
-    return raceCallerSignal(this.#pending, signal, smartConfigurationUrlOf(endpoint))
+    return raceCallerSignal(shared, signal, smartConfigurationUrlOf(endpoint))
   }
 
   async authorizationEndpoint(signal?: AbortSignal): Promise<string> {

@@ -30,7 +30,7 @@ export class UdapDiscoveryCache {
     const cached = this.#entries.get(key)
     if (cached !== undefined) {
       const metadata = await this.#context.raceCallerSignal(
-        cached,
+        () => cached,
         signal,
         this.#endpoint(community),
       )
@@ -39,12 +39,16 @@ export class UdapDiscoveryCache {
       return this.metadata(input, signal)
     }
     // The shared request is not tied to any one caller's signal; each caller races its own.
-    const pending = this.#fetch(trustedAnchors, crls, community)
-    this.#entries.set(key, pending)
-    pending.catch(() => {
-      if (this.#entries.get(key) === pending) this.#entries.delete(key)
-    })
-    return this.#context.raceCallerSignal(pending, signal, this.#endpoint(community))
+    // A caller whose signal is already aborted starts nothing.
+    const start = () => {
+      const pending = this.#fetch(trustedAnchors, crls, community)
+      this.#entries.set(key, pending)
+      pending.catch(() => {
+        if (this.#entries.get(key) === pending) this.#entries.delete(key)
+      })
+      return pending
+    }
+    return this.#context.raceCallerSignal(start, signal, this.#endpoint(community))
   }
 
   #endpoint(community: string | undefined): string {
