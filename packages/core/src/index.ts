@@ -100,10 +100,13 @@ export {
 } from './http/request.js'
 export {
   checkUrl,
+  configuredUrlProblem,
   isLoopbackHostname,
   isUsableUrl,
+  normalizeBaseUrl,
   parseAbsoluteUrl,
   type UrlProblem,
+  withoutUserInfo,
 } from './http/url-policy.js'
 export {
   consoleLogger,

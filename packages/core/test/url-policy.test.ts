@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest'
-import { checkUrl, isLoopbackHostname, isUsableUrl } from '../src/index.js'
+import {
+  checkUrl,
+  configuredUrlProblem,
+  isLoopbackHostname,
+  isUsableUrl,
+  normalizeBaseUrl,
+  withoutUserInfo,
+} from '../src/index.js'
 
 describe('isLoopbackHostname', () => {
   it.each(['localhost', '127.0.0.1', '127.1.2.3', '127.255.255.255', '[::1]'])(
@@ -52,4 +59,39 @@ describe('checkUrl', () => {
       expect(checkUrl(url, true)).toBe('invalid-url')
     },
   )
+})
+
+describe('configuredUrlProblem', () => {
+  it.each([
+    ['https://ehr.example.org/fhir', false],
+    ['http://127.0.0.1:9/fhir', true],
+  ])('accepts %s (allowInsecureLocalhost %s)', (url, allowInsecureLocalhost) => {
+    expect(configuredUrlProblem(url, allowInsecureLocalhost)).toBeUndefined()
+  })
+  it.each([
+    ['http://evil.example', true, /must be HTTPS/],
+    ['http://127.0.0.1/fhir', false, /allowInsecureLocalhost/],
+    ['https://user:pass@ehr.example.org', false, /user info/],
+    ['https://user@ehr.example.org', false, /user info/],
+    ['http://user:pass@127.0.0.1/', true, /user info/],
+    ['javascript:alert(1)', true, /absolute http\(s\) URL/],
+    ['/relative', false, /absolute http\(s\) URL/],
+  ])('refuses %s (allowInsecureLocalhost %s)', (url, allowInsecureLocalhost, problem) => {
+    expect(configuredUrlProblem(url, allowInsecureLocalhost)).toMatch(problem)
+  })
+})
+
+describe('normalizeBaseUrl and withoutUserInfo', () => {
+  it('drops trailing slashes only', () => {
+    expect(normalizeBaseUrl('https://ehr.example.org/fhir/')).toBe('https://ehr.example.org/fhir')
+    expect(normalizeBaseUrl('https://ehr.example.org/fhir')).toBe('https://ehr.example.org/fhir')
+    expect(normalizeBaseUrl('https://ehr.example.org/r4//')).toBe('https://ehr.example.org/r4')
+  })
+  it('replaces user info and leaves other URLs as they are', () => {
+    expect(withoutUserInfo('https://alice:secret@ehr.example.org/fhir')).toBe(
+      'https://[REDACTED]@ehr.example.org/fhir',
+    )
+    expect(withoutUserInfo('https://ehr.example.org/fhir')).toBe('https://ehr.example.org/fhir')
+    expect(withoutUserInfo('not a url')).toBe('not a url')
+  })
 })

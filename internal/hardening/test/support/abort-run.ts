@@ -118,10 +118,7 @@ async function runEverything(): Promise<Summary> {
     }),
   ])
   try {
-    const operations = [
-      ...smartOperations(smart, keys, secret),
-      ...(await udapOperations(udap)),
-    ]
+    const operations = [...smartOperations(smart, keys, secret), ...(await udapOperations(udap))]
     const summary: Summary = {
       cases: 0,
       fulfilled: 0,
@@ -262,7 +259,11 @@ async function udapOperations(sandbox: UdapSandbox): Promise<Operation[]> {
     ),
     udap('cancelRegistration', (client, signal) =>
       client.cancelRegistration(
-        { client_name: 'Abort client', contacts: ['mailto:ops@hardening.test'], scope: 'system/*.rs' },
+        {
+          client_name: 'Abort client',
+          contacts: ['mailto:ops@hardening.test'],
+          scope: 'system/*.rs',
+        },
         { clientUri, ...trust, signal },
       ),
     ),
@@ -308,8 +309,7 @@ async function runCase(
   })
   const client = newClient(operation, wire.fetch)
   const signal = abort.kind === 'pre-aborted' ? AbortSignal.abort() : controller.signal
-  const timer =
-    abort.kind === 'after' ? setTimeout(() => controller.abort(), abort.ms) : undefined
+  const timer = abort.kind === 'after' ? setTimeout(() => controller.abort(), abort.ms) : undefined
   const outcome = await settle(() => operation.call(client, signal))
   clearTimeout(timer)
   record(summary, label, outcome)

@@ -1,4 +1,4 @@
-import { ConfigurationError, DiscoveryError } from '@fhir-auth/core'
+import { ConfigurationError, DiscoveryError, safeUrl } from '@fhir-auth/core'
 import {
   type DiscoveredEndpointField,
   discoverSmartConfiguration,
@@ -98,7 +98,7 @@ export class SmartDiscovery {
         message: 'baseUrl is required for SMART discovery',
       })
     }
-    const endpoint = smartConfigurationUrl(config.baseUrl)
+    const endpoint = safeUrl(smartConfigurationUrl(config.baseUrl))
     options.logger.info(`Fetching SMART configuration from ${endpoint}`, {
       event: 'smart.discovery',
     })
@@ -125,5 +125,5 @@ export class SmartDiscovery {
 }
 
 function smartConfigurationUrlOf(baseUrl: string): string {
-  return baseUrl === '' ? '(no baseUrl)' : smartConfigurationUrl(baseUrl)
+  return baseUrl === '' ? '(no baseUrl)' : safeUrl(smartConfigurationUrl(baseUrl))
 }

@@ -1,4 +1,4 @@
-import { type CertificateInput, ConfigurationError, type CrlInput } from '@fhir-auth/core'
+import { type CertificateInput, ConfigurationError, type CrlInput, safeUrl } from '@fhir-auth/core'
 import { discoverUdapMetadata, type UdapMetadata, udapDiscoveryUrl } from '@fhir-auth/udap'
 import type { UdapTrustOptions } from '../operation-options.js'
 import type { ProtocolContext } from '../protocol-context.js'
@@ -53,7 +53,7 @@ export class UdapDiscoveryCache {
 
   #endpoint(community: string | undefined): string {
     const { baseUrl } = this.#context.config
-    return baseUrl === undefined ? '(no baseUrl)' : udapDiscoveryUrl(baseUrl, community)
+    return baseUrl === undefined ? '(no baseUrl)' : safeUrl(udapDiscoveryUrl(baseUrl, community))
   }
 
   async #fetch(
