@@ -133,14 +133,7 @@ describe('authorize (interactive: the redirect URL is pasted on stdin)', () => {
 
   it('uses authorize-post with --post and a confidential asymmetric client with --key/--kid', async () => {
     const result = await authorizeInteractively(
-      authorizeArguments(
-        'cli-asymmetric',
-        '--post',
-        '--key',
-        keyFile,
-        `--kid=${keys.kid}`,
-        '--json',
-      ),
+      authorizeArguments('cli-asymmetric', '--post', '--key', keyFile, '--kid', keys.kid, '--json'),
     )
     expect(result.exitCode, result.stderr).toBe(0)
     expect(result.request).toMatchObject({
@@ -185,7 +178,8 @@ describe('authorize for scripts (--url-only, then --redirect-url)', () => {
         'cli-public',
         '--redirect-url',
         authorized.redirectUrl?.href ?? '',
-        `--state=${state}`,
+        '--state',
+        state,
         '--code-verifier-env',
         'CODE_VERIFIER',
         '--json',
@@ -207,7 +201,8 @@ describe('authorize for scripts (--url-only, then --redirect-url)', () => {
         'cli-public',
         '--redirect-url',
         elsewhere,
-        `--state=${state}`,
+        '--state',
+        state,
         '--code-verifier-env',
         'CODE_VERIFIER',
         '--json',

@@ -101,6 +101,7 @@ export {
 export {
   checkUrl,
   configuredUrlProblem,
+  insecureUrlAdvice,
   isLoopbackHostname,
   isUsableUrl,
   normalizeBaseUrl,

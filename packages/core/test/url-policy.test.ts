@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import {
   checkUrl,
   configuredUrlProblem,
+  insecureUrlAdvice,
   isLoopbackHostname,
   isUsableUrl,
   normalizeBaseUrl,
@@ -78,6 +79,17 @@ describe('configuredUrlProblem', () => {
     ['/relative', false, /absolute http\(s\) URL/],
   ])('refuses %s (allowInsecureLocalhost %s)', (url, allowInsecureLocalhost, problem) => {
     expect(configuredUrlProblem(url, allowInsecureLocalhost)).toMatch(problem)
+  })
+})
+
+describe('insecureUrlAdvice', () => {
+  it('suggests allowInsecureLocalhost only for a loopback host without it', () => {
+    expect(insecureUrlAdvice('http://localhost:8080/fhir', false)).toMatch(
+      /needs allowInsecureLocalhost/,
+    )
+    expect(insecureUrlAdvice('http://evil.example/fhir', false)).toMatch(/only to a loopback host/)
+    expect(insecureUrlAdvice('http://evil.example/fhir', true)).toMatch(/only to a loopback host/)
+    expect(configuredUrlProblem('http://evil.example/fhir', false)).not.toMatch(/needs/)
   })
 })
 

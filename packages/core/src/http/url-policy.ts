@@ -90,9 +90,20 @@ export function configuredUrlProblem(
     return 'must not contain user info (user:password@): credentials in a URL end up in logs'
   }
   if (checkUrl(value, allowInsecureLocalhost) !== undefined) {
-    return allowInsecureLocalhost
-      ? 'must be HTTPS (plain HTTP only to a loopback host)'
-      : 'must be HTTPS (loopback HTTP needs allowInsecureLocalhost)'
+    return `must be HTTPS ${insecureUrlAdvice(value, allowInsecureLocalhost)}`
   }
   return undefined
+}
+
+/**
+ * The parenthesis that follows "HTTPS is required" for a URL the policy refused: the option
+ * that lifts the rule only when it would help (a loopback host without `allowInsecureLocalhost`),
+ * else the rule itself, so no message suggests the option for a host it cannot open.
+ */
+export function insecureUrlAdvice(value: string, allowInsecureLocalhost: boolean): string {
+  const url = parseAbsoluteUrl(value)
+  const loopbackHttp = url?.protocol === 'http:' && isLoopbackHostname(url.hostname)
+  return loopbackHttp && !allowInsecureLocalhost
+    ? '(loopback HTTP needs allowInsecureLocalhost)'
+    : '(plain HTTP is allowed only to a loopback host)'
 }
