@@ -71,7 +71,14 @@ export {
   RegistrationError,
   TokenError,
 } from './errors/oauth-error.js'
-export { basicAuthorization, encodeForm, formUrlEncode } from './http/encoding.js'
+export {
+  type BasicAuthEncoding,
+  basicAuthEncodings,
+  basicAuthorization,
+  encodeForm,
+  formEncodingChanges,
+  formUrlEncode,
+} from './http/encoding.js'
 export {
   isJsonObject,
   type JsonRecord,
