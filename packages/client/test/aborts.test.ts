@@ -1,6 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { Client, DiscoveryError, silentLogger, TokenError } from '../src/index.js'
-import { baseUrl, discoveryUrl, fakeServer, json, smartConfiguration } from './support.js'
+import {
+  baseUrl,
+  discoveryUrl,
+  fakeServer,
+  json,
+  rejection,
+  smartConfiguration,
+} from './support.js'
 
 const launchConfig = {
   baseUrl,
@@ -22,15 +29,6 @@ afterEach(async () => {
   process.off('unhandledRejection', onUnhandled)
   expect(unhandled).toEqual([])
 })
-
-async function rejection(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise
-  } catch (error) {
-    return error as Error
-  }
-  throw new Error('expected a rejection')
-}
 
 /** A discovery that answers 503 after `delayMs`. */
 function failingDiscovery(delayMs: number) {
