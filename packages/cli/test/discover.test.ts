@@ -116,12 +116,12 @@ describe('discover (SMART)', () => {
       'discover',
       'https://unknown-host.invalid/fhir',
       '--timeout',
-      '20000',
+      '15000',
     ])
     expect(result.exitCode, result.stderr).toBe(1)
     expect(stderrLines(result)).toHaveLength(1)
     expect(result.stderr).toMatch(/the host name could not be resolved \((ENOTFOUND|EAI_AGAIN)\)/)
-  })
+  }, 30_000)
 
   it('exits 1 with a DiscoveryError when the server has no SMART configuration', async () => {
     smart.setDiscoveryOverride({ response: { status: 404, contentType: 'text/plain', body: 'no' } })
