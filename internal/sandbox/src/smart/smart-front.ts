@@ -8,6 +8,11 @@ import type { RequestLog } from '../http/recorded-request.js'
 import { replayRequest } from '../http/replayed-request.js'
 import { sendJson, sendText } from '../http/responses.js'
 import { relaxSameSiteNoneCookies } from '../http/same-site-cookies.js'
+import {
+  type BasicAuthDecoding,
+  presentBasicCredentials,
+  type SecretStandIns,
+} from './basic-credentials.js'
 import type { ClientScopeRegistry } from './client-scopes.js'
 import {
   type DiscoveryOverride,
@@ -31,6 +36,9 @@ export interface SmartFrontSettings {
   readonly clientScopes: ClientScopeRegistry
   readonly interaction: InteractionSettings
   readonly fhirBaseUrl: string
+  /** See `SmartSandboxOptions.basicAuthDecoding`. */
+  readonly basicAuthDecoding: BasicAuthDecoding
+  readonly secretStandIns: SecretStandIns
 }
 
 /** Path of the sandbox's SMART style sheet (`smart_style_url`). */
@@ -159,6 +167,7 @@ async function forwardToProvider(
   }
   relaxSameSiteNoneCookies(response)
   const replayed = replayRequest(request, forwardedBody)
+  presentBasicCredentials(replayed, settings.basicAuthDecoding, settings.secretStandIns)
   if (heldScope !== undefined) settings.clientScopes.holdRegistrationScope(replayed, heldScope)
   await settings.providerCallback(replayed, response)
 }
