@@ -14,6 +14,13 @@ export type {
 export type { RecordedRequest } from './http/recorded-request.js'
 export { type ClientKeyAlgorithm, type ClientKeys, generateClientKeys } from './keys.js'
 export {
+  type LocalSandboxes,
+  type LocalSandboxesDescription,
+  type LocalSandboxesOptions,
+  startLocalSandboxes,
+} from './local/local-sandboxes.js'
+export { localSandboxesSummary } from './local/summary.js'
+export {
   type DiscoveryOverride,
   type DiscoveryResponseOverride,
   type SmartConfigurationDocument,

@@ -77,7 +77,14 @@ export {
   TokenError,
 } from './errors/oauth-error.js'
 export { StoreError, type StoreOperation } from './errors/store-error.js'
-export { basicAuthorization, encodeForm, formUrlEncode } from './http/encoding.js'
+export {
+  type BasicAuthEncoding,
+  basicAuthEncodings,
+  basicAuthorization,
+  encodeForm,
+  formEncodingChanges,
+  formUrlEncode,
+} from './http/encoding.js'
 export {
   isJsonObject,
   type JsonRecord,
@@ -106,10 +113,14 @@ export {
 } from './http/request.js'
 export {
   checkUrl,
+  configuredUrlProblem,
+  insecureUrlAdvice,
   isLoopbackHostname,
   isUsableUrl,
+  normalizeBaseUrl,
   parseAbsoluteUrl,
   type UrlProblem,
+  withoutUserInfo,
 } from './http/url-policy.js'
 export {
   consoleLogger,

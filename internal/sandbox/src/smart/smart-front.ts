@@ -8,6 +8,11 @@ import type { RequestLog } from '../http/recorded-request.js'
 import { replayRequest } from '../http/replayed-request.js'
 import { sendJson, sendText } from '../http/responses.js'
 import { relaxSameSiteNoneCookies } from '../http/same-site-cookies.js'
+import {
+  type BasicAuthDecoding,
+  presentBasicCredentials,
+  type SecretStandIns,
+} from './basic-credentials.js'
 import type { ClientScopeRegistry } from './client-scopes.js'
 import {
   type DiscoveryOverride,
@@ -36,6 +41,9 @@ export interface SmartFrontSettings {
   readonly clientScopes: ClientScopeRegistry
   readonly interaction: InteractionSettings
   readonly fhirBaseUrl: string
+  /** See `SmartSandboxOptions.basicAuthDecoding`. */
+  readonly basicAuthDecoding: BasicAuthDecoding
+  readonly secretStandIns: SecretStandIns
   /** Read on every token response: a hostile ID token variant, when one is set. */
   readonly idTokenRewrite: () => IdTokenRewriteContext | undefined
   /** Keys `/jwks` publishes besides the provider's (after a key rotation). */
@@ -176,6 +184,7 @@ async function forwardToProvider(
     rewriteResponseBody(response, (text) => addKeys(text, extraKeys))
   }
   const replayed = replayRequest(request, forwardedBody)
+  presentBasicCredentials(replayed, settings.basicAuthDecoding, settings.secretStandIns)
   if (heldScope !== undefined) settings.clientScopes.holdRegistrationScope(replayed, heldScope)
   await settings.providerCallback(replayed, response)
 }
