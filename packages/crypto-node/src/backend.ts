@@ -11,14 +11,16 @@ import type {
   VerifyCertificateChainParams,
 } from '@fhir-auth/core'
 import {
+  BoundedCache,
+  cryptoBackendSpecificationVersion,
   type ParsedCertificate,
   type ParsedCrl,
   parseCertificate as parseCertificateDer,
   parseCrl as parseCrlDer,
+  parseWithCache,
   toCertificateInfo,
-} from '@fhir-auth/core/internal'
-import { BoundedCache, parseWithCache } from '@fhir-auth/core/jws'
-import { verifyNodeCertificateChain } from './certificate-chain.js'
+  verifyCertificateChainWith,
+} from '@fhir-auth/core/backend'
 import { certificateInputDer, crlInputDer } from './certificate-input.js'
 import { keyMatchesNodeCertificate } from './key-match.js'
 import { loadNodePkcs12, type NodePkcs12Contents } from './pkcs12/load-pkcs12.js'
@@ -31,6 +33,7 @@ import { verifyNodeSignature } from './verify-signature.js'
  */
 export interface NodeCryptoBackend extends CryptoBackend {
   readonly name: 'node'
+  readonly specificationVersion: typeof cryptoBackendSpecificationVersion
   loadPkcs12(data: Uint8Array, password: string): Promise<NodePkcs12Contents>
 }
 
@@ -57,7 +60,7 @@ const crlCacheSize = 16
  * const crypto = createNodeCryptoBackend()
  * const signer = await crypto.importSigner(privateKeyPem, { profile: 'smart', kid: 'key-1' })
  * ```
- * @see packages/core/README.md#crypto-backends in the fhir-auth repository
+ * @see https://github.com/fhir-auth/fhir-auth/blob/main/docs/guides/crypto-backends.md
  */
 export function createNodeCryptoBackend(): NodeCryptoBackend {
   const publicKeys = new BoundedCache<KeyObject>(publicKeyCacheSize)
@@ -77,6 +80,7 @@ export function createNodeCryptoBackend(): NodeCryptoBackend {
 
   return Object.freeze({
     name: 'node',
+    specificationVersion: cryptoBackendSpecificationVersion,
     importSigner: (key: PrivateKeyInput, options: ImportSignerOptions): Promise<JwsSigner> =>
       importNodeSigner(key, options),
     parseCertificate: async (certificate: CertificateInput): Promise<CertificateInfo> =>
@@ -89,7 +93,7 @@ export function createNodeCryptoBackend(): NodeCryptoBackend {
     verifyCertificateChain: (
       params: VerifyCertificateChainParams,
     ): Promise<VerifiedCertificateChain> =>
-      verifyNodeCertificateChain(params, { parseCertificate, parseCrl, verifySignature }),
+      verifyCertificateChainWith(params, { parseCertificate, parseCrl, verifySignature }),
     loadPkcs12: (data: Uint8Array, password: string): Promise<NodePkcs12Contents> =>
       loadNodePkcs12(data, password),
     verifySignature,
@@ -99,6 +103,6 @@ export function createNodeCryptoBackend(): NodeCryptoBackend {
 /**
  * A ready {@link createNodeCryptoBackend} instance for applications that need only one.
  *
- * @see packages/core/README.md#crypto-backends in the fhir-auth repository
+ * @see https://github.com/fhir-auth/fhir-auth/blob/main/docs/guides/crypto-backends.md
  */
 export const nodeCryptoBackend: NodeCryptoBackend = createNodeCryptoBackend()

@@ -1,6 +1,6 @@
 import { X509Certificate } from 'node:crypto'
 import { type CertificateInput, type CrlInput, CryptoError, describeValue } from '@fhir-auth/core'
-import { certificateDer, crlDer } from '@fhir-auth/core/internal'
+import { certificateDer, crlDer } from '@fhir-auth/core/backend'
 
 /**
  * The DER bytes of a certificate given as PEM text (the first CERTIFICATE block), DER bytes or

@@ -6,7 +6,7 @@ import {
   randomBytes,
   type VerificationAlgorithm,
 } from '@fhir-auth/core'
-import { type BoundedCache, signWithJwsSigner } from '@fhir-auth/core/jws'
+import { type BoundedCache, signWithJwsSigner } from '@fhir-auth/core/backend'
 import { resolvePrivateKey } from './private-key-input.js'
 import { publicKeyFromSpki, verifyNodeSignature } from './verify-signature.js'
 

@@ -12,7 +12,7 @@ import {
   checkFixedAlgorithm,
   checkImportSignerOptions,
   selectSigningAlgorithm,
-} from '@fhir-auth/core/jws'
+} from '@fhir-auth/core/backend'
 import { algorithmParameters } from './algorithm-parameters.js'
 import { describeKeyObject } from './key-description.js'
 import { nodeErrorCode, type ResolvedPrivateKey, resolvePrivateKey } from './private-key-input.js'

@@ -1,15 +1,17 @@
 import type { CrlInput, CryptoBackend } from '@fhir-auth/core'
 import {
+  BoundedCache,
   crlDer,
+  cryptoBackendSpecificationVersion,
   type ParsedCertificate,
   type ParsedCrl,
   parseCertificate as parseCertificateDer,
   parseCrl as parseCrlDer,
+  parseWithCache,
   toCertificateInfo,
-} from '@fhir-auth/core/internal'
-import { BoundedCache, parseWithCache } from '@fhir-auth/core/jws'
+  verifyCertificateChainWith,
+} from '@fhir-auth/core/backend'
 import { certificateBytes } from './certificates/certificate-bytes.js'
-import { verifyCertificateChain } from './certificates/verify-certificate-chain.js'
 import { keyMatchesCertificate } from './keys/key-matches-certificate.js'
 import { importSigner } from './signer/import-signer.js'
 import { subtleSource } from './subtle.js'
@@ -69,7 +71,7 @@ function loadPkcs12Module(): Promise<typeof import('./pkcs12/load-pkcs12.js')> {
  * const signer = await backend.importSigner(privateKeyPem, { profile: 'smart' })
  * signer.alg // 'RS384' for an RSA key, 'ES384' for a P-384 key
  * ```
- * @see packages/core/README.md#crypto-backends in the fhir-auth repository
+ * @see https://github.com/fhir-auth/fhir-auth/blob/main/docs/guides/crypto-backends.md
  */
 export function createWebCryptoBackend(options: WebCryptoBackendOptions = {}): CryptoBackend {
   const subtle = subtleSource(options.subtle)
@@ -78,15 +80,17 @@ export function createWebCryptoBackend(options: WebCryptoBackendOptions = {}): C
   const crls = new BoundedCache<ParsedCrl>(crlCacheSize)
   const parseCertificate = (input: unknown): ParsedCertificate =>
     parseWithCache(certificateBytes(input), certificates, parseCertificateDer)
-  const parseCrl = (input: CrlInput): ParsedCrl => parseWithCache(crlDer(input), crls, parseCrlDer)
+  const parseCrl = (input: unknown): ParsedCrl =>
+    parseWithCache(crlDer(input as CrlInput), crls, parseCrlDer)
   const backend: CryptoBackend = {
     name: 'webcrypto',
+    specificationVersion: cryptoBackendSpecificationVersion,
     importSigner: (key, signerOptions) => importSigner(subtle, key, signerOptions),
     parseCertificate: async (certificate) => toCertificateInfo(parseCertificate(certificate)),
     keyMatchesCertificate: async (key, certificate) =>
       keyMatchesCertificate(subtle, verifySignature, key, parseCertificate(certificate)),
     verifyCertificateChain: (params) =>
-      verifyCertificateChain(params, { parseCertificate, parseCrl, verify: verifySignature }),
+      verifyCertificateChainWith(params, { parseCertificate, parseCrl, verifySignature }),
     loadPkcs12: async (data, password) => {
       const { loadPkcs12 } = await loadPkcs12Module()
       return loadPkcs12(subtle(), data, password)

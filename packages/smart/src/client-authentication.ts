@@ -1,10 +1,5 @@
-import {
-  basicAuthorization,
-  type Clock,
-  ConfigurationError,
-  type JwsSigner,
-  requireNonBlankString,
-} from '@fhir-auth/core'
+import { basicAuthorization, type Clock, ConfigurationError, type JwsSigner } from '@fhir-auth/core'
+import { requireNonBlankString } from '@fhir-auth/core/internal'
 
 /**
  * How a SMART client authenticates at the token endpoint, one variant per client type.

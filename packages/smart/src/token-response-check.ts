@@ -1,10 +1,5 @@
-import {
-  defaultLogger,
-  describeValue,
-  isJsonObject,
-  isNonBlankString,
-  type Logger,
-} from '@fhir-auth/core'
+import { defaultLogger, describeValue, isJsonObject, type Logger } from '@fhir-auth/core'
+import { isNonBlankString } from '@fhir-auth/core/internal'
 
 /** Options of {@link isTokenResponseValid}. */
 export interface TokenResponseCheckOptions {

@@ -5,12 +5,12 @@ import {
   ConfigurationError,
   type CryptoBackend,
   CryptoError,
-  describeKind,
   type JwsSigner,
   type PrivateKeyInput,
 } from '@fhir-auth/core'
-import { isConfigurationError, isCryptoError } from './error-kinds.js'
-import { requireCryptoBackend, requireDate, requireOptions } from './option-checks.js'
+import { describeKind, readOptions } from '@fhir-auth/core/internal'
+import { requireDate } from '@fhir-auth/core/internal/on-demand'
+import { requireCryptoBackend } from './option-checks.js'
 import { isAbsoluteUri } from './uri.js'
 
 /** Options of {@link prepareUdapSigner}. */
@@ -83,9 +83,9 @@ export interface UdapSigningIdentity {
  * @see https://hl7.org/fhir/us/udap-security/STU2/general.html#jwt-headers
  */
 export async function prepareUdapSigner(
-  options: PrepareUdapSignerOptions,
+  input: PrepareUdapSignerOptions,
 ): Promise<UdapSigningIdentity> {
-  requireOptions(options, 'prepareUdapSigner')
+  const options = readOptions(input, 'prepareUdapSigner', { required: true })
   const crypto = requireCryptoBackend(options.crypto)
   const { privateKey, certificateChain, clientUri } = options
   if (privateKey === undefined || privateKey === null) {
@@ -146,7 +146,7 @@ async function parseChain(
     try {
       certificates.push(await crypto.parseCertificate(certificate))
     } catch (error) {
-      if (!(isCryptoError(error) || isConfigurationError(error))) throw error
+      if (!(CryptoError.isInstance(error) || ConfigurationError.isInstance(error))) throw error
       throw new ConfigurationError(
         {
           invalidAttribute: 'certificateChain',

@@ -4,9 +4,9 @@ import {
   ConfigurationError,
   type CrlInput,
   type CryptoBackend,
-  describeKind,
+  CryptoError,
 } from '@fhir-auth/core'
-import { isConfigurationError, isCryptoError } from './error-kinds.js'
+import { describeKind } from '@fhir-auth/core/internal'
 
 /**
  * What the client trusts when it validates a server's `signed_metadata`: the trust anchors of
@@ -75,7 +75,7 @@ export async function checkTrustInputs(
     try {
       anchors.push(await crypto.parseCertificate(anchor))
     } catch (error) {
-      if (!(isCryptoError(error) || isConfigurationError(error))) throw error
+      if (!(CryptoError.isInstance(error) || ConfigurationError.isInstance(error))) throw error
       throw new ConfigurationError(
         {
           invalidAttribute: 'trustedAnchors',

@@ -4,7 +4,7 @@ import {
   parseCertificate,
   readDerChildren,
   readDerDocument,
-} from '@fhir-auth/core/internal'
+} from '@fhir-auth/core/backend'
 import {
   encodeBitString,
   encodeBoolean,

@@ -1,4 +1,4 @@
-import { isNonBlankString } from '@fhir-auth/core'
+import { isNonBlankString } from '@fhir-auth/core/internal'
 import { type RegistrationResponse, registerSmartClient } from '@fhir-auth/smart'
 import type { SmartRegistrationOptions } from '../operation-options.js'
 import type { ProtocolContext } from '../protocol-context.js'
@@ -16,7 +16,7 @@ export async function registerClient(
   metadata: Readonly<Record<string, unknown>>,
   input: SmartRegistrationOptions | undefined,
 ): Promise<RegistrationResponse> {
-  const options = context.checks.readOptions(input, 'registerClient')
+  const options = context.readOptions(input, 'registerClient')
   context.options.logger.info('Registering client via Dynamic Client Registration (RFC 7591)', {
     event: 'smart.registration',
   })

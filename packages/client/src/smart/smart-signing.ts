@@ -1,9 +1,5 @@
-import {
-  ConfigurationError,
-  type JwsSigner,
-  type PrivateKeyInput,
-  requireNonBlankString,
-} from '@fhir-auth/core'
+import { ConfigurationError, type JwsSigner, type PrivateKeyInput } from '@fhir-auth/core'
+import { requireNonBlankString } from '@fhir-auth/core/internal'
 import type { CredentialOverrides } from '../operation-options.js'
 import type { ProtocolContext } from '../protocol-context.js'
 

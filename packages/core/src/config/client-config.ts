@@ -1,3 +1,4 @@
+import { readOptions } from '../checks/options-object.js'
 import type { CertificateInput, PrivateKeyInput } from '../crypto/backend.js'
 import { ConfigurationError } from '../errors/configuration-error.js'
 import { isJsonObject } from '../http/json.js'
@@ -172,25 +173,29 @@ export class ClientConfig {
   /** The issuer as configured (undefined when it defaults to `baseUrl`), for {@link with}. */
   readonly #configuredIssuer: string | undefined
 
-  /** @throws ConfigurationError naming the first attribute with a wrong type or malformed URL. */
+  /**
+   * @throws ConfigurationError on `config` when it is not an object; on an unknown attribute
+   *   (own members only: `constructor` and `__proto__` are unknown too) with "unknown attribute"
+   *   and the valid names; else naming the first attribute with a wrong type or malformed URL.
+   */
   constructor(input: ClientConfigInput) {
-    if (!isJsonObject(input)) {
-      throw new ConfigurationError({
-        invalidAttribute: 'config',
-        invalidValue: input === null ? 'null' : Array.isArray(input) ? 'an array' : typeof input,
-        message: 'config must be a ClientConfig or a plain object',
-      })
-    }
-    for (const name of Object.keys(input)) {
-      if (kinds[name] === undefined) {
-        throw new ConfigurationError({
-          invalidAttribute: name,
-          validValues: knownAttributes,
-        })
-      }
+    const own = readOptions(input, 'ClientConfig', {
+      known: knownAttributes,
+      required: true,
+      attribute: 'config',
+      description: 'config (a ClientConfig or a plain object)',
+    })
+    // Own members only, so a polluted Object.prototype cannot configure a client. A class
+    // instance (a ClientConfig from another installed copy of this package) keeps its secrets
+    // behind accessors on its prototype: those are read as the instance answers them.
+    let source: Record<string, unknown> = own
+    try {
+      if (Object.getPrototypeOf(input) !== Object.prototype) source = input as never
+    } catch {
+      // A Proxy whose getPrototypeOf throws: its own members are all there is.
     }
     const values: Record<string, unknown> = {}
-    for (const name of knownAttributes) values[name] = readAttribute(name, input[name])
+    for (const name of knownAttributes) values[name] = readAttribute(name, source[name])
     const string = (name: string) => values[name] as string | undefined
 
     this.baseUrl = string('baseUrl')

@@ -19,7 +19,8 @@ export interface ConfigurationErrorFields {
  * @see docs/adr/0002-errors.md in the fhir-auth repository
  */
 export class ConfigurationError extends FhirAuthError {
-  readonly code = 'ERR_CONFIGURATION' as const
+  static override readonly code = 'ERR_CONFIGURATION'
+  readonly code = ConfigurationError.code
   override readonly name = 'ConfigurationError'
   readonly invalidAttribute: string
   readonly invalidValue: unknown

@@ -30,7 +30,8 @@ export type CryptoErrorReason =
 
 /** A key, signature, certificate or PKCS#12 problem; `reason` says which. */
 export class CryptoError extends FhirAuthError {
-  readonly code = 'ERR_CRYPTO' as const
+  static override readonly code = 'ERR_CRYPTO'
+  readonly code = CryptoError.code
   override readonly name = 'CryptoError'
   readonly reason: CryptoErrorReason
 
@@ -60,7 +61,8 @@ export type CertificateChainFailureReason =
 
 /** A certificate chain failed validation; `reason` says why, `subject` names the certificate. */
 export class CertificateChainError extends FhirAuthError {
-  readonly code = 'ERR_CERTIFICATE_CHAIN' as const
+  static override readonly code = 'ERR_CERTIFICATE_CHAIN'
+  readonly code = CertificateChainError.code
   override readonly name = 'CertificateChainError'
   readonly reason: CertificateChainFailureReason
   /** Subject of the certificate the failure is about, when one is known. */

@@ -17,7 +17,8 @@ export interface DiscoveryErrorFields {
  * @see docs/adr/0002-errors.md in the fhir-auth repository
  */
 export class DiscoveryError extends FhirAuthError {
-  readonly code = 'ERR_DISCOVERY' as const
+  static override readonly code = 'ERR_DISCOVERY'
+  readonly code = DiscoveryError.code
   override readonly name = 'DiscoveryError'
   readonly endpoint: string | undefined
   readonly status: number | undefined

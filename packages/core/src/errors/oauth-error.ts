@@ -36,7 +36,8 @@ abstract class OAuthFlowError extends FhirAuthError {
  * @see docs/adr/0002-errors.md in the fhir-auth repository
  */
 export class TokenError extends OAuthFlowError {
-  readonly code = 'ERR_TOKEN' as const
+  static override readonly code = 'ERR_TOKEN'
+  readonly code = TokenError.code
   override readonly name = 'TokenError'
 }
 
@@ -47,7 +48,8 @@ export class TokenError extends OAuthFlowError {
  * @see docs/adr/0002-errors.md in the fhir-auth repository
  */
 export class RegistrationError extends OAuthFlowError {
-  readonly code = 'ERR_REGISTRATION' as const
+  static override readonly code = 'ERR_REGISTRATION'
+  readonly code = RegistrationError.code
   override readonly name = 'RegistrationError'
 }
 

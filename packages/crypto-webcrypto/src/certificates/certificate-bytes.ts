@@ -1,5 +1,5 @@
 import { type CertificateInput, CryptoError } from '@fhir-auth/core'
-import { certificateDer } from '@fhir-auth/core/internal'
+import { certificateDer } from '@fhir-auth/core/backend'
 
 /** The part of a pkijs `Certificate` we use, so pkijs itself is never imported here. */
 interface SchemaEncodable {

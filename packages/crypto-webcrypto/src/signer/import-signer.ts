@@ -6,13 +6,13 @@ import {
   type PrivateKeyInput,
   type SigningAlgorithm,
 } from '@fhir-auth/core'
-import { describePrivateKeyPem } from '@fhir-auth/core/internal'
 import {
   adoptJwsSigner,
   checkFixedAlgorithm,
   checkImportSignerOptions,
+  describePrivateKeyPem,
   selectSigningAlgorithm,
-} from '@fhir-auth/core/jws'
+} from '@fhir-auth/core/backend'
 import { importParameters, joseAlgorithmProfile } from '../algorithm-parameters.js'
 import type { SubtleSource } from '../subtle.js'
 import { webCryptoError } from '../webcrypto-failure.js'

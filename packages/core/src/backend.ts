@@ -1,0 +1,67 @@
+/**
+ * `@fhir-auth/core/backend`: what a crypto backend is built from — the one certificate path
+ * policy (RFC 5280 path validation with required revocation) and the X.509, CRL, PEM, DER and key
+ * parsing it runs on, the key-import rules every backend applies (algorithm selection, ready
+ * signers, option checks), PKCS#12 chain ordering, and small caches. `@fhir-auth/crypto-node` and
+ * `@fhir-auth/crypto-webcrypto` are built from this entry alone; a third-party backend (an HSM,
+ * a KMS, another runtime) needs nothing else, and passes the same contract suite.
+ *
+ * A public, stable entry: names are added, never renamed or removed below a new
+ * {@link cryptoBackendSpecificationVersion}.
+ *
+ * @see https://github.com/fhir-auth/fhir-auth/blob/main/docs/guides/crypto-backends.md
+ * @packageDocumentation
+ */
+
+export {
+  type AlgorithmSelection,
+  compatibleAlgorithms,
+  type KeyDescription,
+  selectSigningAlgorithm,
+} from './crypto/algorithms.js'
+export { cryptoBackendSpecificationVersion } from './crypto/backend-specification.js'
+export { BoundedCache, bytesCacheKey, parseWithCache } from './crypto/bounded-cache.js'
+export { ecdsaDerToJose, normalizeEcdsaSignature } from './crypto/ecdsa-signature.js'
+export { adoptJwsSigner, checkFixedAlgorithm } from './crypto/fixed-algorithm.js'
+export { checkImportSignerOptions } from './crypto/import-signer-options.js'
+export { signWithJwsSigner } from './crypto/jws.js'
+export {
+  type CertificateChainServices,
+  verifyCertificateChainWith,
+} from './crypto/verify-chain-input.js'
+export {
+  type AlgorithmIdentifier,
+  readAlgorithmIdentifier,
+  signatureAlgorithmOf,
+} from './x509/algorithm-identifier.js'
+export { type ParsedCertificate, parseCertificate } from './x509/certificate.js'
+export {
+  type ChainValidationInput,
+  type SignatureVerifier,
+  toCertificateInfo,
+  validateCertificateChain,
+} from './x509/chain.js'
+export { type ParsedCrl, parseCrl } from './x509/crl.js'
+export {
+  bytesEqual,
+  concatBytes,
+  type DerElement,
+  encodeDer,
+  encodeDerSequence,
+  readDerChildren,
+  readDerDocument,
+  readDerElement,
+} from './x509/der.js'
+export { renderDistinguishedName } from './x509/distinguished-name.js'
+export { orderCertificateChain } from './x509/issuer-order.js'
+export { decodeDerOid, encodeDerOid } from './x509/object-identifier.js'
+export { certificateDer, crlDer, decodePemBlocks, encodePem } from './x509/pem.js'
+export { describePrivateKeyPem, type PrivateKeyDescription } from './x509/private-key.js'
+export {
+  describeEcPublicKey,
+  describeSubjectPublicKeyInfo,
+  ecPublicKeyOid,
+  namedCurvesByOid,
+  type PublicKeyDescription,
+  rsaEncryptionOid,
+} from './x509/spki.js'
