@@ -1,6 +1,7 @@
 import type { CryptoBackend } from '@fhir-auth/core'
 import { beforeAll, describe } from 'vitest'
 import { describeAlgorithmSelection } from './cases/algorithm-selection.js'
+import { describeBackendCommons } from './cases/backend-commons.js'
 import { describeCertificateChains } from './cases/certificate-chains.js'
 import { describeCertificates } from './cases/certificates.js'
 import { describeKeyImport } from './cases/key-import.js'
@@ -20,7 +21,10 @@ import type { BackendContractOptions, ContractContext } from './support/contract
  * key import from PKCS#8/PKCS#1/SEC1 PEM, JWK, extra native forms and `JwsSigner`,
  * `parseCertificate`, `keyMatchesCertificate`, every chain verdict of the test PKI at
  * `testPkiReferenceTime` (and the valid ones at the current time), required CRLs, PKCS#12 in both
- * encodings, and typed errors for bad input.
+ * encodings, and typed errors for bad input; and what every backend shares through
+ * `@fhir-auth/core/backend` (the contract version, ready-signer adoption, the checks on
+ * `verifyCertificateChain`'s parameters, the PKCS#12 chain order), so two backends cannot
+ * answer the same input differently.
  *
  * @example
  * ```ts
@@ -55,5 +59,6 @@ export function describeBackendContract(
     describeCertificates(context)
     describeCertificateChains(context)
     describePkcs12(context)
+    describeBackendCommons(context)
   })
 }

@@ -7,7 +7,12 @@ import {
   type Logger,
   systemClock,
 } from '@fhir-auth/core'
-import { readOptions, requireTimeoutMs, wrongType } from '@fhir-auth/core/internal'
+import {
+  checkBackendVersion,
+  readOptions,
+  requireTimeoutMs,
+  wrongType,
+} from '@fhir-auth/core/internal'
 import type { ClientType, Protocol } from './client-type.js'
 
 /**
@@ -84,8 +89,11 @@ export function resolveClientOptions(options: Record<string, unknown>): Resolved
     })
   }
   const crypto = options.crypto
-  if (crypto !== undefined && !hasFunctions(crypto, ['importSigner', 'verifySignature'])) {
-    throw wrongType('crypto', 'a CryptoBackend', crypto)
+  if (crypto !== undefined) {
+    if (!hasFunctions(crypto, ['importSigner', 'verifySignature'])) {
+      throw wrongType('crypto', 'a CryptoBackend', crypto)
+    }
+    checkBackendVersion(crypto as object)
   }
   if (options.fetch !== undefined && typeof options.fetch !== 'function')
     throw wrongType('fetch', 'a function', options.fetch)

@@ -14,6 +14,7 @@
  * @packageDocumentation
  */
 
+export { checkBackendVersion } from './checks/backend-version.js'
 export { describeKind } from './checks/describe-kind.js'
 export {
   isNonBlankString,

@@ -4,7 +4,7 @@ import {
   describeValue,
   parseAbsoluteUrl,
 } from '@fhir-auth/core'
-import { describeKind, wrongType } from '@fhir-auth/core/internal'
+import { checkBackendVersion, describeKind, wrongType } from '@fhir-auth/core/internal'
 import { isPlainObject } from '@fhir-auth/core/internal/on-demand'
 import { isAbsoluteUri } from './uri.js'
 
@@ -34,6 +34,7 @@ export function requireCryptoBackend(value: unknown): CryptoBackend {
     candidate !== null &&
     backendMethods.every((method) => typeof candidate[method] === 'function')
   ) {
+    checkBackendVersion(candidate)
     return value as CryptoBackend
   }
   throw new ConfigurationError({

@@ -81,6 +81,19 @@ const expectations: Readonly<Record<AttributeKind, string>> = {
 
 const scriptSchemes = ['javascript:', 'data:', 'vbscript:', 'blob:', 'file:']
 
+/** Marks every ClientConfig, from any installed copy of this package. */
+const brand = Symbol.for('fhir-auth.client-config')
+
+/** True for a ClientConfig of another copy of this package (this copy's are `instanceof`). */
+function isForeignClientConfig(value: unknown): boolean {
+  try {
+    return (value as Record<symbol, unknown>)[brand] === true
+  } catch {
+    // A Proxy whose get trap throws is no ClientConfig.
+    return false
+  }
+}
+
 function typeName(value: unknown): string {
   return value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value
 }
@@ -185,15 +198,10 @@ export class ClientConfig {
       attribute: 'config',
       description: 'config (a ClientConfig or a plain object)',
     })
-    // Own members only, so a polluted Object.prototype cannot configure a client. A class
-    // instance (a ClientConfig from another installed copy of this package) keeps its secrets
-    // behind accessors on its prototype: those are read as the instance answers them.
-    let source: Record<string, unknown> = own
-    try {
-      if (Object.getPrototypeOf(input) !== Object.prototype) source = input as never
-    } catch {
-      // A Proxy whose getPrototypeOf throws: its own members are all there is.
-    }
+    // Own members only, so a polluted Object.prototype cannot configure a client. A ClientConfig
+    // of another installed copy of this package keeps its secrets behind accessors on its
+    // prototype: it is read as it answers.
+    const source: Record<string, unknown> = isForeignClientConfig(input) ? (input as never) : own
     const values: Record<string, unknown> = {}
     for (const name of knownAttributes) values[name] = readAttribute(name, source[name])
     const string = (name: string) => values[name] as string | undefined
@@ -214,6 +222,10 @@ export class ClientConfig {
     this.#clientSecret = string('clientSecret')
     this.#privateKey = values.privateKey as PrivateKeyInput | undefined
     Object.freeze(this)
+  }
+
+  static {
+    Object.defineProperty(ClientConfig.prototype, brand, { value: true })
   }
 
   /** Returns `value` if it already is a `ClientConfig`, else builds one from the plain object. */
