@@ -52,9 +52,10 @@ export class ProtocolContext {
    * @throws ConfigurationError on `options` or `signal`.
    */
   readOptions<T extends object>(input: T | undefined, operation: string): Partial<T> {
-    const options = readOptions(input, operation)
-    optionalSignal((options as { signal?: unknown }).signal)
-    return options
+    const options = readOptions(input, operation) as { signal?: AbortSignal | undefined }
+    // `null` is no signal, as for every other option (ADR 0008).
+    options.signal = optionalSignal(options.signal)
+    return options as Partial<T>
   }
 
   /** Transport settings for one request. */

@@ -20,7 +20,7 @@ import { udapDiscoveryUrl } from './discovery-url.js'
 import { parseUdapMetadata, type UdapMetadataDocument } from './metadata-document.js'
 import { requireCryptoBackend } from './option-checks.js'
 import { verifySignedMetadata } from './signed-metadata.js'
-import { checkTrustInputShapes, checkTrustInputs, type UdapTrustInputs } from './trust-inputs.js'
+import { checkTrustInputs, checkUdapTrustInputs, type UdapTrustInputs } from './trust-inputs.js'
 import { UdapMetadata } from './udap-metadata.js'
 import { isAbsoluteUri } from './uri.js'
 
@@ -77,7 +77,7 @@ export async function discoverUdapMetadata(input: DiscoverUdapOptions): Promise<
   const options = readOptions(input, 'discoverUdapMetadata', { required: true })
   const baseUrl = requireNonBlankString(options.baseUrl, 'baseUrl')
   const crypto = requireCryptoBackend(options.crypto)
-  const trust = checkTrustInputShapes(options)
+  const trust = checkUdapTrustInputs(options)
   await checkTrustInputs(trust, crypto)
   const community = checkCommunity(options.community)
   const clock = requireClock(options.now)

@@ -17,7 +17,7 @@ import { udapDiscoveryUrl } from './discovery-url.js'
 import { frozenJsonCopy } from './json-value.js'
 import { readJwsHeader } from './jws-header.js'
 import { requireCryptoBackend } from './option-checks.js'
-import { checkTrustInputShapes, type UdapTrustInputs } from './trust-inputs.js'
+import { checkUdapTrustInputs, type UdapTrustInputs } from './trust-inputs.js'
 import { endpointProblem } from './uri.js'
 
 /** Options of {@link verifySignedMetadata}. */
@@ -86,7 +86,7 @@ export async function verifySignedMetadata(
   const options = readOptions(input, 'verifySignedMetadata', { required: true })
   const baseUrl = requireNonBlankString(options.baseUrl, 'baseUrl')
   const crypto = requireCryptoBackend(options.crypto)
-  const trust = checkTrustInputShapes(options)
+  const trust = checkUdapTrustInputs(options)
   const now = requireDate(options.now, 'now')
   const endpoint = options.endpoint ?? safeUrl(udapDiscoveryUrl(baseUrl))
   const fail = (check: string, cause?: unknown): DiscoveryError =>

@@ -1,6 +1,7 @@
 import { ConfigurationError, type RegistrationResponse } from '@fhir-auth/core'
 import {
   authorizationMethod,
+  describeKind,
   optionalScopes,
   optionalString,
   requireNonBlankString,
@@ -224,7 +225,7 @@ export function checkTokenResponse(
   }
   if (!(flows as readonly unknown[]).includes(flow)) {
     logger.warn(
-      `SMART token response non-compliance: unknown flow ${JSON.stringify(String(flow))}; checked as app_launch`,
+      `SMART token response non-compliance: unknown flow ${typeof flow === 'string' ? JSON.stringify(flow) : describeKind(flow)}; checked as app_launch`,
     )
     isTokenResponseValid(response, { flow: 'app_launch', logger })
     return false

@@ -84,6 +84,15 @@ const scriptSchemes = ['javascript:', 'data:', 'vbscript:', 'blob:', 'file:']
 /** Marks every ClientConfig, from any installed copy of this package. */
 const brand = Symbol.for('fhir-auth.client-config')
 
+/** `instanceof ClientConfig`, false for a Proxy whose traps throw (the constructor says why). */
+function isClientConfig(value: unknown): value is ClientConfig {
+  try {
+    return value instanceof ClientConfig
+  } catch {
+    return false
+  }
+}
+
 /** True for a ClientConfig of another copy of this package (this copy's are `instanceof`). */
 function isForeignClientConfig(value: unknown): boolean {
   try {
@@ -230,7 +239,7 @@ export class ClientConfig {
 
   /** Returns `value` if it already is a `ClientConfig`, else builds one from the plain object. */
   static from(value: ClientConfig | ClientConfigInput): ClientConfig {
-    return value instanceof ClientConfig ? value : new ClientConfig(value)
+    return isClientConfig(value) ? value : new ClientConfig(value)
   }
 
   /** The client secret (confidential symmetric clients). Not enumerable, never serialised. */

@@ -1,3 +1,4 @@
+import { readOptions } from '../checks/options-object.js'
 import { wrongType } from '../checks/wrong-type.js'
 import { ConfigurationError, describeValue } from '../errors/configuration-error.js'
 import type { ParsedCertificate } from '../x509/certificate.js'
@@ -31,17 +32,15 @@ export async function verifyCertificateChainWith(
   params: VerifyCertificateChainParams,
   services: CertificateChainServices,
 ): Promise<VerifiedCertificateChain> {
-  if (typeof params !== 'object' || params === null) {
-    throw new ConfigurationError({
-      invalidAttribute: 'params',
-      invalidValue: describeValue(params),
-      message: 'verifyCertificateChain needs an object with chain, trustAnchors, crls and at',
-    })
-  }
-  const chain = requireArray(params.chain, 'chain')
-  const trustAnchors = requireArray(params.trustAnchors, 'trustAnchors')
-  const crls = requireArray(params.crls, 'crls')
-  const at: unknown = params.at
+  const input = readOptions(params, 'verifyCertificateChain', {
+    required: true,
+    attribute: 'params',
+    description: 'verifyCertificateChain params ({ chain, trustAnchors, crls, at })',
+  })
+  const chain = requireArray(input.chain, 'chain')
+  const trustAnchors = requireArray(input.trustAnchors, 'trustAnchors')
+  const crls = requireArray(input.crls, 'crls')
+  const at: unknown = input.at
   if (!(at instanceof Date) || Number.isNaN(at.getTime())) {
     throw new ConfigurationError({
       invalidAttribute: 'at',
