@@ -1,16 +1,12 @@
 import { describe, expect, it } from 'vitest'
-import { CryptoError } from '../errors/crypto-error.js'
-import {
-  withExtensions,
-  withOuterFields,
-  withTbsFields,
-} from './__fixtures__/certificate-surgery.js'
-import { openTestPkiFiles } from './__fixtures__/test-pki-files.js'
-import { bufferOf, signWithPem, verifyWithWebCrypto } from './__fixtures__/webcrypto-keys.js'
-import { parseCertificate } from './certificate.js'
-import { encodeDer, encodeDerSequence } from './der.js'
-import { encodeDerOid } from './object-identifier.js'
-import { certificateDer } from './pem.js'
+import { CryptoError } from '../../src/errors/crypto-error.js'
+import { parseCertificate } from '../../src/x509/certificate.js'
+import { encodeDer, encodeDerSequence } from '../../src/x509/der.js'
+import { encodeDerOid } from '../../src/x509/object-identifier.js'
+import { certificateDer } from '../../src/x509/pem.js'
+import { withExtensions, withOuterFields, withTbsFields } from './fixtures/certificate-surgery.js'
+import { openTestPkiFiles } from './fixtures/test-pki-files.js'
+import { bufferOf, signWithPem, verifyWithWebCrypto } from './fixtures/webcrypto-keys.js'
 
 const testPki = openTestPkiFiles()
 const { manifest, manifestCase } = testPki

@@ -1,30 +1,30 @@
 import { describe, expect, it } from 'vitest'
-import type { SignatureCheck } from '../crypto/backend.js'
-import { ConfigurationError } from '../errors/configuration-error.js'
-import { CertificateChainError } from '../errors/crypto-error.js'
-import { type ManifestCase, openTestPkiFiles } from './__fixtures__/test-pki-files.js'
-import {
-  ecdsaJoseToDer,
-  signWithPem,
-  type TestSignatureAlgorithm,
-  verifyWithWebCrypto,
-} from './__fixtures__/webcrypto-keys.js'
-import { type ParsedCertificate, parseCertificate } from './certificate.js'
+import type { SignatureCheck } from '../../src/crypto/backend.js'
+import { ConfigurationError } from '../../src/errors/configuration-error.js'
+import { CertificateChainError } from '../../src/errors/crypto-error.js'
+import { type ParsedCertificate, parseCertificate } from '../../src/x509/certificate.js'
 import {
   type ChainValidationInput,
   type SignatureVerifier,
   validateCertificateChain,
-} from './chain.js'
-import { type ParsedCrl, parseCrl } from './crl.js'
+} from '../../src/x509/chain.js'
+import { type ParsedCrl, parseCrl } from '../../src/x509/crl.js'
 import {
   bytesEqual,
   encodeDer,
   encodeDerSequence,
   readDerChildren,
   readDerDocument,
-} from './der.js'
-import { encodeDerOid } from './object-identifier.js'
-import { certificateDer, crlDer, decodePemBlocks } from './pem.js'
+} from '../../src/x509/der.js'
+import { encodeDerOid } from '../../src/x509/object-identifier.js'
+import { certificateDer, crlDer, decodePemBlocks } from '../../src/x509/pem.js'
+import { type ManifestCase, openTestPkiFiles } from './fixtures/test-pki-files.js'
+import {
+  ecdsaJoseToDer,
+  signWithPem,
+  type TestSignatureAlgorithm,
+  verifyWithWebCrypto,
+} from './fixtures/webcrypto-keys.js'
 
 const testPki = openTestPkiFiles()
 const { manifest, manifestCase } = testPki

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest'
-import { CryptoError } from '../errors/crypto-error.js'
-import { withOuterFields, withTbsFields } from './__fixtures__/certificate-surgery.js'
-import { openTestPkiFiles } from './__fixtures__/test-pki-files.js'
-import { parseCrl } from './crl.js'
-import { encodeDer, encodeDerSequence } from './der.js'
-import { encodeDerOid } from './object-identifier.js'
-import { crlDer } from './pem.js'
+import { CryptoError } from '../../src/errors/crypto-error.js'
+import { parseCrl } from '../../src/x509/crl.js'
+import { encodeDer, encodeDerSequence } from '../../src/x509/der.js'
+import { encodeDerOid } from '../../src/x509/object-identifier.js'
+import { crlDer } from '../../src/x509/pem.js'
+import { withOuterFields, withTbsFields } from './fixtures/certificate-surgery.js'
+import { openTestPkiFiles } from './fixtures/test-pki-files.js'
 
 const testPki = openTestPkiFiles()
 const { manifest, manifestCase } = testPki

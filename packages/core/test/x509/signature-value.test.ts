@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { encodeDer, encodeDerSequence } from './der.js'
-import { signatureForIssuerKey, signatureToJose } from './signature-value.js'
-import type { PublicKeyDescription } from './spki.js'
+import { encodeDer, encodeDerSequence } from '../../src/x509/der.js'
+import { signatureForIssuerKey, signatureToJose } from '../../src/x509/signature-value.js'
+import type { PublicKeyDescription } from '../../src/x509/spki.js'
 
 const integer = (...bytes: number[]) => encodeDer(0x02, Uint8Array.from(bytes))
 const ecKey = (namedCurve: string): PublicKeyDescription => ({

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { CryptoError } from '../errors/crypto-error.js'
-import { encodeDer, encodeDerSequence, readDerDocument } from './der.js'
-import { renderDistinguishedName } from './distinguished-name.js'
-import { encodeDerOid } from './object-identifier.js'
+import { CryptoError } from '../../src/errors/crypto-error.js'
+import { encodeDer, encodeDerSequence, readDerDocument } from '../../src/x509/der.js'
+import { renderDistinguishedName } from '../../src/x509/distinguished-name.js'
+import { encodeDerOid } from '../../src/x509/object-identifier.js'
 
 const text = (value: string, tag = 0x0c) => encodeDer(tag, new TextEncoder().encode(value))
 const attribute = (oid: string, value: Uint8Array) => encodeDerSequence(encodeDerOid(oid), value)

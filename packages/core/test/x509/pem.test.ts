@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { CryptoError } from '../errors/crypto-error.js'
-import { certificateDer, crlDer, decodePemBlocks, encodePem } from './pem.js'
+import { CryptoError } from '../../src/errors/crypto-error.js'
+import { certificateDer, crlDer, decodePemBlocks, encodePem } from '../../src/x509/pem.js'
 
 const der = Uint8Array.from({ length: 100 }, (_, index) => index)
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { CryptoError } from '../errors/crypto-error.js'
+import { CryptoError } from '../../src/errors/crypto-error.js'
 import {
   bytesEqual,
   concatBytes,
@@ -8,7 +8,7 @@ import {
   readDerChildren,
   readDerDocument,
   readDerElement,
-} from './der.js'
+} from '../../src/x509/der.js'
 
 function failure(operation: () => unknown): CryptoError {
   try {

@@ -1,9 +1,14 @@
 import { describe, expect, it } from 'vitest'
-import { CryptoError } from '../errors/crypto-error.js'
-import { generateTestKeyPair, type TestCurve } from './__fixtures__/webcrypto-keys.js'
-import { encodeDer, encodeDerSequence, readDerChildren, readDerDocument } from './der.js'
-import { encodeDerOid } from './object-identifier.js'
-import { describeSubjectPublicKeyInfo } from './spki.js'
+import { CryptoError } from '../../src/errors/crypto-error.js'
+import {
+  encodeDer,
+  encodeDerSequence,
+  readDerChildren,
+  readDerDocument,
+} from '../../src/x509/der.js'
+import { encodeDerOid } from '../../src/x509/object-identifier.js'
+import { describeSubjectPublicKeyInfo } from '../../src/x509/spki.js'
+import { generateTestKeyPair, type TestCurve } from './fixtures/webcrypto-keys.js'
 
 /** SPKI DER and the JWK WebCrypto exports for the same freshly generated key. */
 async function keyPair(

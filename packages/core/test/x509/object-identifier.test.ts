@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { CryptoError } from '../errors/crypto-error.js'
-import { readDerDocument } from './der.js'
-import { decodeDerOid, encodeDerOid } from './object-identifier.js'
+import { CryptoError } from '../../src/errors/crypto-error.js'
+import { readDerDocument } from '../../src/x509/der.js'
+import { decodeDerOid, encodeDerOid } from '../../src/x509/object-identifier.js'
 
 describe('encodeDerOid and decodeDerOid', () => {
   it('encodes sha256WithRSAEncryption as the bytes X.509 uses', () => {

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest'
-import { CryptoError } from '../errors/crypto-error.js'
-import { openTestPkiFiles } from './__fixtures__/test-pki-files.js'
-import { bufferOf, generateTestKeyPair, pemBytes } from './__fixtures__/webcrypto-keys.js'
-import { encodeDer, encodeDerSequence } from './der.js'
-import { encodeDerOid } from './object-identifier.js'
-import { encodePem } from './pem.js'
-import { describePrivateKeyPem } from './private-key.js'
+import { CryptoError } from '../../src/errors/crypto-error.js'
+import { encodeDer, encodeDerSequence } from '../../src/x509/der.js'
+import { encodeDerOid } from '../../src/x509/object-identifier.js'
+import { encodePem } from '../../src/x509/pem.js'
+import { describePrivateKeyPem } from '../../src/x509/private-key.js'
+import { openTestPkiFiles } from './fixtures/test-pki-files.js'
+import { bufferOf, generateTestKeyPair, pemBytes } from './fixtures/webcrypto-keys.js'
 
 // The test PKI's keys were written by OpenSSL in every form: PKCS#8 and PKCS#1 (RSA) or SEC1 (EC).
 const testPki = openTestPkiFiles()

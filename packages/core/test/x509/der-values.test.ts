@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { CryptoError } from '../errors/crypto-error.js'
-import { encodeDer, readDerDocument } from './der.js'
+import { CryptoError } from '../../src/errors/crypto-error.js'
+import { encodeDer, readDerDocument } from '../../src/x509/der.js'
 import {
   decodeBoolean,
   decodeDirectoryString,
@@ -8,7 +8,7 @@ import {
   decodeTime,
   decodeUnsignedInteger,
   derTag,
-} from './der-values.js'
+} from '../../src/x509/der-values.js'
 
 const ascii = (text: string) => new TextEncoder().encode(text)
 const element = (tag: number, content: Uint8Array) => readDerDocument(encodeDer(tag, content))

@@ -6,8 +6,8 @@
  */
 import { createPrivateKey, generateKeyPairSync, type KeyObject } from 'node:crypto'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { CryptoError } from '../errors/crypto-error.js'
-import { describePrivateKeyPem } from './private-key.js'
+import { CryptoError } from '../../src/errors/crypto-error.js'
+import { describePrivateKeyPem } from '../../src/x509/private-key.js'
 
 let rsa: KeyObject
 const ec: Record<string, KeyObject> = {}
