@@ -19,7 +19,7 @@ export interface ConfigurationErrorFields {
  * @see docs/adr/0002-errors.md in the fhir-auth repository
  */
 export class ConfigurationError extends FhirAuthError {
-  static override readonly code = 'ERR_CONFIGURATION'
+  static override readonly code = 'ERR_CONFIGURATION' as const
   readonly code = ConfigurationError.code
   override readonly name = 'ConfigurationError'
   readonly invalidAttribute: string

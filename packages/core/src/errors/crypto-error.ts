@@ -30,7 +30,7 @@ export type CryptoErrorReason =
 
 /** A key, signature, certificate or PKCS#12 problem; `reason` says which. */
 export class CryptoError extends FhirAuthError {
-  static override readonly code = 'ERR_CRYPTO'
+  static override readonly code = 'ERR_CRYPTO' as const
   readonly code = CryptoError.code
   override readonly name = 'CryptoError'
   readonly reason: CryptoErrorReason
@@ -61,7 +61,7 @@ export type CertificateChainFailureReason =
 
 /** A certificate chain failed validation; `reason` says why, `subject` names the certificate. */
 export class CertificateChainError extends FhirAuthError {
-  static override readonly code = 'ERR_CERTIFICATE_CHAIN'
+  static override readonly code = 'ERR_CERTIFICATE_CHAIN' as const
   readonly code = CertificateChainError.code
   override readonly name = 'CertificateChainError'
   readonly reason: CertificateChainFailureReason

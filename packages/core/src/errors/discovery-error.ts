@@ -17,7 +17,7 @@ export interface DiscoveryErrorFields {
  * @see docs/adr/0002-errors.md in the fhir-auth repository
  */
 export class DiscoveryError extends FhirAuthError {
-  static override readonly code = 'ERR_DISCOVERY'
+  static override readonly code = 'ERR_DISCOVERY' as const
   readonly code = DiscoveryError.code
   override readonly name = 'DiscoveryError'
   readonly endpoint: string | undefined

@@ -37,7 +37,7 @@ export interface HttpErrorFields {
  * `TokenError`, `RegistrationError`) and keep it as `cause`.
  */
 export class HttpError extends FhirAuthError {
-  static override readonly code = 'ERR_HTTP'
+  static override readonly code = 'ERR_HTTP' as const
   readonly code = HttpError.code
   override readonly name = 'HttpError'
   readonly reason: HttpErrorReason

@@ -36,7 +36,7 @@ abstract class OAuthFlowError extends FhirAuthError {
  * @see docs/adr/0002-errors.md in the fhir-auth repository
  */
 export class TokenError extends OAuthFlowError {
-  static override readonly code = 'ERR_TOKEN'
+  static override readonly code = 'ERR_TOKEN' as const
   readonly code = TokenError.code
   override readonly name = 'TokenError'
 }
@@ -48,7 +48,7 @@ export class TokenError extends OAuthFlowError {
  * @see docs/adr/0002-errors.md in the fhir-auth repository
  */
 export class RegistrationError extends OAuthFlowError {
-  static override readonly code = 'ERR_REGISTRATION'
+  static override readonly code = 'ERR_REGISTRATION' as const
   readonly code = RegistrationError.code
   override readonly name = 'RegistrationError'
 }
