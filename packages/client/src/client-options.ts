@@ -18,7 +18,7 @@ import type { ClientType, Protocol } from './client-type.js'
 /**
  * The second argument of `new Client`: protocol selection and the injectable parts.
  *
- * @see packages/client/README.md#options in the fhir-auth repository
+ * @see https://github.com/fhir-auth/fhir-auth/blob/main/packages/client/README.md#options
  */
 export interface ClientOptions {
   /** `'smart'` (default) or `'udap'`. */

@@ -9,7 +9,7 @@ import { redacted } from '../logging/redact.js'
  * The plain-object form of a {@link ClientConfig}: the spec's attributes in camelCase. `null`
  * counts as absent.
  *
- * @see packages/core/README.md#configuration in the fhir-auth repository
+ * @see https://github.com/fhir-auth/fhir-auth/blob/main/packages/core/README.md#configuration
  */
 export interface ClientConfigInput {
   /** FHIR base URL; discovery (SMART and UDAP) starts here. */
@@ -174,7 +174,7 @@ function readAttribute(name: string, value: unknown): unknown {
  * })
  * config.issuer // 'https://ehr.example.org/fhir'
  * ```
- * @see packages/core/README.md#configuration in the fhir-auth repository
+ * @see https://github.com/fhir-auth/fhir-auth/blob/main/packages/core/README.md#configuration
  */
 export class ClientConfig {
   readonly baseUrl: string | undefined

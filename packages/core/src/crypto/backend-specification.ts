@@ -1,5 +1,5 @@
 /**
- * The version of the {@link CryptoBackend} contract this release of fhir-auth implements and
+ * The version of the `CryptoBackend` contract this release of fhir-auth implements and
  * expects. A backend states the version it was written for in `specificationVersion`; the
  * library refuses a backend of another version with a `ConfigurationError` on `crypto` rather
  * than failing later in an operation. The number changes only when the interface or one of its

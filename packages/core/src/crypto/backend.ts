@@ -5,7 +5,7 @@ import type { JwsSigner } from './signer.js'
  * Which profile's algorithm rules apply when a key becomes a signer: SMART (RS384 for RSA,
  * ES384 for P-384) or UDAP (RS256/RS384, ES256, ES384, intersected with the server's list).
  *
- * @see packages/core/README.md#crypto-backends in the fhir-auth repository
+ * @see https://github.com/fhir-auth/fhir-auth/blob/main/packages/core/README.md#crypto-backends
  */
 export type KeyProfile = 'smart' | 'udap'
 

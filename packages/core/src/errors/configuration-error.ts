@@ -16,7 +16,7 @@ export interface ConfigurationErrorFields {
  * The caller's configuration or arguments cannot work: a wrong type, a missing attribute a
  * flow needs, or a value outside the allowed set.
  *
- * @see docs/adr/0002-errors.md in the fhir-auth repository
+ * @see https://github.com/fhir-auth/fhir-auth/blob/main/docs/adr/0002-errors.md
  */
 export class ConfigurationError extends FhirAuthError {
   static override readonly code = 'ERR_CONFIGURATION' as const

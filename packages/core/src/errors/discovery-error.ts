@@ -14,7 +14,7 @@ export interface DiscoveryErrorFields {
  * is malformed, a discovered endpoint is not usable HTTPS, or (UDAP) `signed_metadata` failed
  * validation. Failures are never cached.
  *
- * @see docs/adr/0002-errors.md in the fhir-auth repository
+ * @see https://github.com/fhir-auth/fhir-auth/blob/main/docs/adr/0002-errors.md
  */
 export class DiscoveryError extends FhirAuthError {
   static override readonly code = 'ERR_DISCOVERY' as const

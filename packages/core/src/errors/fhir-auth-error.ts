@@ -2,7 +2,7 @@
  * Stable error codes. A code is part of the public API: codes are added, never renamed or
  * reused, so callers can `switch (error.code)` across releases.
  *
- * @see docs/adr/0002-errors.md in the fhir-auth repository
+ * @see https://github.com/fhir-auth/fhir-auth/blob/main/docs/adr/0002-errors.md
  */
 export type FhirAuthErrorCode =
   | 'ERR_CONFIGURATION'
@@ -26,7 +26,7 @@ export interface FhirAuthErrorOptions {
  * Messages name what was wrong and what was expected, and never contain a secret (client
  * secret, key, token, code, verifier, assertion or password); the same holds for `cause`.
  *
- * @see docs/adr/0002-errors.md in the fhir-auth repository
+ * @see https://github.com/fhir-auth/fhir-auth/blob/main/docs/adr/0002-errors.md
  */
 export abstract class FhirAuthError extends Error {
   /** A stable string to switch on; see {@link FhirAuthErrorCode}. */
