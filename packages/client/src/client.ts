@@ -4,6 +4,7 @@ import {
   type RegistrationResponse,
   type TokenResponse,
 } from '@fhir-auth/core'
+import { lazy } from '@fhir-auth/core/internal'
 import type { SmartMetadata } from '@fhir-auth/smart'
 import { type ClientOptions, readClientOptions, resolveClientOptions } from './client-options.js'
 import {
@@ -14,7 +15,6 @@ import {
   defaultClientTypes,
   type Protocol,
 } from './client-type.js'
-import { lazy } from './lazy.js'
 import type {
   AuthorizationUrlOptions,
   AuthorizationUrlResult,

@@ -1,5 +1,6 @@
 import type { ClientConfig, CryptoBackend, TransportOptions } from '@fhir-auth/core'
 import {
+  lazy,
   optionalScopes,
   optionalSignal,
   optionalString,
@@ -8,7 +9,6 @@ import {
 import { raceCallerSignal } from './caller-signal.js'
 import type { ResolvedClientOptions } from './client-options.js'
 import type { ClientType } from './client-type.js'
-import { lazy } from './lazy.js'
 import { unsupportedOperation } from './protocol-implementation.js'
 
 /**

@@ -2,7 +2,8 @@
  * `@fhir-auth/core/backend`: what a crypto backend is built from — the one certificate path
  * policy (RFC 5280 path validation with required revocation) and the X.509, CRL, PEM, DER and key
  * parsing it runs on, the key-import rules every backend applies (algorithm selection, ready
- * signers, option checks), PKCS#12 chain ordering, and small caches. `@fhir-auth/crypto-node` and
+ * signers, option checks), PKCS#12 chain ordering, cached parsers, and `lazy` for dependencies
+ * loaded on first use. `@fhir-auth/crypto-node` and
  * `@fhir-auth/crypto-webcrypto` are built from this entry alone; a third-party backend (an HSM,
  * a KMS, another runtime) needs nothing else, and passes the same contract suite.
  *
@@ -13,6 +14,7 @@
  * @packageDocumentation
  */
 
+export { describeKind } from './checks/describe-kind.js'
 export {
   type AlgorithmSelection,
   compatibleAlgorithms,
@@ -21,6 +23,7 @@ export {
 } from './crypto/algorithms.js'
 export { cryptoBackendSpecificationVersion } from './crypto/backend-specification.js'
 export { BoundedCache, bytesCacheKey, parseWithCache } from './crypto/bounded-cache.js'
+export { type CachedParsers, cachedParsers } from './crypto/cached-parsers.js'
 export { ecdsaDerToJose, normalizeEcdsaSignature } from './crypto/ecdsa-signature.js'
 export { adoptJwsSigner, checkFixedAlgorithm } from './crypto/fixed-algorithm.js'
 export { checkImportSignerOptions } from './crypto/import-signer-options.js'
@@ -29,6 +32,7 @@ export {
   type CertificateChainServices,
   verifyCertificateChainWith,
 } from './crypto/verify-chain-input.js'
+export { lazy } from './loading/lazy.js'
 export {
   type AlgorithmIdentifier,
   readAlgorithmIdentifier,

@@ -39,6 +39,7 @@ export {
   sendFlowRequest,
   successJsonObject,
 } from './http/oauth-exchange.js'
+export { lazy } from './loading/lazy.js'
 export {
   type AuthorizationRequestInput,
   authorizationMethod,

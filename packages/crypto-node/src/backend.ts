@@ -12,16 +12,12 @@ import type {
 } from '@fhir-auth/core'
 import {
   BoundedCache,
+  cachedParsers,
   cryptoBackendSpecificationVersion,
-  type ParsedCertificate,
-  type ParsedCrl,
-  parseCertificate as parseCertificateDer,
-  parseCrl as parseCrlDer,
-  parseWithCache,
   toCertificateInfo,
   verifyCertificateChainWith,
 } from '@fhir-auth/core/backend'
-import { certificateInputDer, crlInputDer } from './certificate-input.js'
+import { certificateInputDer } from './certificate-input.js'
 import { keyMatchesNodeCertificate } from './key-match.js'
 import { loadNodePkcs12, type NodePkcs12Contents } from './pkcs12/load-pkcs12.js'
 import { importNodeSigner } from './signer.js'
@@ -37,11 +33,9 @@ export interface NodeCryptoBackend extends CryptoBackend {
   loadPkcs12(data: Uint8Array, password: string): Promise<NodePkcs12Contents>
 }
 
-// Sized for a client talking to a handful of servers: each UDAP chain is 2–4 certificates and
-// keys plus one CRL per CA. Bounded so a long-running process cannot grow without limit.
+// Sized for a client talking to a handful of servers: each UDAP chain holds 2–4 keys. Bounded so
+// a long-running process cannot grow without limit.
 const publicKeyCacheSize = 64
-const certificateCacheSize = 64
-const crlCacheSize = 16
 
 /**
  * Creates a {@link CryptoBackend} on `node:crypto`: native RSA and ECDSA signing
@@ -64,17 +58,9 @@ const crlCacheSize = 16
  */
 export function createNodeCryptoBackend(): NodeCryptoBackend {
   const publicKeys = new BoundedCache<KeyObject>(publicKeyCacheSize)
-  const certificates = new BoundedCache<ParsedCertificate>(certificateCacheSize)
-  const crls = new BoundedCache<ParsedCrl>(crlCacheSize)
-
-  const parseCertificate = (input: unknown): ParsedCertificate =>
-    parseWithCache(
-      certificateInputDer(input as CertificateInput),
-      certificates,
-      parseCertificateDer,
-    )
-  const parseCrl = (input: unknown): ParsedCrl =>
-    parseWithCache(crlInputDer(input as string | Uint8Array), crls, parseCrlDer)
+  const { parseCertificate, parseCrl } = cachedParsers((input) =>
+    certificateInputDer(input as CertificateInput),
+  )
   const verifySignature = (check: SignatureCheck): Promise<boolean> =>
     verifyNodeSignature(check, publicKeys)
 

@@ -1,13 +1,8 @@
-import type { CrlInput, CryptoBackend } from '@fhir-auth/core'
+import type { CryptoBackend } from '@fhir-auth/core'
 import {
-  BoundedCache,
-  crlDer,
+  cachedParsers,
   cryptoBackendSpecificationVersion,
-  type ParsedCertificate,
-  type ParsedCrl,
-  parseCertificate as parseCertificateDer,
-  parseCrl as parseCrlDer,
-  parseWithCache,
+  lazy,
   toCertificateInfo,
   verifyCertificateChainWith,
 } from '@fhir-auth/core/backend'
@@ -26,25 +21,8 @@ export interface WebCryptoBackendOptions {
   readonly subtle?: SubtleCrypto | undefined
 }
 
-// Sized for a client talking to a handful of servers: each UDAP chain is 2–4 certificates plus
-// one CRL per CA. Bounded so a long-running process cannot grow without limit.
-const certificateCacheSize = 64
-const crlCacheSize = 16
-
-/** Kept once loaded: `import()` resolves its specifier again on every call. */
-let pkcs12Module: Promise<typeof import('./pkcs12/load-pkcs12.js')> | undefined
-
-function loadPkcs12Module(): Promise<typeof import('./pkcs12/load-pkcs12.js')> {
-  if (pkcs12Module === undefined) {
-    const pending = import('./pkcs12/load-pkcs12.js')
-    pkcs12Module = pending
-    // A chunk that failed to load is tried again on the next call.
-    pending.catch(() => {
-      if (pkcs12Module === pending) pkcs12Module = undefined
-    })
-  }
-  return pkcs12Module
-}
+/** The PKCS#12 code (and with it pkijs), loaded on the first `loadPkcs12` call. */
+const loadPkcs12Module = lazy(() => import('./pkcs12/load-pkcs12.js'))
 
 /**
  * Creates a {@link CryptoBackend} on WebCrypto `SubtleCrypto`, for browsers, Deno, Bun, edge
@@ -76,12 +54,7 @@ function loadPkcs12Module(): Promise<typeof import('./pkcs12/load-pkcs12.js')> {
 export function createWebCryptoBackend(options: WebCryptoBackendOptions = {}): CryptoBackend {
   const subtle = subtleSource(options.subtle)
   const verifySignature = createSignatureVerifier(subtle)
-  const certificates = new BoundedCache<ParsedCertificate>(certificateCacheSize)
-  const crls = new BoundedCache<ParsedCrl>(crlCacheSize)
-  const parseCertificate = (input: unknown): ParsedCertificate =>
-    parseWithCache(certificateBytes(input), certificates, parseCertificateDer)
-  const parseCrl = (input: unknown): ParsedCrl =>
-    parseWithCache(crlDer(input as CrlInput), crls, parseCrlDer)
+  const { parseCertificate, parseCrl } = cachedParsers(certificateBytes)
   const backend: CryptoBackend = {
     name: 'webcrypto',
     specificationVersion: cryptoBackendSpecificationVersion,

@@ -1,5 +1,5 @@
 import { basicAuthorization, type Clock, ConfigurationError, type JwsSigner } from '@fhir-auth/core'
-import { requireNonBlankString } from '@fhir-auth/core/internal'
+import { lazy, requireNonBlankString } from '@fhir-auth/core/internal'
 
 /**
  * How a SMART client authenticates at the token endpoint, one variant per client type.
@@ -83,21 +83,8 @@ export async function authenticateClient(
   })
 }
 
-let clientAssertionModule: Promise<typeof import('./client-assertion.js')> | undefined
-
 /**
  * The assertion code, loaded on demand: public and symmetric clients (most browser apps) never
- * carry JWS code. The module promise is kept because `import()` resolves its specifier again on
- * every call, which costs more than signing the assertion.
+ * carry JWS code.
  */
-function loadClientAssertion(): Promise<typeof import('./client-assertion.js')> {
-  if (clientAssertionModule === undefined) {
-    const pending = import('./client-assertion.js')
-    clientAssertionModule = pending
-    // A chunk that failed to load (a browser offline for a moment) is tried again next time.
-    pending.catch(() => {
-      if (clientAssertionModule === pending) clientAssertionModule = undefined
-    })
-  }
-  return clientAssertionModule
-}
+const loadClientAssertion = lazy(() => import('./client-assertion.js'))

@@ -2,6 +2,7 @@ import { ConfigurationError, type RegistrationResponse } from '@fhir-auth/core'
 import {
   authorizationMethod,
   describeKind,
+  lazy,
   optionalScopes,
   optionalString,
   requireNonBlankString,
@@ -16,7 +17,6 @@ import {
   type SmartMetadata,
   type TokenResponse,
 } from '@fhir-auth/smart/launch'
-import { lazy } from '../lazy.js'
 import type {
   AuthorizationUrlOptions,
   AuthorizationUrlResult,
