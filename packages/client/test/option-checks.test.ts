@@ -5,27 +5,15 @@
  * typed error otherwise; a crypto backend written for another contract version refused.
  */
 import { describe, expect, it } from 'vitest'
-import { Client, ConfigurationError } from '../src/index.js'
-import { baseUrl, fakeServer, json, smartConfiguration } from './support.js'
-
-function configurationError(action: () => unknown): ConfigurationError {
-  try {
-    action()
-  } catch (error) {
-    expect(error).toBeInstanceOf(ConfigurationError)
-    return error as ConfigurationError
-  }
-  throw new Error('expected a ConfigurationError')
-}
-
-async function rejection(promise: Promise<unknown>): Promise<ConfigurationError> {
-  const error = await promise.then(
-    () => undefined,
-    (thrown: unknown) => thrown,
-  )
-  expect(error).toBeInstanceOf(ConfigurationError)
-  return error as ConfigurationError
-}
+import { Client } from '../src/index.js'
+import {
+  baseUrl,
+  configurationError,
+  configurationRejection,
+  fakeServer,
+  json,
+  smartConfiguration,
+} from './support.js'
 
 const backend = {
   name: 'custom',
@@ -112,7 +100,7 @@ describe('signal on every operation', () => {
           } as never),
       ]
       for (const operation of operations) {
-        expect((await rejection(operation())).invalidAttribute).toBe('signal')
+        expect((await configurationRejection(operation())).invalidAttribute).toBe('signal')
       }
       expect(server.requests).toHaveLength(0)
     },
@@ -134,6 +122,8 @@ describe('signal on every operation', () => {
       redirectUri: 'https://app.example.org/cb',
     })
     const options = Object.create({ code: 'inherited-code', codeVerifier: 'inherited-verifier' })
-    expect((await rejection(client.requestAccessToken(options))).invalidAttribute).toBe('code')
+    expect(
+      (await configurationRejection(client.requestAccessToken(options))).invalidAttribute,
+    ).toBe('code')
   })
 })

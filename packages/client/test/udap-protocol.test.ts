@@ -12,6 +12,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest'
 import type { ResolvedClientOptions } from '../src/client-options.js'
 import { ProtocolContext } from '../src/protocol-context.js'
 import { UdapProtocol } from '../src/udap/udap-protocol.js'
+import { configurationRejection } from './support.js'
 
 const udap = vi.hoisted(() => ({
   discoverUdapMetadata: vi.fn(),
@@ -90,15 +91,6 @@ function harness(config: Record<string, unknown> = {}): Harness {
   }
 }
 
-async function rejection(promise: Promise<unknown>): Promise<ConfigurationError> {
-  const error = await promise.then(
-    () => undefined,
-    (thrown: unknown) => thrown,
-  )
-  expect(error).toBeInstanceOf(ConfigurationError)
-  return error as ConfigurationError
-}
-
 beforeEach(() => {
   for (const fake of Object.values(udap)) fake.mockReset()
   udap.discoverUdapMetadata.mockImplementation(async () => metadata())
@@ -123,7 +115,7 @@ describe('UdapProtocol: operations UDAP does not have', () => {
     '%s is a ConfigurationError on protocol naming smart, with no request',
     async (operation) => {
       const { protocol } = harness()
-      const error = await rejection(
+      const error = await configurationRejection(
         (protocol[operation] as (options: unknown) => Promise<unknown>)({ code: 'c' }),
       )
       expect(error.invalidAttribute).toBe('protocol')
@@ -166,11 +158,11 @@ describe('UdapProtocol: validated metadata', () => {
 
   it('refuses missing trust inputs before any request', async () => {
     const { protocol } = harness()
-    expect((await rejection(protocol.serverMetadata({} as never))).invalidAttribute).toBe(
-      'trustedAnchors',
-    )
     expect(
-      (await rejection(protocol.serverMetadata({ trustedAnchors: ['a'] } as never)))
+      (await configurationRejection(protocol.serverMetadata({} as never))).invalidAttribute,
+    ).toBe('trustedAnchors')
+    expect(
+      (await configurationRejection(protocol.serverMetadata({ trustedAnchors: ['a'] } as never)))
         .invalidAttribute,
     ).toBe('crls')
     expect(udap.discoverUdapMetadata).not.toHaveBeenCalled()
@@ -190,12 +182,13 @@ describe('UdapProtocol: token requests', () => {
   it('refuses a request without scopes, and one without a client id or client URI, before signing', async () => {
     const { protocol } = harness({ scopes: null, clientId: 'client-1', tokenEndpoint })
     expect(
-      (await rejection(protocol.requestBackendToken({ scopes: [' '] }))).invalidAttribute,
+      (await configurationRejection(protocol.requestBackendToken({ scopes: [' '] })))
+        .invalidAttribute,
     ).toBe('scopes')
     const anonymous = harness({ tokenEndpoint }).protocol
-    expect((await rejection(anonymous.requestBackendToken(undefined))).invalidAttribute).toBe(
-      'clientId',
-    )
+    expect(
+      (await configurationRejection(anonymous.requestBackendToken(undefined))).invalidAttribute,
+    ).toBe('clientId')
     expect(udap.prepareUdapSigner).not.toHaveBeenCalled()
   })
 
@@ -262,9 +255,9 @@ describe('UdapProtocol: token requests', () => {
 
   it('names the trust inputs when there is neither a token endpoint nor validated metadata', async () => {
     const { protocol } = harness({ clientId: 'client-1' })
-    expect((await rejection(protocol.requestBackendToken(undefined))).invalidAttribute).toBe(
-      'trustedAnchors',
-    )
+    expect(
+      (await configurationRejection(protocol.requestBackendToken(undefined))).invalidAttribute,
+    ).toBe('trustedAnchors')
     expect(udap.requestUdapClientCredentialsToken).not.toHaveBeenCalled()
   })
 
@@ -273,7 +266,9 @@ describe('UdapProtocol: token requests', () => {
       metadata({ requiresB2bExtension: () => true }),
     )
     const { protocol } = harness({ clientId: 'client-1' })
-    expect((await rejection(protocol.requestBackendToken(trust))).invalidAttribute).toBe('b2b')
+    expect(
+      (await configurationRejection(protocol.requestBackendToken(trust))).invalidAttribute,
+    ).toBe('b2b')
     const b2b = {
       organizationId: 'https://org.example/1',
       purposeOfUse: ['urn:oid:2.16.840.1.113883.5.8#TREAT'],
@@ -301,9 +296,9 @@ describe('UdapProtocol: registration memory', () => {
       { client_name: 'App' },
       expect.objectContaining({ operation: 'cancel' }),
     )
-    expect((await rejection(protocol.requestBackendToken(undefined))).invalidAttribute).toBe(
-      'clientId',
-    )
+    expect(
+      (await configurationRejection(protocol.requestBackendToken(undefined))).invalidAttribute,
+    ).toBe('clientId')
   })
 
   it('lets a configured client id win over the registered one', async () => {
@@ -329,11 +324,12 @@ describe('UdapProtocol: registration memory', () => {
   it('checks clientUri, certifications and the metadata before any request', async () => {
     const { protocol } = harness()
     expect(
-      (await rejection(protocol.registerClient({}, { ...trust } as never))).invalidAttribute,
+      (await configurationRejection(protocol.registerClient({}, { ...trust } as never)))
+        .invalidAttribute,
     ).toBe('clientUri')
     expect(
       (
-        await rejection(
+        await configurationRejection(
           protocol.registerClient({}, { ...trust, clientUri, certifications: 'x' } as never),
         )
       ).invalidAttribute,
@@ -342,7 +338,8 @@ describe('UdapProtocol: registration memory', () => {
       throw new ConfigurationError({ invalidAttribute: 'grant_types' })
     })
     expect(
-      (await rejection(protocol.registerClient({}, { ...trust, clientUri }))).invalidAttribute,
+      (await configurationRejection(protocol.registerClient({}, { ...trust, clientUri })))
+        .invalidAttribute,
     ).toBe('grant_types')
     expect(udap.discoverUdapMetadata).not.toHaveBeenCalled()
     expect(udap.registerUdapClient).not.toHaveBeenCalled()

@@ -4,7 +4,6 @@
  * (DESIGN §12: `timeoutMs` an integer in 1…2 147 483 647, `signal` an `AbortSignal`).
  */
 import { describe, expect, it } from 'vitest'
-import { ConfigurationError } from '../src/index.js'
 import {
   describeKind,
   optionalScopes,
@@ -18,16 +17,7 @@ import {
   usableScopes,
   wrongType,
 } from '../src/internal.js'
-
-function configurationError(operation: () => unknown): ConfigurationError {
-  try {
-    operation()
-  } catch (error) {
-    expect(error).toBeInstanceOf(ConfigurationError)
-    return error as ConfigurationError
-  }
-  throw new Error('expected a ConfigurationError, but nothing was thrown')
-}
+import { configurationError } from './support/configuration-error.js'
 
 describe('describeKind', () => {
   it.each([

@@ -4,19 +4,10 @@
  * the valid names; inherited members are never read as configuration.
  */
 import { describe, expect, it } from 'vitest'
-import { ClientConfig, ConfigurationError } from '../src/index.js'
+import { ClientConfig } from '../src/index.js'
+import { configurationError } from './support/configuration-error.js'
 
 const base = { baseUrl: 'https://ehr.example.org/fhir' }
-
-function configurationError(operation: () => unknown): ConfigurationError {
-  try {
-    operation()
-  } catch (error) {
-    expect(error).toBeInstanceOf(ConfigurationError)
-    return error as ConfigurationError
-  }
-  throw new Error('expected a ConfigurationError, but nothing was thrown')
-}
 
 describe('ClientConfig attributes', () => {
   it.each([
