@@ -22,7 +22,8 @@ const backendEntries = ['@fhir-auth/core', '@fhir-auth/core/backend']
 const allowed: Readonly<Record<string, readonly string[]>> = {
   core: [],
   smart: core,
-  udap: core,
+  // UDAP checks its own certificate chain with the path policy (DESIGN §11).
+  udap: [...core, '@fhir-auth/core/backend'],
   'crypto-node': backendEntries,
   'crypto-webcrypto': backendEntries,
   client: [

@@ -41,9 +41,11 @@ export {
 export { type ParsedCertificate, parseCertificate } from './x509/certificate.js'
 export {
   type ChainValidationInput,
+  type OwnChainValidationInput,
   type SignatureVerifier,
   toCertificateInfo,
   validateCertificateChain,
+  validateOwnCertificateChain,
 } from './x509/chain.js'
 export { type ParsedCrl, parseCrl } from './x509/crl.js'
 export {
@@ -58,6 +60,7 @@ export {
 } from './x509/der.js'
 export { renderDistinguishedName } from './x509/distinguished-name.js'
 export { orderCertificateChain } from './x509/issuer-order.js'
+export { keyUsageBitNames } from './x509/key-usage.js'
 export { decodeDerOid, encodeDerOid } from './x509/object-identifier.js'
 export { certificateDer, crlDer, decodePemBlocks, encodePem } from './x509/pem.js'
 export { describePrivateKeyPem, type PrivateKeyDescription } from './x509/private-key.js'
