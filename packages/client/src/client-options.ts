@@ -1,4 +1,5 @@
 import {
+  type BasicAuthEncoding,
   type Clock,
   ConfigurationError,
   type CryptoBackend,
@@ -10,6 +11,7 @@ import {
 import {
   checkBackendVersion,
   readOptions,
+  requireBasicAuthEncoding,
   requireTimeoutMs,
   wrongType,
 } from '@fhir-auth/core/internal'
@@ -36,6 +38,13 @@ export interface ClientOptions {
   /** The clock for JWT `iat`/`exp` and certificate validity; default the system clock. */
   readonly now?: Clock | undefined
   /**
+   * How a `confidential_symmetric` SMART client writes its id and secret in HTTP Basic
+   * credentials: `'form-urlencoded'` (default, RFC 6749 §2.3.1) or `'raw'` (`base64(id:secret)`,
+   * as the SMART IG example and some servers expect). They differ only for ids and secrets with
+   * characters such as `~ + / = : %` or non-ASCII; a `TokenError` `invalid_client` then says so.
+   */
+  readonly basicAuthEncoding?: BasicAuthEncoding | undefined
+  /**
    * Reserved by the spec for future UDAP flows (`b2b`, `b2c`, `tiered_oauth`). Not implemented:
    * any value is refused with a `ConfigurationError` on `flow`.
    */
@@ -49,6 +58,7 @@ export interface ResolvedClientOptions {
   readonly timeoutMs: number | undefined
   readonly logger: Logger
   readonly now: Clock
+  readonly basicAuthEncoding: BasicAuthEncoding
 }
 
 const knownOptions = [
@@ -59,6 +69,7 @@ const knownOptions = [
   'timeoutMs',
   'logger',
   'now',
+  'basicAuthEncoding',
   'flow',
 ]
 const reservedFlows = ['b2b', 'b2c', 'tiered_oauth']
@@ -105,12 +116,14 @@ export function resolveClientOptions(options: Record<string, unknown>): Resolved
   }
   if (options.now !== undefined && typeof options.now !== 'function')
     throw wrongType('now', 'a function returning a Date', options.now)
+  const basicAuthEncoding = requireBasicAuthEncoding(options.basicAuthEncoding ?? undefined)
   return {
     crypto: crypto as CryptoBackend | undefined,
     fetch: options.fetch as FetchLike | undefined,
     timeoutMs,
     logger: (logger as Logger | undefined) ?? defaultLogger,
     now: (options.now as Clock | undefined) ?? systemClock,
+    basicAuthEncoding,
   }
 }
 

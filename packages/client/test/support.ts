@@ -149,3 +149,13 @@ export async function configurationRejection(
   expect(error).toBeInstanceOf(ConfigurationError)
   return error as ConfigurationError
 }
+
+/** What a promise rejected with; fails the test when it resolves. */
+export async function rejection(promise: Promise<unknown>): Promise<Error> {
+  try {
+    await promise
+  } catch (error) {
+    return error as Error
+  }
+  throw new Error('expected a rejection')
+}

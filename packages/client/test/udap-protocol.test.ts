@@ -71,6 +71,7 @@ function harness(config: Record<string, unknown> = {}): Harness {
     timeoutMs: undefined,
     logger: silentLogger,
     now: () => new Date(now),
+    basicAuthEncoding: 'form-urlencoded',
   }
   const context = new ProtocolContext(
     new ClientConfig({

@@ -15,6 +15,7 @@
  */
 
 export { checkBackendVersion } from './checks/backend-version.js'
+export { requireBasicAuthEncoding } from './checks/basic-auth-encoding.js'
 export { describeKind } from './checks/describe-kind.js'
 export {
   isNonBlankString,

@@ -1,4 +1,4 @@
-import { safeUrl, type TransportOptions } from '@fhir-auth/core'
+import { normalizeBaseUrl, safeUrl, type TransportOptions } from '@fhir-auth/core'
 import {
   fetchDiscoveryDocument,
   readOptions,
@@ -25,7 +25,7 @@ export interface DiscoverSmartOptions extends TransportOptions {
  * @see https://hl7.org/fhir/smart-app-launch/STU2.2/conformance.html#using-well-known
  */
 export function smartConfigurationUrl(baseUrl: string): string {
-  return `${baseUrl.replace(/\/+$/, '')}/.well-known/smart-configuration`
+  return `${normalizeBaseUrl(baseUrl)}/.well-known/smart-configuration`
 }
 
 /**

@@ -1,6 +1,10 @@
 import { type Clock, TokenError, type TransportOptions } from '@fhir-auth/core'
 import { requireNonBlankString, sendFlowRequest, transportOf } from '@fhir-auth/core/internal'
-import { authenticateClient, type ClientAuthentication } from './client-authentication.js'
+import {
+  authenticateClient,
+  type ClientAuthentication,
+  withBasicEncodingHint,
+} from './client-authentication.js'
 import { parseTokenResponse, type TokenResponse } from './token-response.js'
 
 /** What every token request takes: the endpoint, transport settings and a clock for assertions. */
@@ -56,8 +60,14 @@ export async function postAuthenticatedTokenRequest(
     tokenEndpoint,
     options.now,
   )
-  return postTokenRequest(options, { ...form, ...authentication.form }, authentication.headers, [
-    ...secrets,
-    ...authentication.secrets,
-  ])
+  try {
+    return await postTokenRequest(
+      options,
+      { ...form, ...authentication.form },
+      authentication.headers,
+      [...secrets, ...authentication.secrets],
+    )
+  } catch (error) {
+    throw withBasicEncodingHint(error, options.clientAuthentication)
+  }
 }

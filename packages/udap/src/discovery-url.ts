@@ -1,3 +1,4 @@
+import { normalizeBaseUrl } from '@fhir-auth/core'
 import { requireNonBlankString } from '@fhir-auth/core/internal'
 
 /**
@@ -16,7 +17,7 @@ import { requireNonBlankString } from '@fhir-auth/core/internal'
  * @see https://hl7.org/fhir/us/udap-security/STU2/discovery.html#multiple-trust-communities
  */
 export function udapDiscoveryUrl(baseUrl: string, community?: string): string {
-  const url = `${requireNonBlankString(baseUrl, 'baseUrl').replace(/\/+$/, '')}/.well-known/udap`
+  const url = `${normalizeBaseUrl(requireNonBlankString(baseUrl, 'baseUrl'))}/.well-known/udap`
   if (community === undefined) return url
   return `${url}?community=${encodeURIComponent(requireNonBlankString(community, 'community'))}`
 }

@@ -54,7 +54,7 @@ export class CryptoError extends FhirAuthError {
  * - `unknown-critical-extension`: a critical extension the policy does not understand, on a
  *   certificate of the path or on the only usable CRL.
  *
- * @see docs/guides/udap.md#certificate-paths in the fhir-auth repository
+ * @see https://github.com/fhir-auth/fhir-auth/blob/main/docs/guides/udap.md#certificate-paths
  */
 export type CertificateChainFailureReason =
   | 'untrusted'
