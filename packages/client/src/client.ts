@@ -4,7 +4,6 @@ import {
   type RegistrationResponse,
   type TokenResponse,
 } from '@fhir-auth/core'
-import { lazy } from '@fhir-auth/core/internal'
 import type { SmartMetadata } from '@fhir-auth/smart'
 import { type ClientOptions, readClientOptions, resolveClientOptions } from './client-options.js'
 import {
@@ -31,14 +30,18 @@ import type { ProtocolImplementation } from './protocol-implementation.js'
 import { checkTokenResponse, SmartProtocol } from './smart/smart-protocol.js'
 import type { UdapMetadata } from './udap/udap-protocol.js'
 
+/** Makes a protocol's implementation: at once, or once its code has loaded. */
+type ImplementationFactory = (
+  context: ProtocolContext,
+) => ProtocolImplementation | Promise<ProtocolImplementation>
+
 /**
- * How each protocol's implementation is made, on a client's first operation: SMART from the
- * main chunk (most apps), UDAP as its own chunk, so SMART-only bundles never carry it.
+ * How each protocol's implementation is made, on a client's first operation: SMART at once from
+ * the main chunk (most apps; its operations start in the same tick, as they always did), UDAP
+ * as its own chunk, so SMART-only bundles never carry it.
  */
-const implementations: Readonly<
-  Record<Protocol, (context: ProtocolContext) => Promise<ProtocolImplementation>>
-> = {
-  smart: async (context) => new SmartProtocol(context),
+const implementations: Readonly<Record<Protocol, ImplementationFactory>> = {
+  smart: (context) => new SmartProtocol(context),
   udap: (context) =>
     import('./udap/udap-protocol.js').then(({ UdapProtocol }) => new UdapProtocol(context)),
 }
@@ -67,7 +70,8 @@ export class Client {
   readonly #config: ClientConfig
   readonly #protocol: Protocol
   readonly #context: ProtocolContext
-  readonly #implementation: () => Promise<ProtocolImplementation>
+  readonly #make: ImplementationFactory
+  #made: ProtocolImplementation | Promise<ProtocolImplementation> | undefined
 
   /**
    * @param config a `ClientConfig` or a plain object of its attributes.
@@ -86,8 +90,7 @@ export class Client {
       explicitType === null ? defaultClientTypes[protocol] : checkClientType(protocol, explicitType)
     this.#protocol = protocol
     this.#context = new ProtocolContext(this.#config, resolveClientOptions(raw), clientType)
-    const make = implementations[protocol]
-    this.#implementation = lazy(() => make(this.#context))
+    this.#make = implementations[protocol]
   }
 
   /** The resolved, frozen configuration. */
@@ -133,7 +136,7 @@ export class Client {
   async serverMetadata(
     options?: UdapTrustOptions & { readonly signal?: AbortSignal },
   ): Promise<SmartMetadata | UdapMetadata> {
-    return (await this.#implementation()).serverMetadata(options)
+    return this.#call((implementation) => implementation.serverMetadata(options))
   }
 
   /**
@@ -145,7 +148,7 @@ export class Client {
    * @throws DiscoveryError when discovery fails or the discovered endpoint is not usable HTTPS.
    */
   async authorizationUrl(options?: AuthorizationUrlOptions): Promise<AuthorizationUrlResult> {
-    return (await this.#implementation()).authorizationUrl(options)
+    return this.#call((implementation) => implementation.authorizationUrl(options))
   }
 
   /**
@@ -155,7 +158,7 @@ export class Client {
    * @throws ConfigurationError for a missing `clientId` or credential; TokenError for every failed exchange.
    */
   async requestAccessToken(options: RequestAccessTokenOptions): Promise<TokenResponse> {
-    return (await this.#implementation()).requestAccessToken(options)
+    return this.#call((implementation) => implementation.requestAccessToken(options))
   }
 
   /**
@@ -165,7 +168,7 @@ export class Client {
    * @throws ConfigurationError for a missing `clientId` or credential; TokenError for every failed exchange.
    */
   async refreshToken(options: RefreshTokenOptions): Promise<TokenResponse> {
-    return (await this.#implementation()).refreshToken(options)
+    return this.#call((implementation) => implementation.refreshToken(options))
   }
 
   /**
@@ -175,7 +178,7 @@ export class Client {
    * @throws ConfigurationError for missing `clientId`, key or `kid`; TokenError for every failed exchange.
    */
   async requestBackendToken(options?: RequestBackendTokenOptions): Promise<TokenResponse> {
-    return (await this.#implementation()).requestBackendToken(options)
+    return this.#call((implementation) => implementation.requestBackendToken(options))
   }
 
   /** SMART: RFC 7591 dynamic registration. */
@@ -192,7 +195,7 @@ export class Client {
     metadata: Readonly<Record<string, unknown>>,
     options?: SmartRegistrationOptions | UdapRegistrationOptions,
   ): Promise<RegistrationResponse> {
-    return (await this.#implementation()).registerClient(metadata, options)
+    return this.#call((implementation) => implementation.registerClient(metadata, options))
   }
 
   /**
@@ -205,7 +208,7 @@ export class Client {
     metadata: Readonly<Record<string, unknown>>,
     options: UdapRegistrationOptions,
   ): Promise<RegistrationResponse> {
-    return (await this.#implementation()).cancelRegistration(metadata, options)
+    return this.#call((implementation) => implementation.cancelRegistration(metadata, options))
   }
 
   /**
@@ -225,5 +228,31 @@ export class Client {
   /** Node's `util.inspect` shows the redacted summary. */
   [Symbol.for('nodejs.util.inspect.custom')](): string {
     return `Client ${JSON.stringify(this.toJSON(), null, 2)}`
+  }
+
+  /**
+   * Runs an operation on the protocol implementation, made on first use. A made one runs in the
+   * same tick; one still loading is awaited; a load that failed (a chunk a browser could not
+   * fetch) is forgotten, so the next operation loads again.
+   */
+  #call<R>(operation: (implementation: ProtocolImplementation) => Promise<R>): Promise<R> {
+    if (this.#made === undefined) {
+      const made = this.#make(this.#context)
+      this.#made = made
+      if (made instanceof Promise) {
+        made.then(
+          (implementation) => {
+            if (this.#made === made) this.#made = implementation
+          },
+          () => {
+            if (this.#made === made) this.#made = undefined
+          },
+        )
+      }
+    }
+    const implementation = this.#made
+    return implementation instanceof Promise
+      ? implementation.then(operation)
+      : operation(implementation)
   }
 }
