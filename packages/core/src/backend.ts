@@ -59,9 +59,17 @@ export {
   readDerElement,
 } from './x509/der.js'
 export { renderDistinguishedName } from './x509/distinguished-name.js'
+export type { CrlScope } from './x509/distribution-points.js'
+export type { GeneralName, GeneralNameForm } from './x509/general-names.js'
 export { orderCertificateChain } from './x509/issuer-order.js'
-export { keyUsageBitNames } from './x509/key-usage.js'
+export {
+  type KeyUsage,
+  type KeyUsagePurpose,
+  keyUsageBitNames,
+} from './x509/key-usage.js'
+export type { GeneralSubtree, NameConstraints } from './x509/name-constraints.js'
 export { decodeDerOid, encodeDerOid } from './x509/object-identifier.js'
+export { checkPathRules } from './x509/path-rules.js'
 export { certificateDer, crlDer, decodePemBlocks, encodePem } from './x509/pem.js'
 export { describePrivateKeyPem, type PrivateKeyDescription } from './x509/private-key.js'
 export {
