@@ -9,7 +9,6 @@ import {
   systemClock,
 } from '@fhir-auth/core'
 import {
-  checkBackendVersion,
   readOptions,
   requireBasicAuthEncoding,
   requireTimeoutMs,
@@ -100,11 +99,9 @@ export function resolveClientOptions(options: Record<string, unknown>): Resolved
     })
   }
   const crypto = options.crypto
-  if (crypto !== undefined) {
-    if (!hasFunctions(crypto, ['importSigner', 'verifySignature'])) {
-      throw wrongType('crypto', 'a CryptoBackend', crypto)
-    }
-    checkBackendVersion(crypto as object)
+  // Its specificationVersion is checked where it is first used, in code loaded on demand.
+  if (crypto !== undefined && !hasFunctions(crypto, ['importSigner', 'verifySignature'])) {
+    throw wrongType('crypto', 'a CryptoBackend', crypto)
   }
   if (options.fetch !== undefined && typeof options.fetch !== 'function')
     throw wrongType('fetch', 'a function', options.fetch)

@@ -9,7 +9,6 @@ import {
 import { raceCallerSignal } from './caller-signal.js'
 import type { ResolvedClientOptions } from './client-options.js'
 import type { ClientType } from './client-type.js'
-import { unsupportedOperation } from './protocol-implementation.js'
 
 /**
  * What a protocol implementation gets from its `Client`: the frozen configuration, the
@@ -32,7 +31,6 @@ export class ProtocolContext {
    */
   readonly checks = { optionalScopes, optionalString }
   readonly raceCallerSignal = raceCallerSignal
-  readonly unsupportedOperation = unsupportedOperation
   readonly #defaultBackend = lazy(() =>
     import('#default-crypto').then((module) => module.createDefaultCryptoBackend()),
   )

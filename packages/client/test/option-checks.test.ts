@@ -55,13 +55,14 @@ describe('Client options', () => {
     },
   )
 
-  it('accepts a backend of this contract version or one that states none, and refuses another', () => {
+  it('accepts a backend of this contract version or one that states none; refuses another when it is first used', async () => {
     expect(() => new Client({ baseUrl }, { crypto: backend as never })).not.toThrow()
-    expect(
-      () => new Client({ baseUrl }, { crypto: { ...backend, specificationVersion: 1 } as never }),
-    ).not.toThrow()
-    const error = configurationError(
-      () => new Client({ baseUrl }, { crypto: { ...backend, specificationVersion: 2 } as never }),
+    const client = new Client(
+      { baseUrl, clientId: 'svc', tokenEndpoint: `${baseUrl}/token`, privateKey: 'pem', kid: 'k1' },
+      { crypto: { ...backend, specificationVersion: 2 } as never },
+    )
+    const error = await configurationRejection(
+      client.requestBackendToken({ scopes: ['system/*.rs'] }),
     )
     expect(error.invalidAttribute).toBe('crypto')
     expect(error.message).toContain('specification 2')

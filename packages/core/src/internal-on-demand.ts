@@ -13,6 +13,7 @@
  * @packageDocumentation
  */
 
+export { checkBackendVersion } from './checks/backend-version.js'
 export { currentTime, requireClock, requireDate } from './checks/clock.js'
 export { requireEndpointUrl } from './checks/endpoint-url.js'
 export { isPlainObject } from './checks/plain-object.js'

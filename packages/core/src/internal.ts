@@ -14,7 +14,6 @@
  * @packageDocumentation
  */
 
-export { checkBackendVersion } from './checks/backend-version.js'
 export { requireBasicAuthEncoding } from './checks/basic-auth-encoding.js'
 export { describeKind } from './checks/describe-kind.js'
 export {

@@ -4,8 +4,8 @@ import {
   describeValue,
   parseAbsoluteUrl,
 } from '@fhir-auth/core'
-import { checkBackendVersion, describeKind, wrongType } from '@fhir-auth/core/internal'
-import { isPlainObject } from '@fhir-auth/core/internal/on-demand'
+import { describeKind, wrongType } from '@fhir-auth/core/internal'
+import { checkBackendVersion, isPlainObject } from '@fhir-auth/core/internal/on-demand'
 import { isAbsoluteUri } from './uri.js'
 
 /*

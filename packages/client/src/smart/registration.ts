@@ -2,6 +2,7 @@ import { isNonBlankString } from '@fhir-auth/core/internal'
 import { type RegistrationResponse, registerSmartClient } from '@fhir-auth/smart'
 import type { SmartRegistrationOptions } from '../operation-options.js'
 import type { ProtocolContext } from '../protocol-context.js'
+import { unsupportedOperation } from '../protocol-implementation.js'
 import type { SmartDiscovery } from './smart-discovery.js'
 
 /**
@@ -34,4 +35,19 @@ export async function registerClient(
     metadata,
     authorization: isNonBlankString(authorization) ? authorization : undefined,
   })
+}
+
+/**
+ * SMART has no registration cancellation (RFC 7591 defines none; UDAP does).
+ *
+ * @throws ConfigurationError on `protocol`, naming `udap`.
+ * @internal
+ */
+export function cancelRegistration(): never {
+  throw unsupportedOperation(
+    'cancelRegistration',
+    'smart',
+    ['udap'],
+    'SMART clients have no registration cancellation',
+  )
 }

@@ -165,12 +165,9 @@ export class SmartProtocol implements ProtocolImplementation {
   }
 
   async cancelRegistration(): Promise<never> {
-    throw this.#context.unsupportedOperation(
-      'cancelRegistration',
-      'smart',
-      ['udap'],
-      'SMART clients have no registration cancellation',
-    )
+    // The refusal lives with registration, loaded on demand: no app-launch bundle carries it.
+    const { cancelRegistration } = await this.#registrationModule()
+    return cancelRegistration()
   }
 
   #contextParts() {

@@ -18,7 +18,7 @@ import type {
   UdapTrustOptions,
 } from '../operation-options.js'
 import type { ProtocolContext } from '../protocol-context.js'
-import type { ProtocolImplementation } from '../protocol-implementation.js'
+import { type ProtocolImplementation, unsupportedOperation } from '../protocol-implementation.js'
 import { readTrustOptions, UdapDiscoveryCache } from './udap-discovery-cache.js'
 
 export type { UdapMetadata }
@@ -70,15 +70,15 @@ export class UdapProtocol implements ProtocolImplementation {
   }
 
   async authorizationUrl(): Promise<never> {
-    throw this.#context.unsupportedOperation('authorizationUrl', 'udap', ['smart'], appLaunchHint)
+    throw unsupportedOperation('authorizationUrl', 'udap', ['smart'], appLaunchHint)
   }
 
   async requestAccessToken(): Promise<never> {
-    throw this.#context.unsupportedOperation('requestAccessToken', 'udap', ['smart'], appLaunchHint)
+    throw unsupportedOperation('requestAccessToken', 'udap', ['smart'], appLaunchHint)
   }
 
   async refreshToken(): Promise<never> {
-    throw this.#context.unsupportedOperation('refreshToken', 'udap', ['smart'], appLaunchHint)
+    throw unsupportedOperation('refreshToken', 'udap', ['smart'], appLaunchHint)
   }
 
   async registerClient(
