@@ -7,6 +7,8 @@
  * `@fhir-auth/crypto-webcrypto` are built from this entry alone; a third-party backend (an HSM,
  * a KMS, another runtime) needs nothing else, and passes the same contract suite.
  *
+ * Everything of `@fhir-auth/core/jws` is here too (algorithm selection, ready-signer adoption,
+ * `importSigner` option checks, JWS signing, bounded caches), so a backend imports one entry.
  * A public, stable entry: names are added, never renamed or removed below a new
  * {@link cryptoBackendSpecificationVersion}.
  *
@@ -15,23 +17,13 @@
  */
 
 export { describeKind } from './checks/describe-kind.js'
-export {
-  type AlgorithmSelection,
-  compatibleAlgorithms,
-  type KeyDescription,
-  selectSigningAlgorithm,
-} from './crypto/algorithms.js'
 export { cryptoBackendSpecificationVersion } from './crypto/backend-specification.js'
-export { BoundedCache, bytesCacheKey, parseWithCache } from './crypto/bounded-cache.js'
 export { type CachedParsers, cachedParsers } from './crypto/cached-parsers.js'
-export { ecdsaDerToJose, normalizeEcdsaSignature } from './crypto/ecdsa-signature.js'
-export { adoptJwsSigner, checkFixedAlgorithm } from './crypto/fixed-algorithm.js'
-export { checkImportSignerOptions } from './crypto/import-signer-options.js'
-export { signWithJwsSigner } from './crypto/jws.js'
 export {
   type CertificateChainServices,
   verifyCertificateChainWith,
 } from './crypto/verify-chain-input.js'
+export * from './jws.js'
 export { lazy } from './loading/lazy.js'
 export {
   type AlgorithmIdentifier,
