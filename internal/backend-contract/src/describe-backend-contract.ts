@@ -1,6 +1,7 @@
 import type { CryptoBackend } from '@fhir-auth/core'
 import { beforeAll, describe } from 'vitest'
 import { describeAlgorithmSelection } from './cases/algorithm-selection.js'
+import { describeBackendCommons } from './cases/backend-commons.js'
 import { describeCertificateChains } from './cases/certificate-chains.js'
 import { describeCertificates } from './cases/certificates.js'
 import { describeKeyImport } from './cases/key-import.js'
@@ -22,8 +23,10 @@ import type { BackendContractOptions, ContractContext } from './support/contract
  * `parseCertificate`, `keyMatchesCertificate`, every chain verdict of the test PKI at
  * `testPkiReferenceTime` (and the valid ones at the current time), every verdict of the path-rule
  * fixtures (key usage, path length, name constraints, critical extensions, CRL scope), required
- * CRLs, PKCS#12 in both
- * encodings, and typed errors for bad input.
+ * CRLs, PKCS#12 in both encodings, and typed errors for bad input; and what every backend shares
+ * through `@fhir-auth/core/backend` (the contract version, ready-signer adoption, the checks on
+ * `verifyCertificateChain`'s parameters, the PKCS#12 chain order), so two backends cannot
+ * answer the same input differently.
  *
  * @example
  * ```ts
@@ -59,5 +62,6 @@ export function describeBackendContract(
     describeCertificateChains(context)
     describePathRules(context)
     describePkcs12(context)
+    describeBackendCommons(context)
   })
 }

@@ -18,7 +18,7 @@ import {
   encodePem,
   parseCertificate,
   parseCrl,
-} from '@fhir-auth/core/internal'
+} from '@fhir-auth/core/backend'
 import { decodeCompactJws } from '@fhir-auth/core/jws'
 import { createNodeCryptoBackend } from '@fhir-auth/crypto-node'
 import { createWebCryptoBackend } from '@fhir-auth/crypto-webcrypto'

@@ -15,7 +15,7 @@ import {
   encodeDerSequence,
   parseCertificate,
   parseCrl,
-} from '@fhir-auth/core/internal'
+} from '@fhir-auth/core/backend'
 import { createNodeCryptoBackend } from '@fhir-auth/crypto-node'
 import { createWebCryptoBackend } from '@fhir-auth/crypto-webcrypto'
 import { pathRuleLeaves, testPkiReferenceTime } from '@fhir-auth/test-pki'

@@ -20,7 +20,7 @@ import {
   computeCodeChallenge,
   generateCodeVerifier,
 } from '@fhir-auth/core'
-import { certificateDer, decodePemBlocks } from '@fhir-auth/core/internal'
+import { certificateDer, decodePemBlocks } from '@fhir-auth/core/backend'
 import { decodeCompactJws, signCompactJws } from '@fhir-auth/core/jws'
 import { nodeCryptoBackend } from '@fhir-auth/crypto-node'
 import { webCryptoBackend } from '@fhir-auth/crypto-webcrypto'

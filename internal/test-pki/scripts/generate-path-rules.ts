@@ -13,7 +13,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { CertificateChainFailureReason } from '@fhir-auth/core'
-import { encodePem, parseCertificate } from '@fhir-auth/core/internal'
+import { encodePem, parseCertificate } from '@fhir-auth/core/backend'
 import {
   type CertificateAuthority,
   type CertificateAuthorityOptions,

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { base64Encode, type CertificateChainFailureReason } from '@fhir-auth/core'
-import { encodePem, parseCertificate } from '@fhir-auth/core/internal'
+import { encodePem, parseCertificate } from '@fhir-auth/core/backend'
 import {
   type CertificateAuthority,
   createCertificateAuthority,

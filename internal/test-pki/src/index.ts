@@ -10,7 +10,7 @@
  * @see ../README.md for the cases and how to regenerate them.
  */
 import { base64Decode, type CertificateChainFailureReason } from '@fhir-auth/core'
-import { decodePemBlocks } from '@fhir-auth/core/internal'
+import { decodePemBlocks } from '@fhir-auth/core/backend'
 import {
   currentCrlNames,
   encryptedPrivateKey,

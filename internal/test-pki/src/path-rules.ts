@@ -6,7 +6,7 @@
  *
  * @see ../README.md#path-rule-fixtures
  */
-import { decodePemBlocks } from '@fhir-auth/core/internal'
+import { decodePemBlocks } from '@fhir-auth/core/backend'
 import type { ExpectedVerdict } from './index.js'
 import { pathRuleAuthorities, pathRuleCases, pathRuleCrls } from './path-rules.generated.js'
 

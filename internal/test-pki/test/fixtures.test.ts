@@ -7,7 +7,7 @@ import {
   parseCertificate,
   parseCrl,
   validateCertificateChain,
-} from '@fhir-auth/core/internal'
+} from '@fhir-auth/core/backend'
 import { describe, expect, it } from 'vitest'
 import { testLeaves, testPki, testPkiReferenceTime } from '../src/index.js'
 import { nodeSignatureVerifier } from './node-verifier.js'

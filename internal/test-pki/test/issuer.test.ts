@@ -1,6 +1,6 @@
 import { X509Certificate } from 'node:crypto'
 import { CertificateChainError } from '@fhir-auth/core'
-import { parseCertificate, parseCrl, validateCertificateChain } from '@fhir-auth/core/internal'
+import { parseCertificate, parseCrl, validateCertificateChain } from '@fhir-auth/core/backend'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { type CertificateAuthority, createCertificateAuthority } from '../src/issuer/index.js'
 import { nodeSignatureVerifier } from './node-verifier.js'

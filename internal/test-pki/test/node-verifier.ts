@@ -1,6 +1,6 @@
 /** A `SignatureVerifier` on node:crypto for the test-pki tests. */
 import { constants, createPublicKey, verify } from 'node:crypto'
-import type { SignatureVerifier } from '@fhir-auth/core/internal'
+import type { SignatureVerifier } from '@fhir-auth/core/backend'
 
 export const nodeSignatureVerifier: SignatureVerifier = async ({
   algorithm,

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises'
 import { type CertificateInput, ConfigurationError, type CrlInput } from '@fhir-auth/core'
-import { encodePem } from '@fhir-auth/core/internal'
+import { encodePem } from '@fhir-auth/core/backend'
 
 /** The PEM labels the CLI reads. */
 type PemLabel = 'CERTIFICATE' | 'X509 CRL'

@@ -10,7 +10,7 @@ import { DiscoveryError, HttpError } from '@fhir-auth/core'
  * promise always gets a handler here, so a caller that stopped waiting never leaves it to fail
  * unobserved (an `unhandledRejection`, which ends a Node process by default).
  *
- * @see docs/guides/errors-and-logging.md#cancellation in the fhir-auth repository
+ * @see https://github.com/fhir-auth/fhir-auth/blob/main/docs/guides/errors-and-logging.md#cancellation
  * @internal
  */
 export function raceCallerSignal<T>(

@@ -1,6 +1,5 @@
 import {
   type BasicAuthEncoding,
-  basicAuthEncodings,
   type Clock,
   ConfigurationError,
   type CryptoBackend,
@@ -9,12 +8,18 @@ import {
   type Logger,
   systemClock,
 } from '@fhir-auth/core'
+import {
+  readOptions,
+  requireBasicAuthEncoding,
+  requireTimeoutMs,
+  wrongType,
+} from '@fhir-auth/core/internal'
 import type { ClientType, Protocol } from './client-type.js'
 
 /**
  * The second argument of `new Client`: protocol selection and the injectable parts.
  *
- * @see packages/client/README.md#options in the fhir-auth repository
+ * @see https://github.com/fhir-auth/fhir-auth/blob/main/packages/client/README.md#options
  */
 export interface ClientOptions {
   /** `'smart'` (default) or `'udap'`. */
@@ -25,7 +30,7 @@ export interface ClientOptions {
   readonly crypto?: CryptoBackend | undefined
   /** The `fetch` every request uses; defaults to `globalThis.fetch`. */
   readonly fetch?: FetchLike | undefined
-  /** Time limit per request in milliseconds; default 10 000. */
+  /** Time limit per request: an integer number of milliseconds from 1 to 2 147 483 647; default 10 000. */
   readonly timeoutMs?: number | undefined
   /** Where logs go; default: warnings and errors on the console, info dropped. */
   readonly logger?: Logger | undefined
@@ -68,25 +73,15 @@ const knownOptions = [
 ]
 const reservedFlows = ['b2b', 'b2c', 'tiered_oauth']
 
-/** Reads the options object; unknown names are refused so typos do not pass silently. */
+/**
+ * Reads the options object: its own members only; unknown names (`constructor` and `__proto__`
+ * included) are refused so typos do not pass silently.
+ */
 export function readClientOptions(options: unknown): Record<string, unknown> {
-  if (options === undefined || options === null) return {}
-  if (typeof options !== 'object' || Array.isArray(options)) {
-    throw new ConfigurationError({
-      invalidAttribute: 'options',
-      invalidValue: typeof options,
-      message: 'Client options must be an object',
-    })
-  }
-  for (const name of Object.keys(options)) {
-    if (!knownOptions.includes(name)) {
-      throw new ConfigurationError({
-        invalidAttribute: name,
-        validValues: knownOptions,
-      })
-    }
-  }
-  return options as Record<string, unknown>
+  return readOptions(options as Record<string, unknown> | undefined, 'new Client', {
+    known: knownOptions,
+    description: 'Client options',
+  })
 }
 
 /**
@@ -104,48 +99,38 @@ export function resolveClientOptions(options: Record<string, unknown>): Resolved
     })
   }
   const crypto = options.crypto
+  // Its specificationVersion is checked where it is first used, in code loaded on demand.
   if (crypto !== undefined && !hasFunctions(crypto, ['importSigner', 'verifySignature'])) {
-    throw optionError('crypto', 'a CryptoBackend')
+    throw wrongType('crypto', 'a CryptoBackend', crypto)
   }
   if (options.fetch !== undefined && typeof options.fetch !== 'function')
-    throw optionError('fetch', 'a function')
-  const timeoutMs = options.timeoutMs
-  if (
-    timeoutMs !== undefined &&
-    !(typeof timeoutMs === 'number' && Number.isFinite(timeoutMs) && timeoutMs > 0)
-  ) {
-    throw optionError('timeoutMs', 'a positive number of milliseconds')
-  }
+    throw wrongType('fetch', 'a function', options.fetch)
+  const timeoutMs =
+    options.timeoutMs === undefined ? undefined : requireTimeoutMs(options.timeoutMs)
   const logger = options.logger
   if (logger !== undefined && !hasFunctions(logger, ['info', 'warn', 'error'])) {
-    throw optionError('logger', 'an object with info, warn and error functions')
+    throw wrongType('logger', 'an object with info, warn and error functions', logger)
   }
   if (options.now !== undefined && typeof options.now !== 'function')
-    throw optionError('now', 'a function returning a Date')
-  const basicAuthEncoding = options.basicAuthEncoding ?? 'form-urlencoded'
-  if (!(basicAuthEncodings as readonly unknown[]).includes(basicAuthEncoding)) {
-    throw new ConfigurationError({
-      invalidAttribute: 'basicAuthEncoding',
-      invalidValue: basicAuthEncoding,
-      validValues: basicAuthEncodings,
-    })
-  }
+    throw wrongType('now', 'a function returning a Date', options.now)
+  const basicAuthEncoding = requireBasicAuthEncoding(options.basicAuthEncoding ?? undefined)
   return {
     crypto: crypto as CryptoBackend | undefined,
     fetch: options.fetch as FetchLike | undefined,
-    timeoutMs: timeoutMs as number | undefined,
+    timeoutMs,
     logger: (logger as Logger | undefined) ?? defaultLogger,
     now: (options.now as Clock | undefined) ?? systemClock,
-    basicAuthEncoding: basicAuthEncoding as BasicAuthEncoding,
+    basicAuthEncoding,
   }
 }
 
 function hasFunctions(value: unknown, names: readonly string[]): boolean {
   if (typeof value !== 'object' || value === null) return false
   const record = value as Record<string, unknown>
-  return names.every((name) => typeof record[name] === 'function')
-}
-
-function optionError(name: string, expected: string): ConfigurationError {
-  return new ConfigurationError({ invalidAttribute: name, message: `${name} must be ${expected}` })
+  try {
+    return names.every((name) => typeof record[name] === 'function')
+  } catch {
+    // A Proxy or getter that throws is no backend or logger.
+    return false
+  }
 }

@@ -19,6 +19,12 @@ export const clientTypes: readonly ClientType[] = Object.freeze([
 
 const protocols: readonly Protocol[] = Object.freeze(['smart', 'udap'])
 
+/** The client type of a client built without one: SMART clients are public; UDAP has none. */
+export const defaultClientTypes: Readonly<Record<Protocol, ClientType | null>> = Object.freeze({
+  smart: 'public',
+  udap: null,
+})
+
 /** The spec's `valid_values` text for any client type given to a UDAP client. */
 export const udapClientTypeText = 'client_type is not applicable for protocol udap'
 

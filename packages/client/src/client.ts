@@ -1,14 +1,19 @@
-import { ClientConfig, type ClientConfigInput, ConfigurationError } from '@fhir-auth/core'
-import type { RegistrationResponse, SmartMetadata, TokenResponse } from '@fhir-auth/smart'
+import {
+  ClientConfig,
+  type ClientConfigInput,
+  type RegistrationResponse,
+  type TokenResponse,
+} from '@fhir-auth/core'
+import type { SmartMetadata } from '@fhir-auth/smart'
 import { type ClientOptions, readClientOptions, resolveClientOptions } from './client-options.js'
 import {
   type ClientType,
   checkClientType,
   checkClientTypeKind,
   checkProtocol,
+  defaultClientTypes,
   type Protocol,
 } from './client-type.js'
-import { lazy } from './lazy.js'
 import type {
   AuthorizationUrlOptions,
   AuthorizationUrlResult,
@@ -21,8 +26,25 @@ import type {
   UdapTrustOptions,
 } from './operation-options.js'
 import { ProtocolContext } from './protocol-context.js'
+import type { ProtocolImplementation } from './protocol-implementation.js'
 import { checkTokenResponse, SmartProtocol } from './smart/smart-protocol.js'
 import type { UdapMetadata } from './udap/udap-protocol.js'
+
+/** Makes a protocol's implementation: at once, or once its code has loaded. */
+type ImplementationFactory = (
+  context: ProtocolContext,
+) => ProtocolImplementation | Promise<ProtocolImplementation>
+
+/**
+ * How each protocol's implementation is made, on a client's first operation: SMART at once from
+ * the main chunk (most apps; its operations start in the same tick, as they always did), UDAP
+ * as its own chunk, so SMART-only bundles never carry it.
+ */
+const implementations: Readonly<Record<Protocol, ImplementationFactory>> = {
+  smart: (context) => new SmartProtocol(context),
+  udap: (context) =>
+    import('./udap/udap-protocol.js').then(({ UdapProtocol }) => new UdapProtocol(context)),
+}
 
 /**
  * The fhir-auth client: one object per authorization server relationship, speaking SMART App
@@ -42,18 +64,14 @@ import type { UdapMetadata } from './udap/udap-protocol.js'
  * })
  * const { authUrl, state, codeVerifier } = await client.authorizationUrl()
  * ```
- * @see packages/client/README.md in the fhir-auth repository
+ * @see https://github.com/fhir-auth/fhir-auth/blob/main/packages/client/README.md
  */
 export class Client {
   readonly #config: ClientConfig
   readonly #protocol: Protocol
-  #clientType: ClientType | null
   readonly #context: ProtocolContext
-  #smart: SmartProtocol | undefined
-  /** Loaded on first use, as its own chunk: SMART-only bundles never carry it. */
-  readonly #udapProtocol = lazy(() =>
-    import('./udap/udap-protocol.js').then(({ UdapProtocol }) => new UdapProtocol(this.#context)),
-  )
+  readonly #make: ImplementationFactory
+  #made: ProtocolImplementation | Promise<ProtocolImplementation> | undefined
 
   /**
    * @param config a `ClientConfig` or a plain object of its attributes.
@@ -66,15 +84,13 @@ export class Client {
     const raw = readClientOptions(options)
     // Spec order: client_type kind, protocol, default client type, client_type value.
     checkClientTypeKind(raw.clientType)
-    this.#protocol = checkProtocol(raw.protocol ?? 'smart')
+    const protocol = checkProtocol(raw.protocol ?? 'smart')
     const explicitType = raw.clientType ?? null
-    this.#clientType =
-      explicitType === null
-        ? this.#protocol === 'smart'
-          ? 'public'
-          : null
-        : checkClientType(this.#protocol, explicitType)
-    this.#context = new ProtocolContext(this.#config, resolveClientOptions(raw))
+    const clientType =
+      explicitType === null ? defaultClientTypes[protocol] : checkClientType(protocol, explicitType)
+    this.#protocol = protocol
+    this.#context = new ProtocolContext(this.#config, resolveClientOptions(raw), clientType)
+    this.#make = implementations[protocol]
   }
 
   /** The resolved, frozen configuration. */
@@ -89,7 +105,7 @@ export class Client {
 
   /** The SMART client type; `null` for UDAP. */
   get clientType(): ClientType | null {
-    return this.#clientType
+    return this.#context.clientType
   }
 
   /**
@@ -99,9 +115,7 @@ export class Client {
    * @throws ConfigurationError `clientType` for an invalid value, and for any value on a UDAP client.
    */
   set clientType(value: ClientType) {
-    const clientType = checkClientType(this.#protocol, value) as ClientType
-    this.#clientType = clientType
-    if (this.#smart !== undefined) this.#smart.clientType = clientType
+    this.#context.clientType = checkClientType(this.#protocol, value)
   }
 
   /**
@@ -122,8 +136,7 @@ export class Client {
   async serverMetadata(
     options?: UdapTrustOptions & { readonly signal?: AbortSignal },
   ): Promise<SmartMetadata | UdapMetadata> {
-    if (this.#protocol === 'udap') return (await this.#udapProtocol()).serverMetadata(options)
-    return this.#smartProtocol().serverMetadata(options?.signal)
+    return this.#call((implementation) => implementation.serverMetadata(options))
   }
 
   /**
@@ -135,7 +148,7 @@ export class Client {
    * @throws DiscoveryError when discovery fails or the discovered endpoint is not usable HTTPS.
    */
   async authorizationUrl(options?: AuthorizationUrlOptions): Promise<AuthorizationUrlResult> {
-    return this.#implementation('authorizationUrl').authorizationUrl(options)
+    return this.#call((implementation) => implementation.authorizationUrl(options))
   }
 
   /**
@@ -145,7 +158,7 @@ export class Client {
    * @throws ConfigurationError for a missing `clientId` or credential; TokenError for every failed exchange.
    */
   async requestAccessToken(options: RequestAccessTokenOptions): Promise<TokenResponse> {
-    return this.#implementation('requestAccessToken').requestAccessToken(options)
+    return this.#call((implementation) => implementation.requestAccessToken(options))
   }
 
   /**
@@ -155,7 +168,7 @@ export class Client {
    * @throws ConfigurationError for a missing `clientId` or credential; TokenError for every failed exchange.
    */
   async refreshToken(options: RefreshTokenOptions): Promise<TokenResponse> {
-    return this.#implementation('refreshToken').refreshToken(options)
+    return this.#call((implementation) => implementation.refreshToken(options))
   }
 
   /**
@@ -165,8 +178,7 @@ export class Client {
    * @throws ConfigurationError for missing `clientId`, key or `kid`; TokenError for every failed exchange.
    */
   async requestBackendToken(options?: RequestBackendTokenOptions): Promise<TokenResponse> {
-    if (this.#protocol === 'udap') return (await this.#udapProtocol()).requestBackendToken(options)
-    return this.#smartProtocol().requestBackendToken(options)
+    return this.#call((implementation) => implementation.requestBackendToken(options))
   }
 
   /** SMART: RFC 7591 dynamic registration. */
@@ -183,13 +195,7 @@ export class Client {
     metadata: Readonly<Record<string, unknown>>,
     options?: SmartRegistrationOptions | UdapRegistrationOptions,
   ): Promise<RegistrationResponse> {
-    if (this.#protocol === 'udap') {
-      return (await this.#udapProtocol()).registerClient(
-        metadata,
-        options as UdapRegistrationOptions,
-      )
-    }
-    return this.#smartProtocol().registerClient(metadata, options as SmartRegistrationOptions)
+    return this.#call((implementation) => implementation.registerClient(metadata, options))
   }
 
   /**
@@ -202,16 +208,7 @@ export class Client {
     metadata: Readonly<Record<string, unknown>>,
     options: UdapRegistrationOptions,
   ): Promise<RegistrationResponse> {
-    if (this.#protocol !== 'udap') {
-      throw new ConfigurationError({
-        invalidAttribute: 'protocol',
-        invalidValue: this.#protocol,
-        validValues: ['udap'],
-        message:
-          'cancelRegistration is a UDAP operation; SMART clients have no registration cancellation',
-      })
-    }
-    return (await this.#udapProtocol()).cancelRegistration(metadata, options)
+    return this.#call((implementation) => implementation.cancelRegistration(metadata, options))
   }
 
   /**
@@ -225,7 +222,7 @@ export class Client {
 
   /** A summary safe to log: protocol, client type and the redacted configuration. */
   toJSON(): Record<string, unknown> {
-    return { protocol: this.#protocol, clientType: this.#clientType, config: this.#config.toJSON() }
+    return { protocol: this.#protocol, clientType: this.clientType, config: this.#config.toJSON() }
   }
 
   /** Node's `util.inspect` shows the redacted summary. */
@@ -233,21 +230,29 @@ export class Client {
     return `Client ${JSON.stringify(this.toJSON(), null, 2)}`
   }
 
-  #smartProtocol(): SmartProtocol {
-    this.#smart ??= new SmartProtocol(this.#context, this.#clientType ?? 'public')
-    return this.#smart
-  }
-
-  /** The SMART implementation for an app-launch operation; UDAP clients do not have these (yet). */
-  #implementation(operation: string): SmartProtocol {
-    if (this.#protocol === 'udap') {
-      throw new ConfigurationError({
-        invalidAttribute: 'protocol',
-        invalidValue: 'udap',
-        validValues: ['smart'],
-        message: `${operation} is a SMART operation; UDAP clients use registerClient and requestBackendToken`,
-      })
+  /**
+   * Runs an operation on the protocol implementation, made on first use. A made one runs in the
+   * same tick; one still loading is awaited; a load that failed (a chunk a browser could not
+   * fetch) is forgotten, so the next operation loads again.
+   */
+  #call<R>(operation: (implementation: ProtocolImplementation) => Promise<R>): Promise<R> {
+    if (this.#made === undefined) {
+      const made = this.#make(this.#context)
+      this.#made = made
+      if (made instanceof Promise) {
+        made.then(
+          (implementation) => {
+            if (this.#made === made) this.#made = implementation
+          },
+          () => {
+            if (this.#made === made) this.#made = undefined
+          },
+        )
+      }
     }
-    return this.#smartProtocol()
+    const implementation = this.#made
+    return implementation instanceof Promise
+      ? implementation.then(operation)
+      : operation(implementation)
   }
 }

@@ -1,34 +1,59 @@
 import type { ClientConfig, CryptoBackend, TransportOptions } from '@fhir-auth/core'
-import { optionalScopes, optionalString, readOptions } from './arguments.js'
+import {
+  lazy,
+  optionalScopes,
+  optionalSignal,
+  optionalString,
+  readOptions,
+} from '@fhir-auth/core/internal'
 import { raceCallerSignal } from './caller-signal.js'
 import type { ResolvedClientOptions } from './client-options.js'
-import { lazy } from './lazy.js'
+import type { ClientType } from './client-type.js'
 
 /**
  * What a protocol implementation gets from its `Client`: the frozen configuration, the
- * injectable parts, and the crypto backend (resolved lazily: public SMART clients never load one).
+ * injectable parts, the SMART client type (assigning `client.clientType` changes it here, so an
+ * implementation already built follows without a new discovery), and the crypto backend
+ * (resolved lazily: public SMART clients never load one).
  *
  * @internal
  */
 export class ProtocolContext {
   readonly config: ClientConfig
   readonly options: ResolvedClientOptions
+  /** The SMART client type; `null` for UDAP. */
+  clientType: ClientType | null
   /**
-   * The client's own argument checks and the per-caller abort race, for the operations loaded on
-   * demand. They reach these helpers through the context rather than by importing them, so
-   * bundlers keep the helpers in the client's main chunk instead of splitting them into tiny
-   * shared chunks that a browser would have to fetch up front. (The checks shared by all
-   * packages come from `@fhir-auth/core`, which is outside this bundle anyway.)
+   * Argument checks and the per-caller abort race, for the operations loaded on demand. They
+   * reach these helpers through the context rather than by importing them, so bundlers keep
+   * the helpers in the client's main chunk instead of splitting them into tiny shared chunks
+   * that a browser would have to fetch up front.
    */
-  readonly checks = { optionalScopes, optionalString, readOptions }
+  readonly checks = { optionalScopes, optionalString }
   readonly raceCallerSignal = raceCallerSignal
   readonly #defaultBackend = lazy(() =>
     import('#default-crypto').then((module) => module.createDefaultCryptoBackend()),
   )
 
-  constructor(config: ClientConfig, options: ResolvedClientOptions) {
+  constructor(config: ClientConfig, options: ResolvedClientOptions, clientType: ClientType | null) {
     this.config = config
     this.options = options
+    this.clientType = clientType
+  }
+
+  /**
+   * Reads an operation's options object: `undefined` becomes `{}`; its own members only (so a
+   * polluted prototype is never read, and a getter runs once); `signal` must be an `AbortSignal`.
+   * Other members are left to the operation, as they always were: only configuration attributes
+   * and `Client` options refuse unknown names (ADR 0008).
+   *
+   * @throws ConfigurationError on `options` or `signal`.
+   */
+  readOptions<T extends object>(input: T | undefined, operation: string): Partial<T> {
+    const options = readOptions(input, operation) as { signal?: AbortSignal | undefined }
+    // `null` is no signal, as for every other option (ADR 0008).
+    options.signal = optionalSignal(options.signal)
+    return options as Partial<T>
   }
 
   /** Transport settings for one request. */

@@ -1,5 +1,13 @@
 import { createPrivateKey, generateKeyPairSync, sign } from 'node:crypto'
-import type { CryptoBackend, FetchLike, JwsSigner, Logger, PrivateKeyInput } from '@fhir-auth/core'
+import {
+  ConfigurationError,
+  type CryptoBackend,
+  type FetchLike,
+  type JwsSigner,
+  type Logger,
+  type PrivateKeyInput,
+} from '@fhir-auth/core'
+import { expect } from 'vitest'
 
 export const baseUrl = 'https://ehr.example.org/fhir'
 export const discoveryUrl = `${baseUrl}/.well-known/smart-configuration`
@@ -117,6 +125,29 @@ export function ecKeyPem(): string {
 
 export function formOf(request: RecordedRequest | undefined): Record<string, string> {
   return Object.fromEntries(new URLSearchParams(request?.body ?? ''))
+}
+
+/** Runs `action`, which must throw a `ConfigurationError`, and returns that error. */
+export function configurationError(action: () => unknown): ConfigurationError {
+  try {
+    action()
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigurationError)
+    return error as ConfigurationError
+  }
+  throw new Error('expected a ConfigurationError')
+}
+
+/** Awaits `promise`, which must reject with a `ConfigurationError`, and returns that error. */
+export async function configurationRejection(
+  promise: Promise<unknown>,
+): Promise<ConfigurationError> {
+  const error = await promise.then(
+    () => undefined,
+    (thrown: unknown) => thrown,
+  )
+  expect(error).toBeInstanceOf(ConfigurationError)
+  return error as ConfigurationError
 }
 
 /** What a promise rejected with; fails the test when it resolves. */

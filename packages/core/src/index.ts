@@ -1,16 +1,14 @@
 /**
  * `@fhir-auth/core`: what every fhir-auth package shares — configuration, typed errors, the
  * HTTP transport policy, logging and redaction, the crypto backend interfaces, base64url, PKCE,
- * `state`/`jti` generation and the clock. JWS assembly and signing-algorithm selection are in
- * `@fhir-auth/core/jws`; helpers shared between fhir-auth packages in `@fhir-auth/core/internal`.
+ * `state`/`jti` generation, the clock, and the OAuth types every protocol shares (token and
+ * registration responses, authorization requests). JWS assembly and signing-algorithm selection
+ * are in `@fhir-auth/core/jws`; what a crypto backend needs in `@fhir-auth/core/backend`;
+ * helpers shared between fhir-auth packages (not public API) in `@fhir-auth/core/internal`.
  *
  * @packageDocumentation
  */
 
-// Argument checks every package applies to what JavaScript callers pass (small: they load up front).
-export { describeKind } from './checks/describe-kind.js'
-export { isNonBlankString, requireNonBlankString } from './checks/non-blank-string.js'
-export { usableScopes } from './checks/usable-scopes.js'
 export { ClientConfig, type ClientConfigInput } from './config/client-config.js'
 // JWS assembly and algorithm selection live in `@fhir-auth/core/jws`: only signing clients need
 // them, and keeping them out of this entry keeps them out of public clients' browser bundles.
@@ -93,15 +91,6 @@ export {
   tryParseJsonBody,
 } from './http/json.js'
 export {
-  describeMemberNames,
-  type FlowErrorClass,
-  isSuccessStatus,
-  oauthErrorFromResponse,
-  redactRequestSecrets,
-  sendFlowRequest,
-  successJsonObject,
-} from './http/oauth-exchange.js'
-export {
   defaultMaxResponseBytes,
   defaultTimeoutMs,
   type FetchLike,
@@ -138,6 +127,9 @@ export {
   redactSecrets,
   redactUrl,
 } from './logging/redact.js'
+export type { AuthorizationRequest } from './oauth/authorization-request.js'
+export type { RegistrationResponse } from './oauth/registration-response.js'
+export type { TokenResponse } from './oauth/token-response.js'
 export { type KeyValueStore, storeKeyPrefix } from './stores/key-value-store.js'
 export { type MemoryStoreOptions, memoryStore } from './stores/memory-store.js'
 export {

@@ -1,51 +1,56 @@
 /**
- * `@fhir-auth/core/internal`: helpers shared between fhir-auth packages (DER, PEM,
- * keys, X.509 certificates, CRLs and the certificate path validation policy). Not a public API: it may
- * change in any release. Pure parsing without crypto: backends supply signature verification.
+ * `@fhir-auth/core/internal`: helpers shared between fhir-auth packages, not a public API (it may
+ * change in any release): the argument checks every package applies to what JavaScript callers
+ * pass, the OAuth request plumbing the protocols share (authorization requests, token and
+ * registration exchanges, discovery documents). X.509, DER, PEM and the certificate path policy
+ * are in the public `@fhir-auth/core/backend`.
+ *
+ * Only what the request path every app loads shares belongs here. A bundler that splits code per
+ * dynamic import puts everything any chunk imports through this entry into the chunk every app
+ * loads first, so helpers that only code loaded on demand needs (signed JWTs, registration, UDAP)
+ * are in `@fhir-auth/core/internal/on-demand`.
  *
  * @internal
  * @packageDocumentation
  */
 
+export { requireBasicAuthEncoding } from './checks/basic-auth-encoding.js'
+export { describeKind } from './checks/describe-kind.js'
+export {
+  isNonBlankString,
+  optionalString,
+  requireNonBlankString,
+} from './checks/non-blank-string.js'
+export { type ReadOptionsRules, readOptions } from './checks/options-object.js'
+export { optionalScopes, requireScopes, usableScopes } from './checks/scopes.js'
+export {
+  optionalSignal,
+  requireMaxResponseBytes,
+  requireTimeoutMs,
+  transportOf,
+} from './checks/transport-options.js'
+export { wrongType } from './checks/wrong-type.js'
 export { sha256Base64Url } from './crypto/sha256.js'
+export {
+  describeMemberNames,
+  type FlowErrorClass,
+  isSuccessStatus,
+  oauthErrorFromResponse,
+  redactRequestSecrets,
+  sendFlowRequest,
+  successJsonObject,
+} from './http/oauth-exchange.js'
+export { lazy } from './loading/lazy.js'
+export {
+  type AuthorizationRequestInput,
+  authorizationMethod,
+  createAuthorizationRequest,
+} from './oauth/authorization-request.js'
+export {
+  type DiscoveryDocumentRequest,
+  fetchDiscoveryDocument,
+} from './oauth/discovery-document.js'
+export { readTokenResponse } from './oauth/token-response.js'
 export { storeKey } from './stores/key-value-store.js'
 export { checkStoreKey, checkStoreWrite } from './stores/store-arguments.js'
 export { expiresInSeconds } from './tokens/expires-in.js'
-export {
-  type AlgorithmIdentifier,
-  readAlgorithmIdentifier,
-  signatureAlgorithmOf,
-} from './x509/algorithm-identifier.js'
-export { type ParsedCertificate, parseCertificate } from './x509/certificate.js'
-export {
-  type ChainValidationInput,
-  type OwnChainValidationInput,
-  type SignatureVerifier,
-  toCertificateInfo,
-  validateCertificateChain,
-  validateOwnCertificateChain,
-} from './x509/chain.js'
-export { type ParsedCrl, parseCrl } from './x509/crl.js'
-export {
-  bytesEqual,
-  concatBytes,
-  type DerElement,
-  encodeDer,
-  encodeDerSequence,
-  readDerChildren,
-  readDerDocument,
-  readDerElement,
-} from './x509/der.js'
-export { renderDistinguishedName } from './x509/distinguished-name.js'
-export { keyUsageBitNames } from './x509/key-usage.js'
-export { decodeDerOid, encodeDerOid } from './x509/object-identifier.js'
-export { certificateDer, crlDer, decodePemBlocks, encodePem } from './x509/pem.js'
-export { describePrivateKeyPem, type PrivateKeyDescription } from './x509/private-key.js'
-export {
-  describeEcPublicKey,
-  describeSubjectPublicKeyInfo,
-  ecPublicKeyOid,
-  namedCurvesByOid,
-  type PublicKeyDescription,
-  rsaEncryptionOid,
-} from './x509/spki.js'

@@ -1,5 +1,6 @@
 /**
- * `@fhir-auth/core/jws`: compact JWS assembly and decoding, ECDSA signature conversion and the
+ * `@fhir-auth/core/jws`: compact JWS assembly and decoding, the JWT client assertion type, ECDSA
+ * signature conversion and the
  * signing-algorithm selection rules (with the checks every crypto backend's `importSigner`
  * shares, and the backends' bounded parse caches) — what signing clients (asymmetric SMART
  * clients, backend services, UDAP) and crypto backends need. A separate entry so that public
@@ -25,3 +26,4 @@ export {
   signCompactJws,
   signWithJwsSigner,
 } from './crypto/jws.js'
+export { jwtBearerAssertionType } from './oauth/jwt-bearer.js'

@@ -21,11 +21,7 @@ import {
   selectSigningAlgorithm,
   signCompactJws,
 } from '../src/jws.js'
-import {
-  ecdsaJoseToDer,
-  generateTestKeyPair,
-  signWithKey,
-} from '../src/x509/__fixtures__/webcrypto-keys.js'
+import { ecdsaJoseToDer, generateTestKeyPair, signWithKey } from './x509/fixtures/webcrypto-keys.js'
 
 describe('state, jti and PKCE', () => {
   it('generates fresh 256-bit state and jti values', () => {

@@ -7,11 +7,11 @@ import {
   FhirAuthError,
   HttpError,
   type HttpResponse,
-  oauthErrorFromResponse,
   parseOAuthErrorBody,
   RegistrationError,
   TokenError,
 } from '../src/index.js'
+import { oauthErrorFromResponse } from '../src/internal.js'
 
 describe('error classes', () => {
   const cases: [FhirAuthError, string, string][] = [

@@ -19,7 +19,7 @@ import {
   generateTestKeyPair,
   signWithKey,
   verifyWithWebCrypto,
-} from '../src/x509/__fixtures__/webcrypto-keys.js'
+} from './x509/fixtures/webcrypto-keys.js'
 
 const issuer = 'https://ehr.example.org/fhir'
 const clientId = 'app-1'

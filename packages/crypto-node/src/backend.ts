@@ -11,15 +11,13 @@ import type {
   VerifyCertificateChainParams,
 } from '@fhir-auth/core'
 import {
-  type ParsedCertificate,
-  type ParsedCrl,
-  parseCertificate as parseCertificateDer,
-  parseCrl as parseCrlDer,
+  BoundedCache,
+  cachedParsers,
+  cryptoBackendSpecificationVersion,
   toCertificateInfo,
-} from '@fhir-auth/core/internal'
-import { BoundedCache, parseWithCache } from '@fhir-auth/core/jws'
-import { verifyNodeCertificateChain } from './certificate-chain.js'
-import { certificateInputDer, crlInputDer } from './certificate-input.js'
+  verifyCertificateChainWith,
+} from '@fhir-auth/core/backend'
+import { certificateInputDer } from './certificate-input.js'
 import { keyMatchesNodeCertificate } from './key-match.js'
 import { loadNodePkcs12, type NodePkcs12Contents } from './pkcs12/load-pkcs12.js'
 import { importNodeSigner } from './signer.js'
@@ -31,14 +29,13 @@ import { verifyNodeSignature } from './verify-signature.js'
  */
 export interface NodeCryptoBackend extends CryptoBackend {
   readonly name: 'node'
+  readonly specificationVersion: typeof cryptoBackendSpecificationVersion
   loadPkcs12(data: Uint8Array, password: string): Promise<NodePkcs12Contents>
 }
 
-// Sized for a client talking to a handful of servers: each UDAP chain is 2–4 certificates and
-// keys plus one CRL per CA. Bounded so a long-running process cannot grow without limit.
+// Sized for a client talking to a handful of servers: each UDAP chain holds 2–4 keys. Bounded so
+// a long-running process cannot grow without limit.
 const publicKeyCacheSize = 64
-const certificateCacheSize = 64
-const crlCacheSize = 16
 
 /**
  * Creates a {@link CryptoBackend} on `node:crypto`: native RSA and ECDSA signing
@@ -57,26 +54,19 @@ const crlCacheSize = 16
  * const crypto = createNodeCryptoBackend()
  * const signer = await crypto.importSigner(privateKeyPem, { profile: 'smart', kid: 'key-1' })
  * ```
- * @see packages/core/README.md#crypto-backends in the fhir-auth repository
+ * @see https://github.com/fhir-auth/fhir-auth/blob/main/docs/guides/crypto-backends.md
  */
 export function createNodeCryptoBackend(): NodeCryptoBackend {
   const publicKeys = new BoundedCache<KeyObject>(publicKeyCacheSize)
-  const certificates = new BoundedCache<ParsedCertificate>(certificateCacheSize)
-  const crls = new BoundedCache<ParsedCrl>(crlCacheSize)
-
-  const parseCertificate = (input: unknown): ParsedCertificate =>
-    parseWithCache(
-      certificateInputDer(input as CertificateInput),
-      certificates,
-      parseCertificateDer,
-    )
-  const parseCrl = (input: unknown): ParsedCrl =>
-    parseWithCache(crlInputDer(input as string | Uint8Array), crls, parseCrlDer)
+  const { parseCertificate, parseCrl } = cachedParsers((input) =>
+    certificateInputDer(input as CertificateInput),
+  )
   const verifySignature = (check: SignatureCheck): Promise<boolean> =>
     verifyNodeSignature(check, publicKeys)
 
   return Object.freeze({
     name: 'node',
+    specificationVersion: cryptoBackendSpecificationVersion,
     importSigner: (key: PrivateKeyInput, options: ImportSignerOptions): Promise<JwsSigner> =>
       importNodeSigner(key, options),
     parseCertificate: async (certificate: CertificateInput): Promise<CertificateInfo> =>
@@ -89,7 +79,7 @@ export function createNodeCryptoBackend(): NodeCryptoBackend {
     verifyCertificateChain: (
       params: VerifyCertificateChainParams,
     ): Promise<VerifiedCertificateChain> =>
-      verifyNodeCertificateChain(params, { parseCertificate, parseCrl, verifySignature }),
+      verifyCertificateChainWith(params, { parseCertificate, parseCrl, verifySignature }),
     loadPkcs12: (data: Uint8Array, password: string): Promise<NodePkcs12Contents> =>
       loadNodePkcs12(data, password),
     verifySignature,
@@ -99,6 +89,6 @@ export function createNodeCryptoBackend(): NodeCryptoBackend {
 /**
  * A ready {@link createNodeCryptoBackend} instance for applications that need only one.
  *
- * @see packages/core/README.md#crypto-backends in the fhir-auth repository
+ * @see https://github.com/fhir-auth/fhir-auth/blob/main/docs/guides/crypto-backends.md
  */
 export const nodeCryptoBackend: NodeCryptoBackend = createNodeCryptoBackend()

@@ -1,6 +1,6 @@
 import { X509Certificate } from 'node:crypto'
-import { type CertificateInput, type CrlInput, CryptoError, describeValue } from '@fhir-auth/core'
-import { certificateDer, crlDer } from '@fhir-auth/core/internal'
+import { type CertificateInput, CryptoError, describeValue } from '@fhir-auth/core'
+import { certificateDer } from '@fhir-auth/core/backend'
 
 /**
  * The DER bytes of a certificate given as PEM text (the first CERTIFICATE block), DER bytes or
@@ -16,20 +16,5 @@ export function certificateInputDer(input: CertificateInput): Uint8Array {
   throw new CryptoError(
     'invalid-certificate',
     `expected a certificate as PEM text, DER bytes or an X509Certificate, got ${describeValue(input)}`,
-  )
-}
-
-/**
- * The DER bytes of a CRL given as PEM text ("X509 CRL") or DER bytes.
- *
- * @throws CryptoError `invalid-crl` for text without a CRL, or another type.
- * @see https://www.rfc-editor.org/rfc/rfc7468#section-6
- * @internal
- */
-export function crlInputDer(input: CrlInput): Uint8Array {
-  if (typeof input === 'string' || input instanceof Uint8Array) return crlDer(input)
-  throw new CryptoError(
-    'invalid-crl',
-    `expected a CRL as PEM text or DER bytes, got ${describeValue(input)}`,
   )
 }

@@ -6,7 +6,7 @@ import {
   randomBytes,
   type VerificationAlgorithm,
 } from '@fhir-auth/core'
-import { type BoundedCache, signWithJwsSigner } from '@fhir-auth/core/jws'
+import { type BoundedCache, signWithJwsSigner } from '@fhir-auth/core/backend'
 import { resolvePrivateKey } from './private-key-input.js'
 import { publicKeyFromSpki, verifyNodeSignature } from './verify-signature.js'
 
@@ -21,7 +21,7 @@ import { publicKeyFromSpki, verifyNodeSignature } from './verify-signature.js'
  *
  * @throws CryptoError `invalid-key` for an unreadable key; `invalid-signature` when a signer
  *   fails or returns malformed bytes.
- * @see packages/core/README.md#crypto-backends in the fhir-auth repository
+ * @see https://github.com/fhir-auth/fhir-auth/blob/main/packages/core/README.md#crypto-backends
  * @internal
  */
 export async function keyMatchesNodeCertificate(

@@ -12,7 +12,7 @@ import {
   checkFixedAlgorithm,
   checkImportSignerOptions,
   selectSigningAlgorithm,
-} from '@fhir-auth/core/jws'
+} from '@fhir-auth/core/backend'
 import { algorithmParameters } from './algorithm-parameters.js'
 import { describeKeyObject } from './key-description.js'
 import { nodeErrorCode, type ResolvedPrivateKey, resolvePrivateKey } from './private-key-input.js'
@@ -29,7 +29,7 @@ import { nodeErrorCode, type ResolvedPrivateKey, resolvePrivateKey } from './pri
  *   key is bound to a hash the profile cannot use, or a signer's `alg` is not the profile's.
  * @throws ConfigurationError `jwtAlgorithm` when the explicit algorithm cannot be used, or an
  *   option of the wrong type.
- * @see packages/core/README.md#crypto-backends in the fhir-auth repository
+ * @see https://github.com/fhir-auth/fhir-auth/blob/main/packages/core/README.md#crypto-backends
  * @internal
  */
 export async function importNodeSigner(key: unknown, options: unknown): Promise<JwsSigner> {

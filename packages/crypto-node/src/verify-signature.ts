@@ -1,6 +1,6 @@
 import { constants, createPublicKey, type KeyObject, verify } from 'node:crypto'
 import { CryptoError, type SignatureCheck } from '@fhir-auth/core'
-import type { BoundedCache } from '@fhir-auth/core/jws'
+import type { BoundedCache } from '@fhir-auth/core/backend'
 import { type AlgorithmParameters, algorithmParameters } from './algorithm-parameters.js'
 import { nodeErrorCode } from './private-key-input.js'
 

@@ -6,7 +6,7 @@ import {
 } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { ConfigurationError } from '@fhir-auth/core'
-import { certificateDer } from '@fhir-auth/core/internal'
+import { certificateDer } from '@fhir-auth/core/backend'
 import forge from 'node-forge'
 import { describe, expect, it } from 'vitest'
 import { createNodeCryptoBackend } from '../src/index.js'

@@ -1,15 +1,12 @@
-import type { CrlInput, CryptoBackend } from '@fhir-auth/core'
+import type { CryptoBackend } from '@fhir-auth/core'
 import {
-  crlDer,
-  type ParsedCertificate,
-  type ParsedCrl,
-  parseCertificate as parseCertificateDer,
-  parseCrl as parseCrlDer,
+  cachedParsers,
+  cryptoBackendSpecificationVersion,
+  lazy,
   toCertificateInfo,
-} from '@fhir-auth/core/internal'
-import { BoundedCache, parseWithCache } from '@fhir-auth/core/jws'
+  verifyCertificateChainWith,
+} from '@fhir-auth/core/backend'
 import { certificateBytes } from './certificates/certificate-bytes.js'
-import { verifyCertificateChain } from './certificates/verify-certificate-chain.js'
 import { keyMatchesCertificate } from './keys/key-matches-certificate.js'
 import { importSigner } from './signer/import-signer.js'
 import { subtleSource } from './subtle.js'
@@ -24,25 +21,8 @@ export interface WebCryptoBackendOptions {
   readonly subtle?: SubtleCrypto | undefined
 }
 
-// Sized for a client talking to a handful of servers: each UDAP chain is 2–4 certificates plus
-// one CRL per CA. Bounded so a long-running process cannot grow without limit.
-const certificateCacheSize = 64
-const crlCacheSize = 16
-
-/** Kept once loaded: `import()` resolves its specifier again on every call. */
-let pkcs12Module: Promise<typeof import('./pkcs12/load-pkcs12.js')> | undefined
-
-function loadPkcs12Module(): Promise<typeof import('./pkcs12/load-pkcs12.js')> {
-  if (pkcs12Module === undefined) {
-    const pending = import('./pkcs12/load-pkcs12.js')
-    pkcs12Module = pending
-    // A chunk that failed to load is tried again on the next call.
-    pending.catch(() => {
-      if (pkcs12Module === pending) pkcs12Module = undefined
-    })
-  }
-  return pkcs12Module
-}
+/** The PKCS#12 code (and with it pkijs), loaded on the first `loadPkcs12` call. */
+const loadPkcs12Module = lazy(() => import('./pkcs12/load-pkcs12.js'))
 
 /**
  * Creates a {@link CryptoBackend} on WebCrypto `SubtleCrypto`, for browsers, Deno, Bun, edge
@@ -69,24 +49,21 @@ function loadPkcs12Module(): Promise<typeof import('./pkcs12/load-pkcs12.js')> {
  * const signer = await backend.importSigner(privateKeyPem, { profile: 'smart' })
  * signer.alg // 'RS384' for an RSA key, 'ES384' for a P-384 key
  * ```
- * @see packages/core/README.md#crypto-backends in the fhir-auth repository
+ * @see https://github.com/fhir-auth/fhir-auth/blob/main/docs/guides/crypto-backends.md
  */
 export function createWebCryptoBackend(options: WebCryptoBackendOptions = {}): CryptoBackend {
   const subtle = subtleSource(options.subtle)
   const verifySignature = createSignatureVerifier(subtle)
-  const certificates = new BoundedCache<ParsedCertificate>(certificateCacheSize)
-  const crls = new BoundedCache<ParsedCrl>(crlCacheSize)
-  const parseCertificate = (input: unknown): ParsedCertificate =>
-    parseWithCache(certificateBytes(input), certificates, parseCertificateDer)
-  const parseCrl = (input: CrlInput): ParsedCrl => parseWithCache(crlDer(input), crls, parseCrlDer)
+  const { parseCertificate, parseCrl } = cachedParsers(certificateBytes)
   const backend: CryptoBackend = {
     name: 'webcrypto',
+    specificationVersion: cryptoBackendSpecificationVersion,
     importSigner: (key, signerOptions) => importSigner(subtle, key, signerOptions),
     parseCertificate: async (certificate) => toCertificateInfo(parseCertificate(certificate)),
     keyMatchesCertificate: async (key, certificate) =>
       keyMatchesCertificate(subtle, verifySignature, key, parseCertificate(certificate)),
     verifyCertificateChain: (params) =>
-      verifyCertificateChain(params, { parseCertificate, parseCrl, verify: verifySignature }),
+      verifyCertificateChainWith(params, { parseCertificate, parseCrl, verifySignature }),
     loadPkcs12: async (data, password) => {
       const { loadPkcs12 } = await loadPkcs12Module()
       return loadPkcs12(subtle(), data, password)

@@ -1,8 +1,10 @@
-import { CertificateChainError, CryptoError } from '@fhir-auth/core'
-import { parseCertificate as parseCertificateInternal } from '@fhir-auth/core/internal'
+import { CertificateChainError, ConfigurationError, CryptoError } from '@fhir-auth/core'
+import {
+  orderCertificateChain as orderChain,
+  parseCertificate as parseCertificateInternal,
+} from '@fhir-auth/core/backend'
 import { describe, expect, it } from 'vitest'
 import { createWebCryptoBackend } from '../src/index.js'
-import { orderChain } from '../src/pkcs12/order-chain.js'
 import {
   caCertificate,
   caCrl,
@@ -139,22 +141,28 @@ describe('verifyCertificateChain', () => {
     ['trustAnchors', { trustAnchors: undefined }],
     ['crls', { crls: {} }],
     ['at', { at: new Date(Number.NaN) }],
-  ])('refuses a malformed %s parameter', async (_, override) => {
-    const error = await rejectionOf(
-      backend.verifyCertificateChain({
-        chain: [clientRsaCertificate],
-        trustAnchors: [caCertificate],
-        crls: [caCrl],
-        at,
-        ...override,
-      } as never),
-    )
-    expect((error as CertificateChainError).reason).toBe('malformed')
-  })
+  ])(
+    'refuses a malformed %s parameter as a ConfigurationError naming it',
+    async (name, override) => {
+      const error = await rejectionOf(
+        backend.verifyCertificateChain({
+          chain: [clientRsaCertificate],
+          trustAnchors: [caCertificate],
+          crls: [caCrl],
+          at,
+          ...override,
+        } as never),
+      )
+      // Both backends: a caller's wrong type is a ConfigurationError, not a verdict on a chain.
+      expect(error).toBeInstanceOf(ConfigurationError)
+      expect((error as ConfigurationError).invalidAttribute).toBe(name)
+    },
+  )
 
-  it('refuses missing parameters as malformed', async () => {
+  it('refuses missing parameters as a ConfigurationError on params', async () => {
     const error = await rejectionOf(backend.verifyCertificateChain(undefined as never))
-    expect((error as CertificateChainError).reason).toBe('malformed')
+    expect(error).toBeInstanceOf(ConfigurationError)
+    expect((error as ConfigurationError).invalidAttribute).toBe('params')
   })
 
   it('refuses a CRL that does not parse with invalid-crl', async () => {
@@ -170,7 +178,7 @@ describe('verifyCertificateChain', () => {
   })
 })
 
-describe('orderChain', () => {
+describe("core's orderCertificateChain, as this backend's loadPkcs12 uses it", () => {
   const parse = (pem: string) => parseCertificateInternal(pemBody(pem, 'CERTIFICATE'))
 
   it('orders by issuer linkage, leaving out certificates not on the path', () => {

@@ -1,5 +1,5 @@
 import { describeBackendContract, type ExtraKeyFormSource } from '@fhir-auth/backend-contract'
-import { decodePemBlocks } from '@fhir-auth/core/internal'
+import { decodePemBlocks } from '@fhir-auth/core/backend'
 import { createWebCryptoBackend } from '../src/index.js'
 
 /** WebCrypto parameters for a contract key; RSA keys are bound to the hash of the algorithm. */

@@ -1,5 +1,5 @@
 import { CryptoError } from '@fhir-auth/core'
-import { parseCertificate } from '@fhir-auth/core/internal'
+import { parseCertificate } from '@fhir-auth/core/backend'
 import { describe, expect, it } from 'vitest'
 import { createWebCryptoBackend } from '../src/index.js'
 import {

@@ -1,4 +1,4 @@
-import { requireNonBlankString } from '@fhir-auth/core'
+import { readOptions, requireNonBlankString } from '@fhir-auth/core/internal'
 import type { ClientAuthentication } from './client-authentication.js'
 import { postAuthenticatedTokenRequest, type TokenRequestCommon } from './token-request.js'
 import type { TokenResponse } from './token-response.js'
@@ -23,15 +23,26 @@ export interface AuthorizationCodeExchangeOptions extends TokenRequestCommon {
  * @throws ConfigurationError for a missing or blank option (`code`, `codeVerifier`,
  *   `redirectUri`, `tokenEndpoint`, `clientId`, `clientSecret`, `kid`, `jwtAlgorithm`, …).
  * @throws TokenError when the server refuses, answers unusably, or the transport fails.
+ * @example
+ * ```ts
+ * const tokens = await exchangeAuthorizationCode({
+ *   tokenEndpoint: metadata.tokenEndpoint,
+ *   code: callbackUrl.searchParams.get('code') ?? '',
+ *   codeVerifier, // from buildAuthorizationRequest, kept until the callback
+ *   redirectUri: 'https://app.example.org/callback',
+ *   clientAuthentication: { type: 'public', clientId: 'my-app' },
+ * })
+ * ```
  * @see https://hl7.org/fhir/smart-app-launch/STU2.2/app-launch.html#obtain-access-token
  */
 export async function exchangeAuthorizationCode(
-  options: AuthorizationCodeExchangeOptions,
+  input: AuthorizationCodeExchangeOptions,
 ): Promise<TokenResponse> {
+  const options = readOptions(input, 'exchangeAuthorizationCode', { required: true })
   const code = requireNonBlankString(options.code, 'code')
   const codeVerifier = requireNonBlankString(options.codeVerifier, 'codeVerifier')
   return postAuthenticatedTokenRequest(
-    options,
+    options as AuthorizationCodeExchangeOptions,
     {
       grant_type: 'authorization_code',
       code,

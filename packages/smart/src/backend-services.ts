@@ -1,7 +1,12 @@
 import type { JwsSigner, Logger } from '@fhir-auth/core'
-import { requireNonBlankString, usableScopes } from '@fhir-auth/core'
-import { createClientAssertion, jwtBearerAssertionType } from './client-assertion.js'
-import { requireScopes } from './option-checks.js'
+import {
+  readOptions,
+  requireNonBlankString,
+  requireScopes,
+  usableScopes,
+} from '@fhir-auth/core/internal'
+import { jwtBearerAssertionType } from '@fhir-auth/core/jws'
+import { createClientAssertion } from './client-assertion.js'
 import { postTokenRequest, type TokenRequestCommon } from './token-request.js'
 import type { TokenResponse } from './token-response.js'
 
@@ -25,21 +30,36 @@ export interface BackendServicesTokenOptions extends TokenRequestCommon {
  *   `kid` or `jwtAlgorithm`.
  * @throws CryptoError when the signer fails.
  * @throws TokenError when the server refuses, answers unusably, or the transport fails.
+ * @example
+ * ```ts
+ * const signer = await createNodeCryptoBackend().importSigner(privateKeyPem, {
+ *   profile: 'smart',
+ *   kid: 'key-1',
+ * })
+ * const tokens = await requestBackendServicesToken({
+ *   tokenEndpoint: metadata.tokenEndpoint,
+ *   clientId: 'my-service',
+ *   signer,
+ *   scopes: ['system/Patient.rs'],
+ * })
+ * ```
  * @see https://hl7.org/fhir/smart-app-launch/STU2.2/backend-services.html#obtaining-an-access-token
  */
 export async function requestBackendServicesToken(
-  options: BackendServicesTokenOptions,
+  input: BackendServicesTokenOptions,
 ): Promise<TokenResponse> {
+  const options = readOptions(input, 'requestBackendServicesToken', { required: true })
   const scope = requireScopes(options.scopes)
+  // createClientAssertion checks the client id and the signer.
   const assertion = await createClientAssertion({
-    clientId: options.clientId,
+    clientId: options.clientId as string,
     tokenEndpoint: requireNonBlankString(options.tokenEndpoint, 'tokenEndpoint'),
-    signer: options.signer,
+    signer: options.signer as JwsSigner,
     jwksUri: options.jwksUri,
     now: options.now,
   })
   return postTokenRequest(
-    options,
+    options as BackendServicesTokenOptions,
     {
       grant_type: 'client_credentials',
       scope,
@@ -60,6 +80,11 @@ const fallbackScopes: readonly string[] = Object.freeze(['system/*.rs'])
  * `system/*.rs` with one deprecation warning. Non-`system/` scopes are passed through
  * unchanged; only blank entries are dropped.
  *
+ * @example
+ * ```ts
+ * resolveBackendScopes(undefined, ['system/Patient.rs'], logger) // ['system/Patient.rs']
+ * resolveBackendScopes([' '], undefined, logger) // ['system/*.rs'], with a deprecation warning
+ * ```
  * @see https://hl7.org/fhir/smart-app-launch/STU2.2/backend-services.html#obtaining-an-access-token
  */
 export function resolveBackendScopes(

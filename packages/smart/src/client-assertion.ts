@@ -3,15 +3,17 @@ import {
   ConfigurationError,
   epochSeconds,
   generateJti,
-  isJwsSigner,
   type JwsSigner,
-  requireNonBlankString,
-  systemClock,
 } from '@fhir-auth/core'
+import { readOptions, requireNonBlankString } from '@fhir-auth/core/internal'
+import { currentTime, requireSigner } from '@fhir-auth/core/internal/on-demand'
 import { signCompactJws } from '@fhir-auth/core/jws'
 
-/** The `client_assertion_type` of a JWT client assertion (RFC 7523 §2.2). */
-export const jwtBearerAssertionType = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer'
+/**
+ * The `client_assertion_type` of a JWT client assertion (RFC 7523 §2.2); `@fhir-auth/core/jws`'s
+ * constant, exported here too for SMART users.
+ */
+export { jwtBearerAssertionType } from '@fhir-auth/core/jws'
 
 /** The longest lifetime SMART allows: `exp` "no more than five minutes in the future". */
 const maxLifetimeSeconds = 300
@@ -41,16 +43,21 @@ export interface ClientAssertionOptions {
  *   `kid` when the signer has none, `signer`, `clientId`, `tokenEndpoint`, `jwksUri` or
  *   `lifetimeSeconds` when unusable.
  * @throws CryptoError `invalid-signature` when the signer fails.
+ * @example
+ * ```ts
+ * const clientAssertion = await createClientAssertion({
+ *   clientId: 'my-app',
+ *   tokenEndpoint: metadata.tokenEndpoint,
+ *   signer, // from a CryptoBackend's importSigner(key, { profile: 'smart', kid })
+ * })
+ * // form: client_assertion_type=jwtBearerAssertionType, client_assertion=clientAssertion
+ * ```
  * @see https://hl7.org/fhir/smart-app-launch/STU2.2/client-confidential-asymmetric.html#authenticating-to-the-token-endpoint
  */
-export async function createClientAssertion(options: ClientAssertionOptions): Promise<string> {
-  const { signer, jwksUri, lifetimeSeconds = maxLifetimeSeconds } = options
-  if (!isJwsSigner(signer)) {
-    throw new ConfigurationError({
-      invalidAttribute: 'signer',
-      message: 'signer must be a JwsSigner',
-    })
-  }
+export async function createClientAssertion(input: ClientAssertionOptions): Promise<string> {
+  const options = readOptions(input, 'createClientAssertion', { required: true })
+  const { jwksUri, lifetimeSeconds = maxLifetimeSeconds } = options
+  const signer = requireSigner(options.signer)
   if (signer.alg !== 'RS384' && signer.alg !== 'ES384') {
     throw new ConfigurationError({
       invalidAttribute: 'jwtAlgorithm',
@@ -61,7 +68,7 @@ export async function createClientAssertion(options: ClientAssertionOptions): Pr
   }
   const kid = requireNonBlankString(signer.kid, 'kid')
   if (jwksUri !== undefined) requireNonBlankString(jwksUri, 'jwksUri')
-  if (!(lifetimeSeconds > 0)) {
+  if (!(typeof lifetimeSeconds === 'number' && lifetimeSeconds > 0)) {
     throw new ConfigurationError({
       invalidAttribute: 'lifetimeSeconds',
       invalidValue: lifetimeSeconds,
@@ -69,7 +76,7 @@ export async function createClientAssertion(options: ClientAssertionOptions): Pr
     })
   }
   const clientId = requireNonBlankString(options.clientId, 'clientId')
-  const issuedAt = epochSeconds((options.now ?? systemClock)())
+  const issuedAt = epochSeconds(currentTime(options.now))
   return signCompactJws(
     jwksUri === undefined
       ? { alg: signer.alg, typ: 'JWT', kid }

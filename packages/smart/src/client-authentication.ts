@@ -1,14 +1,13 @@
 import {
   type BasicAuthEncoding,
-  basicAuthEncodings,
   basicAuthorization,
   type Clock,
   ConfigurationError,
   formEncodingChanges,
   type JwsSigner,
-  requireNonBlankString,
   TokenError,
 } from '@fhir-auth/core'
+import { lazy, requireBasicAuthEncoding, requireNonBlankString } from '@fhir-auth/core/internal'
 
 /**
  * How a SMART client authenticates at the token endpoint, one variant per client type.
@@ -71,7 +70,7 @@ export async function authenticateClient(
   if (type === 'public') return { form: { client_id: clientId }, headers: {}, secrets: [] }
   if (type === 'confidential_symmetric') {
     const clientSecret = requireNonBlankString(authentication.clientSecret, 'clientSecret')
-    const encoding = readBasicAuthEncoding(authentication.basicAuthEncoding)
+    const encoding = requireBasicAuthEncoding(authentication.basicAuthEncoding)
     // RFC 7617 §2: a user-id containing ':' cannot be sent unencoded.
     if (encoding === 'raw' && clientId.includes(':')) {
       throw new ConfigurationError({
@@ -104,16 +103,6 @@ export async function authenticateClient(
     invalidAttribute: 'clientType',
     invalidValue: type,
     validValues: ['public', 'confidential_symmetric', 'confidential_asymmetric'],
-  })
-}
-
-function readBasicAuthEncoding(value: unknown): BasicAuthEncoding {
-  if (value === undefined) return 'form-urlencoded'
-  if ((basicAuthEncodings as readonly unknown[]).includes(value)) return value as BasicAuthEncoding
-  throw new ConfigurationError({
-    invalidAttribute: 'basicAuthEncoding',
-    invalidValue: value,
-    validValues: basicAuthEncodings,
   })
 }
 
@@ -154,21 +143,8 @@ export function withBasicEncodingHint(
   )
 }
 
-let clientAssertionModule: Promise<typeof import('./client-assertion.js')> | undefined
-
 /**
  * The assertion code, loaded on demand: public and symmetric clients (most browser apps) never
- * carry JWS code. The module promise is kept because `import()` resolves its specifier again on
- * every call, which costs more than signing the assertion.
+ * carry JWS code.
  */
-function loadClientAssertion(): Promise<typeof import('./client-assertion.js')> {
-  if (clientAssertionModule === undefined) {
-    const pending = import('./client-assertion.js')
-    clientAssertionModule = pending
-    // A chunk that failed to load (a browser offline for a moment) is tried again next time.
-    pending.catch(() => {
-      if (clientAssertionModule === pending) clientAssertionModule = undefined
-    })
-  }
-  return clientAssertionModule
-}
+const loadClientAssertion = lazy(() => import('./client-assertion.js'))

@@ -1,14 +1,10 @@
+import { normalizeBaseUrl, safeUrl, type TransportOptions } from '@fhir-auth/core'
 import {
-  ConfigurationError,
-  DiscoveryError,
-  HttpError,
-  normalizeBaseUrl,
-  parseJsonObjectBody,
-  safeUrl,
-  sendRequest,
-  type TransportOptions,
-} from '@fhir-auth/core'
-import { transportOf } from './option-checks.js'
+  fetchDiscoveryDocument,
+  readOptions,
+  requireNonBlankString,
+  transportOf,
+} from '@fhir-auth/core/internal'
 import { SmartMetadata } from './smart-metadata.js'
 
 /** Options of {@link discoverSmartConfiguration}. */
@@ -21,6 +17,11 @@ export interface DiscoverSmartOptions extends TransportOptions {
  * The SMART discovery URL of a FHIR server: the base URL without trailing slashes, then
  * `/.well-known/smart-configuration`.
  *
+ * @example
+ * ```ts
+ * smartConfigurationUrl('https://ehr.example.org/fhir/')
+ * // 'https://ehr.example.org/fhir/.well-known/smart-configuration'
+ * ```
  * @see https://hl7.org/fhir/smart-app-launch/STU2.2/conformance.html#using-well-known
  */
 export function smartConfigurationUrl(baseUrl: string): string {
@@ -37,43 +38,24 @@ export function smartConfigurationUrl(baseUrl: string): string {
  * @throws DiscoveryError with `endpoint` = the discovery URL and `status` when there was a
  *   response: non-2xx status, body not a JSON object, or a transport failure (the
  *   `HttpError` is the `cause`).
+ * @example
+ * ```ts
+ * const metadata = await discoverSmartConfiguration({ baseUrl: 'https://ehr.example.org/fhir' })
+ * metadata.authorizationEndpoint
+ * metadata.supportsPostAuthorization()
+ * ```
  * @see https://hl7.org/fhir/smart-app-launch/STU2.2/conformance.html#using-well-known
  */
 export async function discoverSmartConfiguration(
-  options: DiscoverSmartOptions,
+  input: DiscoverSmartOptions,
 ): Promise<SmartMetadata> {
-  const { baseUrl } = options
-  if (typeof baseUrl !== 'string' || baseUrl.trim() === '') {
-    throw new ConfigurationError({
-      invalidAttribute: 'baseUrl',
-      message: 'baseUrl must be the FHIR base URL',
-    })
-  }
+  const options = readOptions(input, 'discoverSmartConfiguration', { required: true })
+  const baseUrl = requireNonBlankString(options.baseUrl, 'baseUrl', false)
   const url = smartConfigurationUrl(baseUrl)
-  const endpoint = safeUrl(url)
-  try {
-    const response = await sendRequest({
-      method: 'GET',
-      url,
-      ...transportOf(options),
-    })
-    if (response.status < 200 || response.status > 299) {
-      throw new DiscoveryError({
-        endpoint,
-        status: response.status,
-        message: `SMART discovery failed for ${endpoint}: HTTP ${response.status}`,
-      })
-    }
-    return SmartMetadata.fromJson(parseJsonObjectBody(response), { baseUrl, endpoint })
-  } catch (error) {
-    if (!(error instanceof HttpError)) throw error
-    throw new DiscoveryError(
-      {
-        endpoint,
-        status: error.status,
-        message: `SMART discovery failed for ${endpoint}: ${error.message}`,
-      },
-      { cause: error },
-    )
-  }
+  const document = await fetchDiscoveryDocument({
+    url,
+    label: 'SMART discovery',
+    transport: transportOf(options),
+  })
+  return SmartMetadata.fromJson(document, { baseUrl, endpoint: safeUrl(url) })
 }

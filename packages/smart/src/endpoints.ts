@@ -20,6 +20,11 @@ const accessors = {
  *
  * @throws DiscoveryError (with the discovery URL as `endpoint`) naming the field when it is
  *   missing, not an absolute URL, or not HTTPS.
+ * @example
+ * ```ts
+ * const metadata = await discoverSmartConfiguration({ baseUrl: 'https://ehr.example.org/fhir' })
+ * const tokenEndpoint = requireDiscoveredEndpoint(metadata, 'token_endpoint', false)
+ * ```
  * @see https://hl7.org/fhir/smart-app-launch/STU2.2/conformance.html#metadata
  */
 export function requireDiscoveredEndpoint(

@@ -1,4 +1,4 @@
-import { requireNonBlankString, usableScopes } from '@fhir-auth/core'
+import { readOptions, requireNonBlankString, usableScopes } from '@fhir-auth/core/internal'
 import type { ClientAuthentication } from './client-authentication.js'
 import { postAuthenticatedTokenRequest, type TokenRequestCommon } from './token-request.js'
 import type { TokenResponse } from './token-response.js'
@@ -22,13 +22,23 @@ export interface RefreshOptions extends TokenRequestCommon {
  * @throws ConfigurationError for a missing or blank option (`refreshToken`, `tokenEndpoint`,
  *   client authentication).
  * @throws TokenError when the server refuses, answers unusably, or the transport fails.
+ * @example
+ * ```ts
+ * const refreshed = await refreshAccessToken({
+ *   tokenEndpoint: metadata.tokenEndpoint,
+ *   refreshToken: tokens.refresh_token as string,
+ *   clientAuthentication: { type: 'confidential_symmetric', clientId: 'my-app', clientSecret },
+ * })
+ * store(refreshed.refresh_token) // the rotated one, or the one sent when the server keeps it
+ * ```
  * @see https://hl7.org/fhir/smart-app-launch/STU2.2/app-launch.html#step-7-app-uses-a-refresh-token-to-obtain-a-new-access-token
  */
-export async function refreshAccessToken(options: RefreshOptions): Promise<TokenResponse> {
+export async function refreshAccessToken(input: RefreshOptions): Promise<TokenResponse> {
+  const options = readOptions(input, 'refreshAccessToken', { required: true })
   const refreshToken = requireNonBlankString(options.refreshToken, 'refreshToken')
   const scopes = usableScopes(options.scopes)
   const response = await postAuthenticatedTokenRequest(
-    options,
+    options as RefreshOptions,
     scopes === undefined
       ? { grant_type: 'refresh_token', refresh_token: refreshToken }
       : { grant_type: 'refresh_token', refresh_token: refreshToken, scope: scopes.join(' ') },

@@ -1,25 +1,18 @@
 import {
   ConfigurationError,
-  configuredUrlProblem,
-  describeMemberNames,
   type HttpResponse,
-  isJsonObject,
-  isSuccessStatus,
-  oauthErrorFromResponse,
   RegistrationError,
-  sendFlowRequest,
-  successJsonObject,
+  type RegistrationResponse,
   type TransportOptions,
 } from '@fhir-auth/core'
-import { transportOf } from './option-checks.js'
+import { readOptions, sendFlowRequest, transportOf } from '@fhir-auth/core/internal'
+import {
+  isPlainObject,
+  readRegistrationResponse,
+  requireEndpointUrl,
+} from '@fhir-auth/core/internal/on-demand'
 
-/**
- * A registration response as the server sent it (RFC 7591 §3.2.1): at least a non-empty
- * `client_id`, often `client_secret`, `registration_access_token` and the echoed metadata.
- */
-export type RegistrationResponse = Readonly<Record<string, unknown>> & {
-  readonly client_id: string
-}
+export type { RegistrationResponse } from '@fhir-auth/core'
 
 /** Options of {@link registerSmartClient}. */
 export interface RegisterSmartClientOptions extends TransportOptions {
@@ -43,23 +36,32 @@ export interface RegisterSmartClientOptions extends TransportOptions {
  * @throws RegistrationError with `status`, `error`, `errorDescription`, `errorUri` for an RFC
  *   7591 §3.2.2 error; for a 2xx without a usable JSON object or `client_id`; for a transport
  *   failure (the `HttpError` is the `cause`).
+ * @example
+ * ```ts
+ * const registration = await registerSmartClient({
+ *   registrationEndpoint: metadata.registrationEndpoint ?? '',
+ *   metadata: {
+ *     client_name: 'My backend service',
+ *     grant_types: ['client_credentials'],
+ *     token_endpoint_auth_method: 'private_key_jwt',
+ *     jwks_uri: 'https://service.example.org/.well-known/jwks.json',
+ *   },
+ *   authorization: `Bearer ${initialAccessToken}`,
+ * })
+ * registration.client_id // store it
+ * ```
  * @see https://www.rfc-editor.org/rfc/rfc7591#section-3
  */
 export async function registerSmartClient(
-  options: RegisterSmartClientOptions,
+  input: RegisterSmartClientOptions,
 ): Promise<RegistrationResponse> {
-  const { registrationEndpoint, metadata, authorization } = options
-  // The same policy as every configured URL (DESIGN §12), user info included.
-  const endpointProblem =
-    typeof registrationEndpoint === 'string'
-      ? configuredUrlProblem(registrationEndpoint, options.allowInsecureLocalhost === true)
-      : 'must be an absolute http(s) URL'
-  if (endpointProblem !== undefined) {
-    throw new ConfigurationError({
-      invalidAttribute: 'registrationEndpoint',
-      message: `registrationEndpoint ${endpointProblem}`,
-    })
-  }
+  const options = readOptions(input, 'registerSmartClient', { required: true })
+  const { metadata, authorization } = options
+  const registrationEndpoint = requireEndpointUrl(
+    options.registrationEndpoint,
+    'registrationEndpoint',
+    options.allowInsecureLocalhost,
+  )
   if (!isPlainObject(metadata) || !isSerializable(metadata)) {
     throw new ConfigurationError({
       invalidAttribute: 'metadata',
@@ -91,23 +93,22 @@ export async function registerSmartClient(
  * `client_id`, returned as received.
  *
  * @throws RegistrationError as {@link registerSmartClient} describes.
+ * @example
+ * ```ts
+ * // with a response from your own HTTP stack (an HttpResponse: url, status, headers, bodyText)
+ * const { client_id } = parseRegistrationResponse(response)
+ * ```
  * @see https://www.rfc-editor.org/rfc/rfc7591#section-3.2
  */
 export function parseRegistrationResponse(
   response: HttpResponse,
   requestSecrets: readonly (string | undefined)[] = [],
 ): RegistrationResponse {
-  if (!isSuccessStatus(response))
-    throw oauthErrorFromResponse(RegistrationError, 'client registration', response, requestSecrets)
-  const body = successJsonObject(RegistrationError, 'registration response', response)
-  const clientId = body.client_id
-  if (typeof clientId !== 'string' || clientId.trim() === '') {
-    throw new RegistrationError({
-      status: response.status,
-      message: `registration response has no non-blank string client_id (received fields: ${describeMemberNames(body)})`,
-    })
-  }
-  return body as RegistrationResponse
+  return readRegistrationResponse(response, {
+    label: 'client registration',
+    responseLabel: 'registration response',
+    requestSecrets,
+  })
 }
 
 /** False for cycles and BigInt values, on which `JSON.stringify` throws a `TypeError`. */
@@ -118,10 +119,4 @@ function isSerializable(value: unknown): boolean {
   } catch {
     return false
   }
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (!isJsonObject(value)) return false
-  const prototype: unknown = Object.getPrototypeOf(value)
-  return prototype === Object.prototype || prototype === null
 }

@@ -47,6 +47,14 @@ const listFields = [
  * (lists keep only their string entries). Endpoint URLs without a scheme are resolved
  * against the FHIR base, as the IG recommends for relative URLs.
  *
+ * @example
+ * ```ts
+ * const metadata = SmartMetadata.fromJson(await response.json(), {
+ *   baseUrl: 'https://ehr.example.org/fhir',
+ * })
+ * if (metadata.supportsPostAuthorization()) method = 'post'
+ * metadata.tokenEndpoint // a relative value is resolved against the FHIR base
+ * ```
  * @see https://hl7.org/fhir/smart-app-launch/STU2.2/conformance.html#metadata
  */
 export class SmartMetadata {

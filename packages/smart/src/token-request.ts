@@ -1,16 +1,10 @@
-import {
-  type Clock,
-  requireNonBlankString,
-  sendFlowRequest,
-  TokenError,
-  type TransportOptions,
-} from '@fhir-auth/core'
+import { type Clock, TokenError, type TransportOptions } from '@fhir-auth/core'
+import { requireNonBlankString, sendFlowRequest, transportOf } from '@fhir-auth/core/internal'
 import {
   authenticateClient,
   type ClientAuthentication,
   withBasicEncodingHint,
 } from './client-authentication.js'
-import { transportOf } from './option-checks.js'
 import { parseTokenResponse, type TokenResponse } from './token-response.js'
 
 /** What every token request takes: the endpoint, transport settings and a clock for assertions. */

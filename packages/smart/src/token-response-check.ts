@@ -1,10 +1,5 @@
-import {
-  defaultLogger,
-  describeValue,
-  isJsonObject,
-  isNonBlankString,
-  type Logger,
-} from '@fhir-auth/core'
+import { defaultLogger, describeValue, isJsonObject, type Logger } from '@fhir-auth/core'
+import { isNonBlankString } from '@fhir-auth/core/internal'
 
 /** Options of {@link isTokenResponseValid}. */
 export interface TokenResponseCheckOptions {
@@ -24,6 +19,14 @@ const prefix = 'SMART token response non-compliance: '
  * proxies, `null`), and never logs a token value.
  *
  * @returns true when there is no violation.
+ * @example
+ * ```ts
+ * const tokens = await exchangeAuthorizationCode(options)
+ * if (!isTokenResponseValid(tokens, { logger })) {
+ *   // the server sent a token anyway; the warnings say which rule it broke
+ * }
+ * isTokenResponseValid(backendTokens, { flow: 'backend_services' }) // also requires expires_in
+ * ```
  * @see https://hl7.org/fhir/smart-app-launch/STU2.2/app-launch.html#response-5
  * @see https://hl7.org/fhir/smart-app-launch/STU2.2/backend-services.html#response-1
  */

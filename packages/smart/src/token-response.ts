@@ -1,20 +1,7 @@
-import {
-  describeMemberNames,
-  type HttpResponse,
-  isSuccessStatus,
-  oauthErrorFromResponse,
-  successJsonObject,
-  TokenError,
-} from '@fhir-auth/core'
+import type { HttpResponse, TokenResponse } from '@fhir-auth/core'
+import { readTokenResponse } from '@fhir-auth/core/internal'
 
-/**
- * A token response as the server sent it (snake_case keys: `access_token`, `token_type`,
- * `expires_in`, `scope`, `refresh_token`, `id_token`, launch context such as `patient`), with a
- * non-empty `access_token` guaranteed.
- *
- * @see https://hl7.org/fhir/smart-app-launch/STU2.2/app-launch.html#response-5
- */
-export type TokenResponse = Readonly<Record<string, unknown>> & { readonly access_token: string }
+export type { TokenResponse } from '@fhir-auth/core'
 
 /**
  * Reads a token endpoint response (no I/O).
@@ -27,22 +14,19 @@ export type TokenResponse = Readonly<Record<string, unknown>> & { readonly acces
  * @throws TokenError with `status`, and `error`, `errorDescription`, `errorUri` from an OAuth
  *   error body; for an unusable 2xx body the `HttpError` is the `cause`. A missing
  *   `access_token` is reported with the names of the fields received, never their values.
+ * @example
+ * ```ts
+ * // with a response from your own HTTP stack (an HttpResponse: url, status, headers, bodyText)
+ * const tokens = parseTokenResponse(response, [code, codeVerifier])
+ * tokens.access_token // a non-blank string
+ * ```
  * @see https://www.rfc-editor.org/rfc/rfc6749#section-5.1
  * @see https://www.rfc-editor.org/rfc/rfc6749#section-5.2
+ * @see https://hl7.org/fhir/smart-app-launch/STU2.2/app-launch.html#response-5
  */
 export function parseTokenResponse(
   response: HttpResponse,
   requestSecrets: readonly (string | undefined)[] = [],
 ): TokenResponse {
-  if (!isSuccessStatus(response))
-    throw oauthErrorFromResponse(TokenError, 'token request', response, requestSecrets)
-  const body = successJsonObject(TokenError, 'token response', response)
-  const accessToken = body.access_token
-  if (typeof accessToken !== 'string' || accessToken.trim() === '') {
-    throw new TokenError({
-      status: response.status,
-      message: `token response has no non-blank string access_token (received fields: ${describeMemberNames(body)})`,
-    })
-  }
-  return body as TokenResponse
+  return readTokenResponse(response, 'token', requestSecrets)
 }

@@ -11,6 +11,11 @@ import type { SmartMetadata } from './smart-metadata.js'
  * carry it in their bundles.
  *
  * @returns true when the document has no violation.
+ * @example
+ * ```ts
+ * const metadata = await discoverSmartConfiguration({ baseUrl: 'https://ehr.example.org/fhir' })
+ * validateSmartMetadata(metadata, consoleLogger) // warnings name each missing or wrong field
+ * ```
  * @see https://hl7.org/fhir/smart-app-launch/STU2.2/conformance.html#response
  */
 export function validateSmartMetadata(metadata: SmartMetadata, logger: Logger): boolean {

@@ -1,11 +1,7 @@
-import {
-  type Clock,
-  ConfigurationError,
-  type JwsSigner,
-  requireNonBlankString,
-} from '@fhir-auth/core'
+import { type Clock, ConfigurationError, type JwsSigner } from '@fhir-auth/core'
+import { readOptions, requireNonBlankString } from '@fhir-auth/core/internal'
 import { jsonValueProblem } from './json-value.js'
-import { requireAbsoluteUrl, requireOptions, requirePlainObject } from './option-checks.js'
+import { requireAbsoluteUrl, requirePlainObject } from './option-checks.js'
 import { signUdapJwt } from './signed-jwt.js'
 
 /** Options of {@link createAuthenticationToken}. */
@@ -48,14 +44,14 @@ export interface CreateAuthenticationTokenOptions {
  * @see https://www.udap.org/udap-jwt-client-auth.html
  */
 export async function createAuthenticationToken(
-  options: CreateAuthenticationTokenOptions,
+  input: CreateAuthenticationTokenOptions,
 ): Promise<string> {
-  requireOptions(options, 'createAuthenticationToken')
+  const options = readOptions(input, 'createAuthenticationToken', { required: true })
   const issuer = requireNonBlankString(options.issuer, 'issuer')
   const tokenEndpoint = requireAbsoluteUrl(options.tokenEndpoint, 'tokenEndpoint')
   const extensions = checkExtensions(options.extensions)
   return signUdapJwt({
-    signer: options.signer,
+    signer: options.signer as JwsSigner,
     issuer,
     audience: tokenEndpoint,
     claims: extensions === undefined ? {} : { extensions },

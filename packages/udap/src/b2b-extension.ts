@@ -1,5 +1,7 @@
-import { ConfigurationError, describeKind, isNonBlankString } from '@fhir-auth/core'
-import { frozenJsonCopy, isPlainObject } from './json-value.js'
+import { ConfigurationError } from '@fhir-auth/core'
+import { describeKind, isNonBlankString } from '@fhir-auth/core/internal'
+import { isPlainObject } from '@fhir-auth/core/internal/on-demand'
+import { frozenJsonCopy } from './json-value.js'
 import { isAbsoluteUri } from './uri.js'
 
 /**

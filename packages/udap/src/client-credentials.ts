@@ -2,19 +2,28 @@ import {
   type Clock,
   ConfigurationError,
   type JwsSigner,
-  requireNonBlankString,
-  sendFlowRequest,
   TokenError,
   type TransportOptions,
 } from '@fhir-auth/core'
+import {
+  readOptions,
+  requireNonBlankString,
+  sendFlowRequest,
+  transportOf,
+} from '@fhir-auth/core/internal'
+import { requireEndpointUrl } from '@fhir-auth/core/internal/on-demand'
+import { jwtBearerAssertionType } from '@fhir-auth/core/jws'
 import { createAuthenticationToken } from './authentication-token.js'
 import { type B2bExtensionInput, b2bExtensionKey, buildB2bExtension } from './b2b-extension.js'
-import { requireEndpoint, requireOptions, requirePlainObject } from './option-checks.js'
+import { requirePlainObject } from './option-checks.js'
 import { parseUdapTokenResponse, type TokenResponse } from './token-response.js'
 import { isScopeToken } from './uri.js'
 
-/** The `client_assertion_type` of JWT client authentication (RFC 7523 §2.2). */
-export const jwtBearerClientAssertionType = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer'
+/**
+ * The `client_assertion_type` of JWT client authentication (RFC 7523 §2.2): `@fhir-auth/core/jws`'s
+ * `jwtBearerAssertionType` under the name this package has always exported.
+ */
+export const jwtBearerClientAssertionType: typeof jwtBearerAssertionType = jwtBearerAssertionType
 
 /** Options of {@link requestUdapClientCredentialsToken}. */
 export interface UdapClientCredentialsOptions extends TransportOptions {
@@ -60,10 +69,10 @@ export interface UdapClientCredentialsOptions extends TransportOptions {
  * @see https://hl7.org/fhir/us/udap-security/STU2/b2b.html#obtaining-an-access-token
  */
 export async function requestUdapClientCredentialsToken(
-  options: UdapClientCredentialsOptions,
+  input: UdapClientCredentialsOptions,
 ): Promise<TokenResponse> {
-  requireOptions(options, 'requestUdapClientCredentialsToken')
-  const tokenEndpoint = requireEndpoint(
+  const options = readOptions(input, 'requestUdapClientCredentialsToken', { required: true })
+  const tokenEndpoint = requireEndpointUrl(
     options.tokenEndpoint,
     'tokenEndpoint',
     options.allowInsecureLocalhost,
@@ -74,7 +83,7 @@ export async function requestUdapClientCredentialsToken(
   const clientAssertion = await createAuthenticationToken({
     issuer,
     tokenEndpoint,
-    signer: options.signer,
+    signer: options.signer as JwsSigner,
     now: options.now,
     extensions,
   })
@@ -85,16 +94,12 @@ export async function requestUdapClientCredentialsToken(
       form: {
         grant_type: 'client_credentials',
         scope,
-        client_assertion_type: jwtBearerClientAssertionType,
+        client_assertion_type: jwtBearerAssertionType,
         client_assertion: clientAssertion,
         // UDAP: udap=1 tells a server that also does SMART that this is a UDAP request.
         udap: '1',
       },
-      fetch: options.fetch,
-      timeoutMs: options.timeoutMs,
-      signal: options.signal,
-      allowInsecureLocalhost: options.allowInsecureLocalhost,
-      maxResponseBytes: options.maxResponseBytes,
+      ...transportOf(options),
     },
     TokenError,
     'UDAP token request',

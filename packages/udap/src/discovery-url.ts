@@ -1,4 +1,5 @@
-import { normalizeBaseUrl, requireNonBlankString } from '@fhir-auth/core'
+import { normalizeBaseUrl } from '@fhir-auth/core'
+import { requireNonBlankString } from '@fhir-auth/core/internal'
 
 /**
  * The UDAP discovery URL of a FHIR server: the base URL without trailing slashes, then

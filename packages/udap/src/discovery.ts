@@ -4,21 +4,23 @@ import {
   type CryptoBackend,
   DiscoveryError,
   defaultLogger,
-  HttpError,
-  type HttpResponse,
   type JsonRecord,
   type Logger,
-  parseJsonObjectBody,
-  requireNonBlankString,
   safeUrl,
-  sendRequest,
   type TransportOptions,
 } from '@fhir-auth/core'
+import {
+  fetchDiscoveryDocument,
+  readOptions,
+  requireNonBlankString,
+  transportOf,
+} from '@fhir-auth/core/internal'
+import { currentTime, requireClock } from '@fhir-auth/core/internal/on-demand'
 import { udapDiscoveryUrl } from './discovery-url.js'
 import { parseUdapMetadata, type UdapMetadataDocument } from './metadata-document.js'
-import { currentTime, requireClock, requireCryptoBackend, requireOptions } from './option-checks.js'
+import { requireCryptoBackend } from './option-checks.js'
 import { verifySignedMetadata } from './signed-metadata.js'
-import { checkTrustInputs, type UdapTrustInputs } from './trust-inputs.js'
+import { checkTrustInputs, checkUdapTrustInputs, type UdapTrustInputs } from './trust-inputs.js'
 import { UdapMetadata } from './udap-metadata.js'
 import { isAbsoluteUri } from './uri.js'
 
@@ -71,11 +73,12 @@ export interface DiscoverUdapOptions extends TransportOptions, UdapTrustInputs {
  * ```
  * @see https://hl7.org/fhir/us/udap-security/STU2/discovery.html
  */
-export async function discoverUdapMetadata(options: DiscoverUdapOptions): Promise<UdapMetadata> {
-  requireOptions(options, 'discoverUdapMetadata')
+export async function discoverUdapMetadata(input: DiscoverUdapOptions): Promise<UdapMetadata> {
+  const options = readOptions(input, 'discoverUdapMetadata', { required: true })
   const baseUrl = requireNonBlankString(options.baseUrl, 'baseUrl')
   const crypto = requireCryptoBackend(options.crypto)
-  await checkTrustInputs(options, crypto)
+  const trust = checkUdapTrustInputs(options)
+  await checkTrustInputs(trust, crypto)
   const community = checkCommunity(options.community)
   const clock = requireClock(options.now)
   const logger = options.logger ?? defaultLogger
@@ -87,7 +90,7 @@ export async function discoverUdapMetadata(options: DiscoverUdapOptions): Promis
     endpoint,
   })
   try {
-    const json = await fetchMetadataDocument(url, endpoint, communityNote, options)
+    const json = await fetchMetadataDocument(url, communityNote, options)
     const allowInsecureLocalhost = options.allowInsecureLocalhost === true
     const { document, problems } = parseUdapMetadata(json, { endpoint, allowInsecureLocalhost })
     for (const problem of problems) {
@@ -101,8 +104,8 @@ export async function discoverUdapMetadata(options: DiscoverUdapOptions): Promis
       baseUrl,
       unsignedMetadata: json,
       crypto,
-      trustedAnchors: options.trustedAnchors,
-      crls: options.crls,
+      trustedAnchors: trust.trustedAnchors,
+      crls: trust.crls,
       now: currentTime(clock),
       allowInsecureLocalhost,
       endpoint,
@@ -143,70 +146,28 @@ function checkCommunity(community: unknown): string | undefined {
   })
 }
 
-async function fetchMetadataDocument(
+/**
+ * GETs the metadata document. UDAP gives two statuses a meaning of their own: 404, the server
+ * supports no UDAP workflow (the client SHOULD conclude so); 204, the server does not recognise
+ * the requested community (or has no metadata).
+ */
+function fetchMetadataDocument(
   url: string,
-  endpoint: string,
   communityNote: string,
   options: TransportOptions,
 ): Promise<JsonRecord> {
-  let response: HttpResponse
-  try {
-    response = await sendRequest({
-      method: 'GET',
-      url,
-      fetch: options.fetch,
-      timeoutMs: options.timeoutMs,
-      signal: options.signal,
-      allowInsecureLocalhost: options.allowInsecureLocalhost,
-      maxResponseBytes: options.maxResponseBytes,
-    })
-  } catch (error) {
-    if (!(error instanceof HttpError)) throw error
-    throw new DiscoveryError(
-      {
-        endpoint,
-        status: error.status,
-        message: `UDAP discovery failed for ${endpoint}: ${error.message}`,
-      },
-      { cause: error },
-    )
-  }
-  const { status } = response
-  // UDAP: a server that supports no UDAP workflow answers 404; the client SHOULD conclude so.
-  if (status === 404) {
-    throw new DiscoveryError({
-      endpoint,
-      status,
-      message: `UDAP discovery failed for ${endpoint}: HTTP 404, the server does not support UDAP`,
-    })
-  }
-  // UDAP: 204 means the server does not recognise the requested community (or has no certificate for it).
-  if (status === 204) {
-    throw new DiscoveryError({
-      endpoint,
-      status,
-      message:
-        communityNote === ''
-          ? `UDAP discovery failed for ${endpoint}: HTTP 204, the server returned no UDAP metadata`
-          : `UDAP discovery failed for ${endpoint}: HTTP 204, community not recognised by the server${communityNote}`,
-    })
-  }
-  if (status < 200 || status > 299) {
-    throw new DiscoveryError({
-      endpoint,
-      status,
-      message: `UDAP discovery failed for ${endpoint}: HTTP ${status}`,
-    })
-  }
-  try {
-    return parseJsonObjectBody(response)
-  } catch (error) {
-    if (!(error instanceof HttpError)) throw error
-    throw new DiscoveryError(
-      { endpoint, status, message: `UDAP discovery failed for ${endpoint}: ${error.message}` },
-      { cause: error },
-    )
-  }
+  return fetchDiscoveryDocument({
+    url,
+    label: 'UDAP discovery',
+    transport: transportOf(options),
+    statusProblem: (status) => {
+      if (status === 404) return 'HTTP 404, the server does not support UDAP'
+      if (status !== 204) return undefined
+      return communityNote === ''
+        ? 'HTTP 204, the server returned no UDAP metadata'
+        : `HTTP 204, community not recognised by the server${communityNote}`
+    },
+  })
 }
 
 const endpointNames = ['token_endpoint', 'registration_endpoint', 'authorization_endpoint'] as const

@@ -60,5 +60,5 @@ export {
   createSoftwareStatement,
 } from './software-statement.js'
 export { parseUdapTokenResponse, type TokenResponse } from './token-response.js'
-export type { UdapTrustInputs } from './trust-inputs.js'
+export { checkUdapTrustInputs, type UdapTrustInputs } from './trust-inputs.js'
 export { UdapMetadata, type UdapMetadataSource } from './udap-metadata.js'

@@ -1,3 +1,5 @@
+import { isPlainObject } from '@fhir-auth/core/internal/on-demand'
+
 /** How deep a caller-supplied JSON value may nest; deeper values are refused, not truncated. */
 const maxDepth = 32
 
@@ -30,13 +32,6 @@ export function jsonValueProblem(value: unknown, depth = 0): string | undefined 
     if (problem !== undefined) return problem
   }
   return undefined
-}
-
-/** True for `{}`-style objects: prototype `Object.prototype` or `null`. @internal */
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false
-  const prototype: unknown = Object.getPrototypeOf(value)
-  return prototype === Object.prototype || prototype === null
 }
 
 /**

@@ -1,11 +1,7 @@
-import {
-  ConfigurationError,
-  checkUrl,
-  describeKind,
-  describeValue,
-  requireNonBlankString,
-} from '@fhir-auth/core'
-import { frozenJsonCopy, isPlainObject, jsonValueProblem, setMember } from './json-value.js'
+import { ConfigurationError, checkUrl, describeValue } from '@fhir-auth/core'
+import { describeKind, requireNonBlankString } from '@fhir-auth/core/internal'
+import { isPlainObject } from '@fhir-auth/core/internal/on-demand'
+import { frozenJsonCopy, jsonValueProblem, setMember } from './json-value.js'
 import { isAbsoluteUri } from './uri.js'
 
 /** The grant types a UDAP software statement may name. */

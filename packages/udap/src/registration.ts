@@ -1,27 +1,17 @@
 import {
   ConfigurationError,
-  describeKind,
-  describeMemberNames,
+  CryptoError,
   type HttpResponse,
-  oauthErrorFromResponse,
   RegistrationError,
-  sendFlowRequest,
-  successJsonObject,
+  type RegistrationResponse,
   type TransportOptions,
 } from '@fhir-auth/core'
+import { describeKind, readOptions, sendFlowRequest, transportOf } from '@fhir-auth/core/internal'
+import { readRegistrationResponse, requireEndpointUrl } from '@fhir-auth/core/internal/on-demand'
 import { decodeCompactJws } from '@fhir-auth/core/jws'
-import { isCryptoError } from './error-kinds.js'
 import { isCompactJws } from './jws-header.js'
-import { requireEndpoint, requireOptions } from './option-checks.js'
 
-/**
- * A registration response as the server sent it (RFC 7591 §3.2.1, snake_case keys): at least a
- * non-empty `client_id`, plus whatever registration parameters the server echoes or replaced.
- * Read the top-level members; they need not mirror the request.
- */
-export type RegistrationResponse = Readonly<Record<string, unknown>> & {
-  readonly client_id: string
-}
+export type { RegistrationResponse } from '@fhir-auth/core'
 
 /** Options of {@link registerUdapClient} and {@link cancelUdapRegistration}. */
 export interface UdapRegistrationRequestOptions extends TransportOptions {
@@ -63,7 +53,10 @@ export type UdapRegistrationOperation = 'register' | 'cancel'
 export async function registerUdapClient(
   options: UdapRegistrationRequestOptions,
 ): Promise<RegistrationResponse> {
-  return sendRegistration(requireOptions(options, 'registerUdapClient'), 'register')
+  return sendRegistration(
+    readOptions(options, 'registerUdapClient', { required: true }),
+    'register',
+  )
 }
 
 /**
@@ -84,14 +77,17 @@ export async function registerUdapClient(
 export async function cancelUdapRegistration(
   options: UdapRegistrationRequestOptions,
 ): Promise<RegistrationResponse> {
-  return sendRegistration(requireOptions(options, 'cancelUdapRegistration'), 'cancel')
+  return sendRegistration(
+    readOptions(options, 'cancelUdapRegistration', { required: true }),
+    'cancel',
+  )
 }
 
 async function sendRegistration(
-  options: UdapRegistrationRequestOptions,
+  options: Partial<UdapRegistrationRequestOptions>,
   operation: UdapRegistrationOperation,
 ): Promise<RegistrationResponse> {
-  const registrationEndpoint = requireEndpoint(
+  const registrationEndpoint = requireEndpointUrl(
     options.registrationEndpoint,
     'registrationEndpoint',
     options.allowInsecureLocalhost,
@@ -109,11 +105,7 @@ async function sendRegistration(
         udap: '1',
         ...(certifications === undefined ? {} : { certifications }),
       },
-      fetch: options.fetch,
-      timeoutMs: options.timeoutMs,
-      signal: options.signal,
-      allowInsecureLocalhost: options.allowInsecureLocalhost,
-      maxResponseBytes: options.maxResponseBytes,
+      ...transportOf(options),
     },
     RegistrationError,
     operation === 'register' ? 'UDAP registration' : 'UDAP registration cancellation',
@@ -139,24 +131,12 @@ export function parseUdapRegistrationResponse(
   requestSecrets: readonly string[] = [],
 ): RegistrationResponse {
   const label = operation === 'register' ? 'UDAP registration' : 'UDAP registration cancellation'
-  if (response.status < 200 || response.status > 299) {
-    throw oauthErrorFromResponse(RegistrationError, label, response, requestSecrets)
-  }
-  // UDAP: 201 Created for a new registration, 200 OK for a modification; nothing else is defined.
-  if (response.status !== 200 && response.status !== 201) {
-    throw new RegistrationError({
-      status: response.status,
-      message: `${label} answered HTTP ${response.status}; expected 200 or 201 with the registration`,
-    })
-  }
-  const body = successJsonObject(RegistrationError, `${label} response`, response)
-  const clientId = body.client_id
-  if (typeof clientId !== 'string' || clientId.trim() === '') {
-    throw new RegistrationError({
-      status: response.status,
-      message: `${label} response has no non-empty string client_id (received fields: ${describeMemberNames(body)})`,
-    })
-  }
+  const body = readRegistrationResponse(response, {
+    label,
+    // UDAP: 201 Created for a new registration, 200 OK for a modification; nothing else is defined.
+    successStatuses: [200, 201],
+    requestSecrets,
+  })
   if (operation === 'cancel') {
     const grantTypes = body.grant_types
     // UDAP: only grant_types equal to an empty array confirms the cancellation.
@@ -167,7 +147,7 @@ export function parseUdapRegistrationResponse(
       })
     }
   }
-  return body as RegistrationResponse
+  return body
 }
 
 function checkSoftwareStatement(value: unknown, operation: UdapRegistrationOperation): string {
@@ -183,7 +163,7 @@ function checkSoftwareStatement(value: unknown, operation: UdapRegistrationOpera
   try {
     grantTypes = decodeCompactJws(value).payload.grant_types
   } catch (error) {
-    if (!isCryptoError(error)) throw error
+    if (!CryptoError.isInstance(error)) throw error
     throw fail('softwareStatement is not a compact JWS with a JSON claims set', error)
   }
   // Registration and cancellation differ only in grant_types, so a mix-up would silently do

@@ -7,8 +7,8 @@ import {
   type JsonObject,
   type JwsSigner,
 } from '@fhir-auth/core'
+import { currentTime, requireSigner } from '@fhir-auth/core/internal/on-demand'
 import { signCompactJws } from '@fhir-auth/core/jws'
-import { currentTime, requireSigner } from './option-checks.js'
 
 /**
  * Lifetime of the JWTs a UDAP client signs: software statements and authentication tokens

@@ -1,23 +1,25 @@
 import {
   base64Decode,
+  CertificateChainError,
   type CertificateInfo,
   type CryptoBackend,
+  CryptoError,
   type DecodedJws,
   DiscoveryError,
   describeValue,
   isJsonObject,
   normalizeBaseUrl,
-  requireNonBlankString,
   safeUrl,
   withoutUserInfo,
 } from '@fhir-auth/core'
+import { readOptions, requireNonBlankString } from '@fhir-auth/core/internal'
+import { requireDate } from '@fhir-auth/core/internal/on-demand'
 import { decodeCompactJws } from '@fhir-auth/core/jws'
 import { udapDiscoveryUrl } from './discovery-url.js'
-import { isCertificateChainError, isCryptoError } from './error-kinds.js'
 import { frozenJsonCopy } from './json-value.js'
 import { readJwsHeader } from './jws-header.js'
-import { requireCryptoBackend, requireDate, requireOptions } from './option-checks.js'
-import { checkTrustInputShapes, type UdapTrustInputs } from './trust-inputs.js'
+import { requireCryptoBackend } from './option-checks.js'
+import { checkUdapTrustInputs, type UdapTrustInputs } from './trust-inputs.js'
 import { endpointMember, endpointProblem } from './uri.js'
 
 /** Options of {@link verifySignedMetadata}. */
@@ -82,12 +84,12 @@ export const signedMetadataMaxLifetimeSeconds = 365 * 24 * 60 * 60
  * @see https://www.udap.org/udap-server-metadata-stu1.html
  */
 export async function verifySignedMetadata(
-  options: VerifySignedMetadataOptions,
+  input: VerifySignedMetadataOptions,
 ): Promise<VerifiedSignedMetadata> {
-  requireOptions(options, 'verifySignedMetadata')
+  const options = readOptions(input, 'verifySignedMetadata', { required: true })
   const baseUrl = requireNonBlankString(options.baseUrl, 'baseUrl')
   const crypto = requireCryptoBackend(options.crypto)
-  const trust = checkTrustInputShapes(options)
+  const trust = checkUdapTrustInputs(options)
   const now = requireDate(options.now, 'now')
   const endpoint = options.endpoint ?? safeUrl(udapDiscoveryUrl(baseUrl))
   const fail = (check: string, cause?: unknown): DiscoveryError =>
@@ -158,7 +160,7 @@ async function parseLeaf(
   try {
     return await crypto.parseCertificate(certificates[0] as Uint8Array)
   } catch (error) {
-    if (!isCryptoError(error)) throw error
+    if (!CryptoError.isInstance(error)) throw error
     throw fail('header x5c[0] is not an X.509 certificate', error)
   }
 }
@@ -178,7 +180,7 @@ async function verifyJwsSignature(
       signature: jws.signature,
     })
   } catch (error) {
-    if (!isCryptoError(error)) throw error
+    if (!CryptoError.isInstance(error)) throw error
     throw fail('the RS256 signature cannot be checked with the key of x5c[0]', error)
   }
   if (!isValid) throw fail('the signature does not verify with the key of x5c[0]')
@@ -200,13 +202,13 @@ async function verifyChain(
     })
     return verified.leaf
   } catch (error) {
-    if (isCertificateChainError(error)) {
+    if (CertificateChainError.isInstance(error)) {
       throw fail(
         `the x5c certificate chain is not trusted (${error.reason}): ${error.message}`,
         error,
       )
     }
-    if (isCryptoError(error)) {
+    if (CryptoError.isInstance(error)) {
       throw fail(
         `the x5c certificate chain cannot be checked (${error.reason}): ${error.message}`,
         error,

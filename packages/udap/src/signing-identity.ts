@@ -5,7 +5,6 @@ import {
   ConfigurationError,
   type CryptoBackend,
   CryptoError,
-  describeKind,
   type JwsSigner,
   type PrivateKeyInput,
 } from '@fhir-auth/core'
@@ -13,9 +12,10 @@ import {
   type ParsedCertificate,
   parseCertificate,
   validateOwnCertificateChain,
-} from '@fhir-auth/core/internal'
-import { isCertificateChainError, isConfigurationError, isCryptoError } from './error-kinds.js'
-import { requireCryptoBackend, requireDate, requireOptions } from './option-checks.js'
+} from '@fhir-auth/core/backend'
+import { describeKind, readOptions } from '@fhir-auth/core/internal'
+import { requireDate } from '@fhir-auth/core/internal/on-demand'
+import { requireCryptoBackend } from './option-checks.js'
 import { isAbsoluteUri } from './uri.js'
 
 /** Options of {@link prepareUdapSigner}. */
@@ -95,9 +95,9 @@ export interface UdapSigningIdentity {
  * @see https://www.rfc-editor.org/rfc/rfc5280#section-6.1
  */
 export async function prepareUdapSigner(
-  options: PrepareUdapSignerOptions,
+  input: PrepareUdapSignerOptions,
 ): Promise<UdapSigningIdentity> {
-  requireOptions(options, 'prepareUdapSigner')
+  const options = readOptions(input, 'prepareUdapSigner', { required: true })
   const crypto = requireCryptoBackend(options.crypto)
   const { privateKey, certificateChain, clientUri } = options
   if (privateKey === undefined || privateKey === null) {
@@ -157,7 +157,7 @@ async function parseChain(
     try {
       certificates.push(await crypto.parseCertificate(certificate))
     } catch (error) {
-      if (!(isCryptoError(error) || isConfigurationError(error))) throw error
+      if (!(CryptoError.isInstance(error) || ConfigurationError.isInstance(error))) throw error
       throw new ConfigurationError(
         {
           invalidAttribute: 'certificateChain',
@@ -184,7 +184,7 @@ async function checkOwnChain(
     try {
       parsed.push(parseCertificate(certificate.der))
     } catch (error) {
-      if (!isCryptoError(error)) throw error
+      if (!CryptoError.isInstance(error)) throw error
       throw new ConfigurationError(
         {
           invalidAttribute: 'certificateChain',
@@ -199,7 +199,7 @@ async function checkOwnChain(
       crypto.verifySignature(check),
     )
   } catch (error) {
-    if (!isCertificateChainError(error)) throw error
+    if (!CertificateChainError.isInstance(error)) throw error
     throw new CertificateChainError(
       error.reason,
       `certificateChain is refused before anything is signed (${error.reason}): ${error.message}`,

@@ -1,10 +1,6 @@
 import type { Clock, JwsSigner } from '@fhir-auth/core'
-import {
-  requireAbsoluteUri,
-  requireAbsoluteUrl,
-  requireOptions,
-  requirePlainObject,
-} from './option-checks.js'
+import { readOptions } from '@fhir-auth/core/internal'
+import { requireAbsoluteUri, requireAbsoluteUrl, requirePlainObject } from './option-checks.js'
 import type { RegistrationClaims } from './registration-metadata.js'
 import { signUdapJwt } from './signed-jwt.js'
 
@@ -46,9 +42,9 @@ export interface CreateSoftwareStatementOptions {
  * @see https://hl7.org/fhir/us/udap-security/STU2/registration.html#software-statement
  */
 export async function createSoftwareStatement(
-  options: CreateSoftwareStatementOptions,
+  input: CreateSoftwareStatementOptions,
 ): Promise<string> {
-  requireOptions(options, 'createSoftwareStatement')
+  const options = readOptions(input, 'createSoftwareStatement', { required: true })
   const clientUri = requireAbsoluteUri(options.clientUri, 'clientUri')
   const registrationEndpoint = requireAbsoluteUrl(
     options.registrationEndpoint,
@@ -56,7 +52,7 @@ export async function createSoftwareStatement(
   )
   const claims = requirePlainObject(options.claims, 'claims')
   return signUdapJwt({
-    signer: options.signer,
+    signer: options.signer as JwsSigner,
     issuer: clientUri,
     audience: registrationEndpoint,
     claims: { ...claims },

@@ -1,17 +1,7 @@
-import {
-  describeMemberNames,
-  type HttpResponse,
-  oauthErrorFromResponse,
-  successJsonObject,
-  TokenError,
-} from '@fhir-auth/core'
+import type { HttpResponse, TokenResponse } from '@fhir-auth/core'
+import { readTokenResponse } from '@fhir-auth/core/internal'
 
-/**
- * A token response as the server sent it (RFC 6749 §5.1, snake_case keys: `access_token`,
- * `token_type`, `expires_in`, `scope`…), with a non-empty `access_token` guaranteed.
- * The same shape as `@fhir-auth/smart`'s `TokenResponse`.
- */
-export type TokenResponse = Readonly<Record<string, unknown>> & { readonly access_token: string }
+export type { TokenResponse } from '@fhir-auth/core'
 
 /**
  * Reads a UDAP token endpoint response (no I/O). A 2xx must be a JSON object (any content
@@ -32,16 +22,5 @@ export function parseUdapTokenResponse(
   response: HttpResponse,
   requestSecrets: readonly string[] = [],
 ): TokenResponse {
-  if (response.status < 200 || response.status > 299) {
-    throw oauthErrorFromResponse(TokenError, 'UDAP token request', response, requestSecrets)
-  }
-  const body = successJsonObject(TokenError, 'UDAP token response', response)
-  const accessToken = body.access_token
-  if (typeof accessToken !== 'string' || accessToken.trim() === '') {
-    throw new TokenError({
-      status: response.status,
-      message: `UDAP token response has no non-blank string access_token (received fields: ${describeMemberNames(body)})`,
-    })
-  }
-  return body as TokenResponse
+  return readTokenResponse(response, 'UDAP token', requestSecrets)
 }

@@ -4,9 +4,9 @@ import {
   ConfigurationError,
   type CrlInput,
   type CryptoBackend,
-  describeKind,
+  CryptoError,
 } from '@fhir-auth/core'
-import { isConfigurationError, isCryptoError } from './error-kinds.js'
+import { describeKind } from '@fhir-auth/core/internal'
 
 /**
  * What the client trusts when it validates a server's `signed_metadata`: the trust anchors of
@@ -25,13 +25,19 @@ export interface UdapTrustInputs {
 }
 
 /**
- * Checks the shape of the trust inputs: `trustedAnchors` a non-empty array, `crls` an array of
- * PEM strings or DER bytes.
+ * Checks the shape of the trust inputs before any request: `trustedAnchors` a non-empty array of
+ * certificates (PEM strings, DER bytes or the crypto backend's certificate objects), `crls` an
+ * array of PEM strings or DER bytes. Whether each certificate parses is the backend's to say.
  *
- * @throws ConfigurationError `trustedAnchors` or `crls`.
- * @internal
+ * @returns the two arrays as given.
+ * @throws ConfigurationError `trustedAnchors` or `crls`, naming the entry that is wrong.
+ * @example
+ * ```ts
+ * const trust = checkUdapTrustInputs({ trustedAnchors: [communityRootPem], crls: [rootCrlPem] })
+ * ```
+ * @see https://hl7.org/fhir/us/udap-security/STU2/discovery.html#signed-metadata-elements
  */
-export function checkTrustInputShapes(inputs: Partial<UdapTrustInputs>): UdapTrustInputs {
+export function checkUdapTrustInputs(inputs: Partial<UdapTrustInputs>): UdapTrustInputs {
   const { trustedAnchors, crls } = inputs
   if (!Array.isArray(trustedAnchors) || trustedAnchors.length === 0) {
     throw new ConfigurationError({
@@ -45,6 +51,15 @@ export function checkTrustInputShapes(inputs: Partial<UdapTrustInputs>): UdapTru
       message: `crls must be an array of CRLs (PEM or DER; revocation checking is required), not ${describeKind(crls)}`,
     })
   }
+  const badAnchor = trustedAnchors.findIndex(
+    (anchor) => typeof anchor !== 'string' && (typeof anchor !== 'object' || anchor === null),
+  )
+  if (badAnchor >= 0) {
+    throw new ConfigurationError({
+      invalidAttribute: 'trustedAnchors',
+      message: `trustedAnchors[${badAnchor}] must be a certificate (PEM, DER or the crypto backend's certificate object), not ${describeKind(trustedAnchors[badAnchor])}`,
+    })
+  }
   const badCrl = crls.findIndex((crl) => typeof crl !== 'string' && !(crl instanceof Uint8Array))
   if (badCrl >= 0) {
     throw new ConfigurationError({
@@ -56,7 +71,7 @@ export function checkTrustInputShapes(inputs: Partial<UdapTrustInputs>): UdapTru
 }
 
 /**
- * Checks the trust inputs before any request: the shapes (see {@link checkTrustInputShapes}),
+ * Checks the trust inputs before any request: the shapes (see {@link checkUdapTrustInputs}),
  * then every anchor parsed by the backend. A malformed anchor is the caller's configuration
  * mistake and is reported as such, not as an untrusted server.
  *
@@ -69,13 +84,13 @@ export async function checkTrustInputs(
   inputs: Partial<UdapTrustInputs>,
   crypto: CryptoBackend,
 ): Promise<readonly CertificateInfo[]> {
-  const { trustedAnchors } = checkTrustInputShapes(inputs)
+  const { trustedAnchors } = checkUdapTrustInputs(inputs)
   const anchors: CertificateInfo[] = []
   for (const [index, anchor] of trustedAnchors.entries()) {
     try {
       anchors.push(await crypto.parseCertificate(anchor))
     } catch (error) {
-      if (!(isCryptoError(error) || isConfigurationError(error))) throw error
+      if (!(CryptoError.isInstance(error) || ConfigurationError.isInstance(error))) throw error
       throw new ConfigurationError(
         {
           invalidAttribute: 'trustedAnchors',

@@ -4,7 +4,7 @@ import {
   type ParsedCertificate,
   parseCertificate,
   parseCrl,
-} from '@fhir-auth/core/internal'
+} from '@fhir-auth/core/backend'
 import { type TestLeafName, testPki, testPkiReferenceTime } from '@fhir-auth/test-pki'
 
 /** One signature the chain validation must check, with the signer's key. */

@@ -1,4 +1,4 @@
-import type { ChainValidationInput, SignatureVerifier } from '@fhir-auth/core/internal'
+import type { ChainValidationInput, SignatureVerifier } from '@fhir-auth/core/backend'
 import { createNodeCryptoBackend } from '@fhir-auth/crypto-node'
 import { compareInterleaved } from '../measurement/interleaved-comparison.js'
 import { describeComparison, distributionValues } from '../report/distribution.js'

@@ -20,7 +20,7 @@ import type {
   ParsedCertificate,
   ParsedCrl,
   SignatureVerifier,
-} from '@fhir-auth/core/internal'
+} from '@fhir-auth/core/backend'
 import { build } from 'esbuild'
 import { repositoryRoot } from '../workspace-paths.js'
 
@@ -29,7 +29,7 @@ const run = promisify(execFile)
 /** The last commit of `main` before issue 15 changed the path policy. */
 export const policyBaselineCommit = '0f376202616f8e8a3743e971dbb951ed0d9009a4'
 
-/** The parts of `@fhir-auth/core/internal` a chain check uses, in either version. */
+/** The parts of core a chain check uses (`internal.ts` before, `backend.ts` now), in either version. */
 export interface PathPolicyModule {
   readonly parseCertificate: (der: Uint8Array) => ParsedCertificate
   readonly parseCrl: (der: Uint8Array) => ParsedCrl
@@ -46,7 +46,8 @@ export interface PathPolicyVersions {
 }
 
 /**
- * Bundles core's `internal.ts` at {@link policyBaselineCommit} and in the working tree.
+ * Bundles core's path policy at {@link policyBaselineCommit} (`internal.ts`, where it was then) and
+ * in the working tree (`backend.ts`, its public entry since ADR 0009).
  *
  * @throws Error when git cannot produce that commit (a shallow clone) or a bundle fails.
  */
@@ -67,7 +68,7 @@ export async function loadPolicyVersions(): Promise<PathPolicyVersions> {
     await run('tar', ['-xf', archive, '-C', directory])
     return {
       before: await bundled(join(checkout, 'packages', 'core', 'src', 'internal.ts'), directory),
-      now: await bundled(join(repositoryRoot, 'packages', 'core', 'src', 'internal.ts'), directory),
+      now: await bundled(join(repositoryRoot, 'packages', 'core', 'src', 'backend.ts'), directory),
     }
   } finally {
     await rm(directory, { recursive: true, force: true })

@@ -1,4 +1,4 @@
-import { Client, type ClientOptions, FhirAuthError, type TokenResponse } from '@fhir-auth/client'
+import { Client, type ClientOptions, TokenError, type TokenResponse } from '@fhir-auth/client'
 
 /**
  * A SMART Backend Services client: no user, no redirect. It authenticates with a JWT signed by
@@ -24,7 +24,8 @@ export async function backendToken(client: Client): Promise<TokenResponse | unde
     return await client.requestBackendToken()
   } catch (error) {
     // TokenError carries the server's OAuth error; no message ever contains a key or token.
-    if (FhirAuthError.isFhirAuthError(error) && error.code === 'ERR_TOKEN') return undefined
+    // isInstance, unlike instanceof, also holds for an error of a second installed copy.
+    if (TokenError.isInstance(error)) return undefined
     throw error
   }
 }

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto'
-import { encodePem, readDerChildren, readDerDocument } from '@fhir-auth/core/internal'
+import { encodePem, readDerChildren, readDerDocument } from '@fhir-auth/core/backend'
 import {
   encodeBitString,
   encodeDer,

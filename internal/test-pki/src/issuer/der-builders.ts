@@ -2,7 +2,7 @@
  * DER encoders for the values a certificate or CRL contains, on top of core's minimal encoder.
  * Test code only: inputs are trusted constants and dates chosen by tests.
  */
-import { concatBytes, encodeDer, encodeDerOid, encodeDerSequence } from '@fhir-auth/core/internal'
+import { concatBytes, encodeDer, encodeDerOid, encodeDerSequence } from '@fhir-auth/core/backend'
 
 export { concatBytes, encodeDer, encodeDerOid, encodeDerSequence }
 

@@ -4,7 +4,7 @@
  * CRL distribution points, an issuing distribution point and raw extensions of any OID, so that
  * every rule of the path policy has a broken and a satisfied fixture.
  */
-import { keyUsageBitNames } from '@fhir-auth/core/internal'
+import { keyUsageBitNames } from '@fhir-auth/core/backend'
 import {
   concatBytes,
   encodeBoolean,

@@ -8,7 +8,7 @@ import { execFile } from 'node:child_process'
 import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
-import { encodePem } from '@fhir-auth/core/internal'
+import { encodePem } from '@fhir-auth/core/backend'
 
 const run = promisify(execFile)
 

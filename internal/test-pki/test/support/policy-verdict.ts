@@ -5,7 +5,7 @@ import {
   parseCrl,
   validateCertificateChain,
   validateOwnCertificateChain,
-} from '@fhir-auth/core/internal'
+} from '@fhir-auth/core/backend'
 import { nodeSignatureVerifier } from '../node-verifier.js'
 
 /** `ok`, or the `CertificateChainError` reason and the subject it names. */

@@ -1,4 +1,4 @@
-import { requireNonBlankString } from '@fhir-auth/core'
+import { requireNonBlankString } from '@fhir-auth/core/internal'
 import {
   requestBackendServicesToken,
   resolveBackendScopes,
@@ -21,7 +21,7 @@ export async function requestBackendToken(
   signing: SmartSigning,
   input: RequestBackendTokenOptions | undefined,
 ): Promise<TokenResponse> {
-  const options = context.checks.readOptions(input, 'requestBackendToken')
+  const options = context.readOptions(input, 'requestBackendToken')
   const { config } = context
   const logger = context.options.logger
   logger.info('Requesting backend services access token (client_credentials grant)', {

@@ -1,7 +1,8 @@
-import { isNonBlankString } from '@fhir-auth/core'
+import { isNonBlankString } from '@fhir-auth/core/internal'
 import { type RegistrationResponse, registerSmartClient } from '@fhir-auth/smart'
 import type { SmartRegistrationOptions } from '../operation-options.js'
 import type { ProtocolContext } from '../protocol-context.js'
+import { unsupportedOperation } from '../protocol-implementation.js'
 import type { SmartDiscovery } from './smart-discovery.js'
 
 /**
@@ -16,7 +17,7 @@ export async function registerClient(
   metadata: Readonly<Record<string, unknown>>,
   input: SmartRegistrationOptions | undefined,
 ): Promise<RegistrationResponse> {
-  const options = context.checks.readOptions(input, 'registerClient')
+  const options = context.readOptions(input, 'registerClient')
   context.options.logger.info('Registering client via Dynamic Client Registration (RFC 7591)', {
     event: 'smart.registration',
   })
@@ -34,4 +35,19 @@ export async function registerClient(
     metadata,
     authorization: isNonBlankString(authorization) ? authorization : undefined,
   })
+}
+
+/**
+ * SMART has no registration cancellation (RFC 7591 defines none; UDAP does).
+ *
+ * @throws ConfigurationError on `protocol`, naming `udap`.
+ * @internal
+ */
+export function cancelRegistration(): never {
+  throw unsupportedOperation(
+    'cancelRegistration',
+    'smart',
+    ['udap'],
+    'SMART clients have no registration cancellation',
+  )
 }

@@ -16,7 +16,7 @@ import type { ProtocolContext } from '../protocol-context.js'
  * - concurrent callers share one request; a failure is not kept, so the next call retries;
  * - a configured endpoint is used as is; a discovered one is checked (usable HTTPS) and memoized.
  *
- * @see packages/client/README.md#discovery-and-caching in the fhir-auth repository
+ * @see https://github.com/fhir-auth/fhir-auth/blob/main/packages/client/README.md#discovery-and-caching
  * @internal
  */
 export class SmartDiscovery {

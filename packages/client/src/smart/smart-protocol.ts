@@ -1,5 +1,13 @@
-import { ConfigurationError, requireNonBlankString, usableScopes } from '@fhir-auth/core'
-import type { RegistrationResponse } from '@fhir-auth/smart'
+import { ConfigurationError, type RegistrationResponse } from '@fhir-auth/core'
+import {
+  authorizationMethod,
+  describeKind,
+  lazy,
+  optionalScopes,
+  optionalString,
+  requireNonBlankString,
+  usableScopes,
+} from '@fhir-auth/core/internal'
 import {
   buildAuthorizationRequest,
   type ClientAuthentication,
@@ -9,9 +17,6 @@ import {
   type SmartMetadata,
   type TokenResponse,
 } from '@fhir-auth/smart/launch'
-import { optionalScopes, optionalString, readOptions } from '../arguments.js'
-import type { ClientType } from '../client-type.js'
-import { lazy } from '../lazy.js'
 import type {
   AuthorizationUrlOptions,
   AuthorizationUrlResult,
@@ -23,21 +28,20 @@ import type {
   TokenResponseCheckOptions,
 } from '../operation-options.js'
 import type { ProtocolContext } from '../protocol-context.js'
+import type { ProtocolImplementation } from '../protocol-implementation.js'
 import { SmartDiscovery } from './smart-discovery.js'
-
-const methods = ['get', 'post'] as const
 
 /**
  * The SMART App Launch 2.2.0 implementation behind a `Client`. Internal: built lazily by
  * `Client` only, never exported (spec: "may change without notice").
  *
- * Holds the per-client state the spec fixes: the client type (updated in place on assignment,
- * keeping discovery), the discovery cache and the memoized discovered endpoints.
+ * Holds the per-client state the spec fixes: the discovery cache and the memoized discovered
+ * endpoints. The client type is the context's, so an assignment takes effect in place, keeping
+ * discovery.
  *
  * @internal
  */
-export class SmartProtocol {
-  clientType: ClientType
+export class SmartProtocol implements ProtocolImplementation {
   readonly #context: ProtocolContext
   readonly #discovery: SmartDiscovery
   // Backend services, registration and signing are loaded on first use: a browser app doing
@@ -48,32 +52,31 @@ export class SmartProtocol {
   readonly #backendTokenModule = lazy(() => import('./backend-token.js'))
   readonly #registrationModule = lazy(() => import('./registration.js'))
 
-  constructor(context: ProtocolContext, clientType: ClientType) {
+  constructor(context: ProtocolContext) {
     this.#context = context
-    this.clientType = clientType
     this.#discovery = new SmartDiscovery(context)
   }
 
-  serverMetadata(signal?: AbortSignal): Promise<SmartMetadata> {
-    return this.#discovery.metadata(signal)
+  get #clientType() {
+    return this.#context.clientType ?? 'public'
+  }
+
+  async serverMetadata(
+    input: { readonly signal?: AbortSignal } | undefined,
+  ): Promise<SmartMetadata> {
+    const options = this.#context.readOptions(input, 'serverMetadata')
+    return this.#discovery.metadata(options.signal)
   }
 
   async authorizationUrl(
     input: AuthorizationUrlOptions | undefined,
   ): Promise<AuthorizationUrlResult> {
-    const options = readOptions(input, 'authorizationUrl')
+    const options = this.#context.readOptions(input, 'authorizationUrl')
     const { config, logger } = this.#contextParts()
     // Spec order: method, client_id, scopes, then redirect_uri and authorization_endpoint.
-    const method = options.method ?? 'get'
-    if (!(methods as readonly unknown[]).includes(method)) {
-      throw new ConfigurationError({
-        invalidAttribute: 'method',
-        invalidValue: method,
-        validValues: methods,
-      })
-    }
+    const method = authorizationMethod(options.method)
     logger.info(
-      `Generating authorization URL for SMART ${this.clientType} client (method: ${method})`,
+      `Generating authorization URL for SMART ${this.#clientType} client (method: ${method})`,
       {
         event: 'smart.authorization_url',
       },
@@ -106,7 +109,7 @@ export class SmartProtocol {
   }
 
   async requestAccessToken(input: RequestAccessTokenOptions): Promise<TokenResponse> {
-    const options = readOptions(input, 'requestAccessToken')
+    const options = this.#context.readOptions(input, 'requestAccessToken')
     const { config, logger, now } = this.#contextParts()
     logger.info('Requesting access token using authorization code', {
       event: 'smart.token.authorization_code',
@@ -128,7 +131,7 @@ export class SmartProtocol {
   }
 
   async refreshToken(input: RefreshTokenOptions): Promise<TokenResponse> {
-    const options = readOptions(input, 'refreshToken')
+    const options = this.#context.readOptions(input, 'refreshToken')
     const { config, logger, now } = this.#contextParts()
     logger.info('Refreshing access token', { event: 'smart.token.refresh' })
     const clientId = requireNonBlankString(config.clientId, 'clientId', false)
@@ -161,8 +164,10 @@ export class SmartProtocol {
     return registerClient(this.#context, this.#discovery, metadata, input)
   }
 
-  isTokenResponseValid(response: unknown, options: TokenResponseCheckOptions | undefined): boolean {
-    return checkTokenResponse(response, options, this.#context)
+  async cancelRegistration(): Promise<never> {
+    // The refusal lives with registration, loaded on demand: no app-launch bundle carries it.
+    const { cancelRegistration } = await this.#registrationModule()
+    return cancelRegistration()
   }
 
   #contextParts() {
@@ -174,7 +179,7 @@ export class SmartProtocol {
     clientId: string,
     overrides: Partial<CredentialOverrides>,
   ): Promise<ClientAuthentication> {
-    switch (this.clientType) {
+    switch (this.#clientType) {
       case 'public':
         return { type: 'public', clientId }
       case 'confidential_symmetric': {
@@ -222,7 +227,7 @@ export function checkTokenResponse(
   }
   if (!(flows as readonly unknown[]).includes(flow)) {
     logger.warn(
-      `SMART token response non-compliance: unknown flow ${JSON.stringify(String(flow))}; checked as app_launch`,
+      `SMART token response non-compliance: unknown flow ${typeof flow === 'string' ? JSON.stringify(flow) : describeKind(flow)}; checked as app_launch`,
     )
     isTokenResponseValid(response, { flow: 'app_launch', logger })
     return false

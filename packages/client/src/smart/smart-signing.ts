@@ -1,9 +1,6 @@
-import {
-  ConfigurationError,
-  type JwsSigner,
-  type PrivateKeyInput,
-  requireNonBlankString,
-} from '@fhir-auth/core'
+import { ConfigurationError, type JwsSigner, type PrivateKeyInput } from '@fhir-auth/core'
+import { lazy, requireNonBlankString } from '@fhir-auth/core/internal'
+import { checkBackendVersion } from '@fhir-auth/core/internal/on-demand'
 import type { CredentialOverrides } from '../operation-options.js'
 import type { ProtocolContext } from '../protocol-context.js'
 
@@ -19,7 +16,13 @@ import type { ProtocolContext } from '../protocol-context.js'
  */
 export class SmartSigning {
   readonly #context: ProtocolContext
-  #configured: Promise<JwsSigner> | undefined
+  /** The configured key and kid (checked by `signer`), imported once. */
+  readonly #configured = lazy(() =>
+    this.#import(
+      this.#context.config.privateKey as PrivateKeyInput,
+      this.#context.config.kid as string,
+    ),
+  )
 
   constructor(context: ProtocolContext) {
     this.#context = context
@@ -49,18 +52,12 @@ export class SmartSigning {
       false,
     )
     if (perCallKey !== undefined || overrides.kid !== undefined) return this.#import(key, kid)
-    if (this.#configured === undefined) {
-      const pending = this.#import(key, kid)
-      this.#configured = pending
-      pending.catch(() => {
-        if (this.#configured === pending) this.#configured = undefined
-      })
-    }
-    return this.#configured
+    return this.#configured()
   }
 
   async #import(key: PrivateKeyInput, kid: string): Promise<JwsSigner> {
     const backend = await this.#context.cryptoBackend()
+    checkBackendVersion(backend)
     const signer = await backend.importSigner(key, {
       profile: 'smart',
       algorithm: this.#context.config.jwtAlgorithm,

@@ -19,7 +19,7 @@ export interface BackendTokensDependencies {
  * a new one.
  *
  * @see docs/guides/backend-services-at-scale.md in the fhir-auth repository
- * @see docs/adr/0009-backend-tokens-shared-by-a-fleet.md in the fhir-auth repository
+ * @see docs/adr/0010-backend-tokens-shared-by-a-fleet.md in the fhir-auth repository
  */
 export class BackendTokens {
   readonly #dependencies: BackendTokensDependencies

@@ -47,7 +47,7 @@ const longestPollMs = 200
  * One backend token shared by every caller in this process and, through a shared
  * {@link KeyValueStore}, by every process of a fleet: one token request per expiry window.
  *
- * The protocol (ADR 0009): a caller reads the token from the store and returns it while it is
+ * The protocol (ADR 0010): a caller reads the token from the store and returns it while it is
  * valid for `minValiditySeconds` more. Otherwise callers in this process share one acquisition:
  * it tries to win a lock key with `setIfAbsent` (time to live = the request timeout); the winner
  * requests the token, writes it with a time to live ending at its expiry, then frees the lock;

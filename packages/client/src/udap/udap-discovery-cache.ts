@@ -1,5 +1,10 @@
 import { type CertificateInput, ConfigurationError, type CrlInput, safeUrl } from '@fhir-auth/core'
-import { discoverUdapMetadata, type UdapMetadata, udapDiscoveryUrl } from '@fhir-auth/udap'
+import {
+  checkUdapTrustInputs,
+  discoverUdapMetadata,
+  type UdapMetadata,
+  udapDiscoveryUrl,
+} from '@fhir-auth/udap'
 import type { UdapTrustOptions } from '../operation-options.js'
 import type { ProtocolContext } from '../protocol-context.js'
 import { trustCacheKey } from './trust-cache-key.js'
@@ -89,8 +94,9 @@ export class UdapDiscoveryCache {
 }
 
 /**
- * Reads the trust inputs of a UDAP operation: anchors and CRLs are required arrays (the
- * library has no default trust store: UDAP trust is per community and explicit).
+ * Reads the trust inputs of a UDAP operation: anchors and CRLs are required arrays of
+ * certificates and CRLs (the library has no default trust store: UDAP trust is per community
+ * and explicit), checked by `@fhir-auth/udap` before anything is keyed or fetched.
  *
  * @throws ConfigurationError `trustedAnchors`, `crls` or `community`.
  */
@@ -99,22 +105,7 @@ export function readTrustOptions(input: Partial<UdapTrustOptions> | undefined): 
   crls: readonly CrlInput[]
   community: string | undefined
 } {
-  const trustedAnchors = input?.trustedAnchors
-  if (!Array.isArray(trustedAnchors) || trustedAnchors.length === 0) {
-    throw new ConfigurationError({
-      invalidAttribute: 'trustedAnchors',
-      message:
-        'trustedAnchors is required: the trust anchors (root certificates) of the UDAP community you trust',
-    })
-  }
-  const crls = input?.crls
-  if (!Array.isArray(crls)) {
-    throw new ConfigurationError({
-      invalidAttribute: 'crls',
-      message:
-        'crls is required: the CRLs of every CA in the server chain (revocation checking cannot be skipped)',
-    })
-  }
+  const { trustedAnchors, crls } = checkUdapTrustInputs(input ?? {})
   const community = input?.community
   if (community !== undefined && community !== null && typeof community !== 'string') {
     throw new ConfigurationError({

@@ -1,4 +1,6 @@
-import { ConfigurationError, isNonBlankString, type JwsSigner, usableScopes } from '@fhir-auth/core'
+import { ConfigurationError, type JwsSigner } from '@fhir-auth/core'
+import { isNonBlankString, usableScopes } from '@fhir-auth/core/internal'
+import { BoundedCache } from '@fhir-auth/core/jws'
 import {
   cancelUdapRegistration,
   createSoftwareStatement,
@@ -16,6 +18,7 @@ import type {
   UdapTrustOptions,
 } from '../operation-options.js'
 import type { ProtocolContext } from '../protocol-context.js'
+import { type ProtocolImplementation, unsupportedOperation } from '../protocol-implementation.js'
 import { readTrustOptions, UdapDiscoveryCache } from './udap-discovery-cache.js'
 
 export type { UdapMetadata }
@@ -32,6 +35,12 @@ interface CheckedIdentity {
 /** How long a checked signing identity is reused before the chain is checked again. */
 const signerReuseMs = 60_000
 
+/** Checked identities kept per client URI: a client signs as one or a few. */
+const identityCacheSize = 16
+
+/** What a UDAP client does instead of the SMART app-launch operations (until UDAP authorization code). */
+const appLaunchHint = 'UDAP clients use registerClient and requestBackendToken'
+
 /**
  * The UDAP Security STU2 implementation behind a `Client` with `protocol: 'udap'`. Internal:
  * built lazily by `Client` (and loaded as its own chunk, so SMART-only bundles never carry it).
@@ -42,27 +51,39 @@ const signerReuseMs = 60_000
  *
  * @internal
  */
-export class UdapProtocol {
+export class UdapProtocol implements ProtocolImplementation {
   readonly #context: ProtocolContext
   readonly #discovery: UdapDiscoveryCache
   #registered: { readonly clientId: string; readonly clientUri: string } | undefined
-  readonly #identities = new Map<string, CheckedIdentity>()
+  readonly #identities = new BoundedCache<CheckedIdentity>(identityCacheSize)
 
   constructor(context: ProtocolContext) {
     this.#context = context
     this.#discovery = new UdapDiscoveryCache(context)
   }
 
-  serverMetadata(
-    input: (UdapTrustOptions & { readonly signal?: AbortSignal }) | undefined,
+  async serverMetadata(
+    input: (Partial<UdapTrustOptions> & { readonly signal?: AbortSignal | undefined }) | undefined,
   ): Promise<UdapMetadata> {
-    const options = this.#context.checks.readOptions(input, 'serverMetadata')
+    const options = this.#context.readOptions(input, 'serverMetadata')
     return this.#discovery.metadata(options, options.signal)
+  }
+
+  async authorizationUrl(): Promise<never> {
+    throw unsupportedOperation('authorizationUrl', 'udap', ['smart'], appLaunchHint)
+  }
+
+  async requestAccessToken(): Promise<never> {
+    throw unsupportedOperation('requestAccessToken', 'udap', ['smart'], appLaunchHint)
+  }
+
+  async refreshToken(): Promise<never> {
+    throw unsupportedOperation('refreshToken', 'udap', ['smart'], appLaunchHint)
   }
 
   async registerClient(
     metadata: Readonly<Record<string, unknown>>,
-    input: UdapRegistrationOptions,
+    input: UdapRegistrationOptions | undefined,
   ): Promise<RegistrationResponse> {
     this.#context.options.logger.info('Registering client via UDAP Dynamic Client Registration', {
       event: 'udap.registration',
@@ -84,7 +105,7 @@ export class UdapProtocol {
   }
 
   async requestBackendToken(input: RequestBackendTokenOptions | undefined): Promise<TokenResponse> {
-    const options = this.#context.checks.readOptions(input, 'requestBackendToken')
+    const options = this.#context.readOptions(input, 'requestBackendToken')
     const { config, logger, now } = this.#parts()
     logger.info(
       'Requesting access token with a UDAP authentication token (client_credentials grant)',
@@ -144,10 +165,10 @@ export class UdapProtocol {
 
   async #register(
     metadata: Readonly<Record<string, unknown>>,
-    input: UdapRegistrationOptions,
+    input: UdapRegistrationOptions | undefined,
     operation: 'register' | 'cancel',
   ): Promise<RegistrationResponse> {
-    const options = this.#context.checks.readOptions(
+    const options = this.#context.readOptions(
       input,
       operation === 'register' ? 'registerClient' : 'cancelRegistration',
     )
@@ -253,7 +274,6 @@ export class UdapProtocol {
       signersByList: new Map(),
       reuseUntil: Math.min(at + signerReuseMs, leaf.notAfter.getTime()),
     }
-    if (this.#identities.size >= 16) this.#identities.clear()
     this.#identities.set(key, identity)
     return identity
   }

@@ -1,5 +1,5 @@
 import { ConfigurationError } from '../errors/configuration-error.js'
-import { describeKind } from './describe-kind.js'
+import { wrongType } from './wrong-type.js'
 
 /**
  * True for a string with something other than whitespace in it.
@@ -25,10 +25,22 @@ export function requireNonBlankString(value: unknown, attribute: string, secret 
   if (value === undefined || value === null || value === '') {
     throw new ConfigurationError({ invalidAttribute: attribute })
   }
-  const kind = describeKind(value)
-  throw new ConfigurationError({
-    invalidAttribute: attribute,
-    invalidValue: secret || typeof value === 'string' ? kind : value,
-    message: `${attribute} must be a non-blank string, not ${kind}`,
-  })
+  throw wrongType(attribute, 'a non-blank string', value, secret)
+}
+
+/**
+ * An optional string argument: absent (`undefined` or `null`) stays `undefined`; a string is
+ * returned as it is (blank included: the caller decides what blank means).
+ *
+ * @throws ConfigurationError on `attribute` for any other type.
+ * @internal
+ */
+export function optionalString(
+  value: unknown,
+  attribute: string,
+  secret = false,
+): string | undefined {
+  if (value === undefined || value === null) return undefined
+  if (typeof value === 'string') return value
+  throw wrongType(attribute, 'a string', value, secret)
 }

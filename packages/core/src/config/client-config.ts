@@ -1,3 +1,4 @@
+import { readOptions } from '../checks/options-object.js'
 import type { CertificateInput, PrivateKeyInput } from '../crypto/backend.js'
 import { ConfigurationError } from '../errors/configuration-error.js'
 import { isJsonObject } from '../http/json.js'
@@ -13,7 +14,7 @@ import { redacted } from '../logging/redact.js'
  * The plain-object form of a {@link ClientConfig}: the spec's attributes in camelCase. `null`
  * counts as absent.
  *
- * @see packages/core/README.md#configuration in the fhir-auth repository
+ * @see https://github.com/fhir-auth/fhir-auth/blob/main/packages/core/README.md#configuration
  */
 export interface ClientConfigInput {
   /** FHIR base URL; discovery (SMART and UDAP) starts here. */
@@ -84,6 +85,28 @@ const expectations: Readonly<Record<AttributeKind, string>> = {
 }
 
 const scriptSchemes = ['javascript:', 'data:', 'vbscript:', 'blob:', 'file:']
+
+/** Marks every ClientConfig, from any installed copy of this package. */
+const brand = Symbol.for('fhir-auth.client-config')
+
+/** `instanceof ClientConfig`, false for a Proxy whose traps throw (the constructor says why). */
+function isClientConfig(value: unknown): value is ClientConfig {
+  try {
+    return value instanceof ClientConfig
+  } catch {
+    return false
+  }
+}
+
+/** True for a ClientConfig of another copy of this package (this copy's are `instanceof`). */
+function isForeignClientConfig(value: unknown): boolean {
+  try {
+    return (value as Record<symbol, unknown>)[brand] === true
+  } catch {
+    // A Proxy whose get trap throws is no ClientConfig.
+    return false
+  }
+}
 
 function typeName(value: unknown): string {
   return value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value
@@ -182,8 +205,8 @@ function readAttribute(name: string, value: unknown, allowInsecureLocalhost: boo
  * })
  * config.issuer // 'https://ehr.example.org/fhir'
  * ```
- * @see packages/core/README.md#configuration in the fhir-auth repository
- * @see docs/adr/0003-http-policy.md in the fhir-auth repository
+ * @see https://github.com/fhir-auth/fhir-auth/blob/main/packages/core/README.md#configuration
+ * @see https://github.com/fhir-auth/fhir-auth/blob/main/docs/adr/0003-http-policy.md
  */
 export class ClientConfig {
   readonly baseUrl: string | undefined
@@ -205,30 +228,27 @@ export class ClientConfig {
   readonly #configuredIssuer: string | undefined
 
   /**
-   * @throws ConfigurationError naming the first attribute with a wrong type, a malformed URL or
+   * @throws ConfigurationError on `config` when it is not an object; on an unknown attribute
+   *   (own members only: `constructor` and `__proto__` are unknown too) with "unknown attribute"
+   *   and the valid names; else naming the first attribute with a wrong type, a malformed URL or
    *   a URL the policy refuses.
    */
   constructor(input: ClientConfigInput) {
-    if (!isJsonObject(input)) {
-      throw new ConfigurationError({
-        invalidAttribute: 'config',
-        invalidValue: input === null ? 'null' : Array.isArray(input) ? 'an array' : typeof input,
-        message: 'config must be a ClientConfig or a plain object',
-      })
-    }
-    for (const name of Object.keys(input)) {
-      if (kinds[name] === undefined) {
-        throw new ConfigurationError({
-          invalidAttribute: name,
-          validValues: knownAttributes,
-        })
-      }
-    }
+    const own = readOptions(input, 'ClientConfig', {
+      known: knownAttributes,
+      required: true,
+      attribute: 'config',
+      description: 'config (a ClientConfig or a plain object)',
+    })
+    // Own members only, so a polluted Object.prototype cannot configure a client. A ClientConfig
+    // of another installed copy of this package keeps its secrets behind accessors on its
+    // prototype: it is read as it answers.
+    const source: Record<string, unknown> = isForeignClientConfig(input) ? (input as never) : own
     // Read before the others so URLs are judged under it; a wrong type is reported in its turn.
-    const allowInsecureLocalhost = input.allowInsecureLocalhost === true
+    const allowInsecureLocalhost = source.allowInsecureLocalhost === true
     const values: Record<string, unknown> = {}
     for (const name of knownAttributes) {
-      values[name] = readAttribute(name, input[name], allowInsecureLocalhost)
+      values[name] = readAttribute(name, source[name], allowInsecureLocalhost)
     }
     const string = (name: string) => values[name] as string | undefined
 
@@ -251,9 +271,13 @@ export class ClientConfig {
     Object.freeze(this)
   }
 
+  static {
+    Object.defineProperty(ClientConfig.prototype, brand, { value: true })
+  }
+
   /** Returns `value` if it already is a `ClientConfig`, else builds one from the plain object. */
   static from(value: ClientConfig | ClientConfigInput): ClientConfig {
-    return value instanceof ClientConfig ? value : new ClientConfig(value)
+    return isClientConfig(value) ? value : new ClientConfig(value)
   }
 
   /** The client secret (confidential symmetric clients). Not enumerable, never serialised. */

@@ -26,7 +26,7 @@ export interface AlgorithmSelection {
  * SMART allows RS384 (RSA) and ES384 (P-384) only. UDAP allows RS256 then RS384 for RSA (RS256
  * is the one every UDAP server SHALL support), ES256 for P-256 and ES384 for P-384.
  *
- * @see packages/core/README.md#crypto-backends in the fhir-auth repository
+ * @see https://github.com/fhir-auth/fhir-auth/blob/main/packages/core/README.md#crypto-backends
  */
 export function compatibleAlgorithms(profile: KeyProfile, key: KeyDescription): SigningAlgorithm[] {
   if (key.type === 'RSA') return profile === 'smart' ? ['RS384'] : ['RS256', 'RS384']

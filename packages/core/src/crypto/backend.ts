@@ -5,7 +5,7 @@ import type { JwsSigner } from './signer.js'
  * Which profile's algorithm rules apply when a key becomes a signer: SMART (RS384 for RSA,
  * ES384 for P-384) or UDAP (RS256/RS384, ES256, ES384, intersected with the server's list).
  *
- * @see packages/core/README.md#crypto-backends in the fhir-auth repository
+ * @see https://github.com/fhir-auth/fhir-auth/blob/main/packages/core/README.md#crypto-backends
  */
 export type KeyProfile = 'smart' | 'udap'
 
@@ -111,12 +111,20 @@ export interface SignatureCheck {
  * The crypto a fhir-auth client needs, implemented by `@fhir-auth/crypto-node` and
  * `@fhir-auth/crypto-webcrypto`; both pass one contract suite. Every method rejects with a
  * typed `CryptoError`, `CertificateChainError` or `ConfigurationError`, never a raw one.
+ * Build a backend of your own from `@fhir-auth/core/backend` and run the contract suite on it.
  *
- * @see packages/core/README.md#crypto-backends in the fhir-auth repository
+ * @see https://github.com/fhir-auth/fhir-auth/blob/main/docs/guides/crypto-backends.md
  */
 export interface CryptoBackend {
   /** `'node'`, `'webcrypto'`, or a custom backend's name. */
   readonly name: string
+  /**
+   * The version of this contract the backend implements: `cryptoBackendSpecificationVersion`
+   * (1) from `@fhir-auth/core/backend`. A backend without it is taken as version 1 (it was
+   * written before the field existed); one of another version is refused with a
+   * `ConfigurationError` on `crypto`.
+   */
+  readonly specificationVersion?: 1 | undefined
   /** Turns a private key into a signer, choosing the algorithm by profile, key and server. */
   importSigner(key: PrivateKeyInput, options: ImportSignerOptions): Promise<JwsSigner>
   /** Parses a certificate from PEM, DER or the backend's native object. */

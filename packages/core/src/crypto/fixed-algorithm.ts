@@ -16,7 +16,7 @@ import { type JwsSigner, type SigningAlgorithm, signingAlgorithms } from './sign
  * @throws CryptoError `unsupported-key` for a key family the profile does not allow,
  *   `algorithm-mismatch` when the profile allows the family but not `fixed`,
  *   `no-common-algorithm` when the server does not advertise `fixed`.
- * @see packages/core/README.md#crypto-backends in the fhir-auth repository
+ * @see https://github.com/fhir-auth/fhir-auth/blob/main/packages/core/README.md#crypto-backends
  */
 export function checkFixedAlgorithm(
   fixed: SigningAlgorithm,
@@ -78,7 +78,7 @@ const keyDescriptionByAlgorithm: Readonly<Record<SigningAlgorithm, KeyDescriptio
  *   another algorithm of the family, `no-common-algorithm` when the server does not accept
  *   `alg`.
  * @throws ConfigurationError `jwtAlgorithm` when an explicit algorithm differs from `alg`.
- * @see packages/core/README.md#crypto-backends in the fhir-auth repository
+ * @see https://github.com/fhir-auth/fhir-auth/blob/main/packages/core/README.md#crypto-backends
  * @internal
  */
 export function adoptJwsSigner(signer: JwsSigner, options: ImportSignerOptions): JwsSigner {

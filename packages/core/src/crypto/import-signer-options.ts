@@ -1,24 +1,20 @@
-import { ConfigurationError, describeValue } from '../errors/configuration-error.js'
+import { readOptions } from '../checks/options-object.js'
+import { ConfigurationError } from '../errors/configuration-error.js'
 import type { ImportSignerOptions } from './backend.js'
 
 /**
  * Checks the options of `importSigner` at run time, since JavaScript callers exist and a wrong
  * type would otherwise surface later as a `TypeError` or a malformed JWS header.
  *
- * @throws ConfigurationError on `profile`, `jwtAlgorithm`, `advertisedAlgorithms`, `kid` or
- *   `certificateChain`, naming what was expected.
+ * @throws ConfigurationError on `options` (not a readable object), `profile`, `jwtAlgorithm`,
+ *   `advertisedAlgorithms`, `kid` or `certificateChain`, naming what was expected.
  */
 export function checkImportSignerOptions(options: unknown): ImportSignerOptions {
-  if (typeof options !== 'object' || options === null) {
-    throw new ConfigurationError({
-      invalidAttribute: 'options',
-      invalidValue: describeValue(options),
-      message: `importSigner options must be an object with a profile, got ${describeValue(options)}`,
-    })
-  }
-  const { profile, algorithm, advertisedAlgorithms, kid, certificateChain } = options as Partial<
-    Record<keyof ImportSignerOptions, unknown>
-  >
+  const { profile, algorithm, advertisedAlgorithms, kid, certificateChain } = readOptions(
+    options as Partial<Record<keyof ImportSignerOptions, unknown>>,
+    'importSigner',
+    { required: true },
+  )
   if (profile !== 'smart' && profile !== 'udap') {
     throw new ConfigurationError({
       invalidAttribute: 'profile',
@@ -55,7 +51,7 @@ export function checkImportSignerOptions(options: unknown): ImportSignerOptions 
       message: 'certificateChain must be an array of DER certificates (Uint8Array), leaf first',
     })
   }
-  return options as ImportSignerOptions
+  return { profile, algorithm, advertisedAlgorithms, kid, certificateChain } as ImportSignerOptions
 }
 
 function isString(value: unknown): value is string {

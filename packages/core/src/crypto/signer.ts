@@ -2,7 +2,7 @@
  * JWS algorithms the library signs with. SMART clients SHALL support RS384 and ES384; UDAP:
  * RS256 SHALL, ES256 SHOULD, RS384 and ES384 MAY.
  *
- * @see packages/core/README.md#crypto-backends in the fhir-auth repository
+ * @see https://github.com/fhir-auth/fhir-auth/blob/main/packages/core/README.md#crypto-backends
  */
 export type SigningAlgorithm = 'RS256' | 'RS384' | 'ES256' | 'ES384'
 
@@ -25,7 +25,7 @@ export const signingAlgorithms: readonly SigningAlgorithm[] = Object.freeze([
  *   sign: (input) => myKms.sign(input), // must return JOSE r‖s, not DER
  * }
  * ```
- * @see packages/core/README.md#crypto-backends in the fhir-auth repository
+ * @see https://github.com/fhir-auth/fhir-auth/blob/main/packages/core/README.md#crypto-backends
  */
 export interface JwsSigner {
   readonly alg: SigningAlgorithm

@@ -16,10 +16,11 @@ export interface ConfigurationErrorFields {
  * The caller's configuration or arguments cannot work: a wrong type, a missing attribute a
  * flow needs, or a value outside the allowed set.
  *
- * @see docs/adr/0002-errors.md in the fhir-auth repository
+ * @see https://github.com/fhir-auth/fhir-auth/blob/main/docs/adr/0002-errors.md
  */
 export class ConfigurationError extends FhirAuthError {
-  readonly code = 'ERR_CONFIGURATION' as const
+  static override readonly code = 'ERR_CONFIGURATION' as const
+  readonly code = ConfigurationError.code
   override readonly name = 'ConfigurationError'
   readonly invalidAttribute: string
   readonly invalidValue: unknown

@@ -30,7 +30,8 @@ export type CryptoErrorReason =
 
 /** A key, signature, certificate or PKCS#12 problem; `reason` says which. */
 export class CryptoError extends FhirAuthError {
-  readonly code = 'ERR_CRYPTO' as const
+  static override readonly code = 'ERR_CRYPTO' as const
+  readonly code = CryptoError.code
   override readonly name = 'CryptoError'
   readonly reason: CryptoErrorReason
 
@@ -53,7 +54,7 @@ export class CryptoError extends FhirAuthError {
  * - `unknown-critical-extension`: a critical extension the policy does not understand, on a
  *   certificate of the path or on the only usable CRL.
  *
- * @see docs/guides/udap.md#certificate-paths in the fhir-auth repository
+ * @see https://github.com/fhir-auth/fhir-auth/blob/main/docs/guides/udap.md#certificate-paths
  */
 export type CertificateChainFailureReason =
   | 'untrusted'
@@ -75,7 +76,8 @@ export type CertificateChainFailureReason =
 
 /** A certificate chain failed validation; `reason` says why, `subject` names the certificate. */
 export class CertificateChainError extends FhirAuthError {
-  readonly code = 'ERR_CERTIFICATE_CHAIN' as const
+  static override readonly code = 'ERR_CERTIFICATE_CHAIN' as const
+  readonly code = CertificateChainError.code
   override readonly name = 'CertificateChainError'
   readonly reason: CertificateChainFailureReason
   /** Subject of the certificate the failure is about, when one is known. */

@@ -14,10 +14,11 @@ export interface DiscoveryErrorFields {
  * is malformed, a discovered endpoint is not usable HTTPS, or (UDAP) `signed_metadata` failed
  * validation. Failures are never cached.
  *
- * @see docs/adr/0002-errors.md in the fhir-auth repository
+ * @see https://github.com/fhir-auth/fhir-auth/blob/main/docs/adr/0002-errors.md
  */
 export class DiscoveryError extends FhirAuthError {
-  readonly code = 'ERR_DISCOVERY' as const
+  static override readonly code = 'ERR_DISCOVERY' as const
+  readonly code = DiscoveryError.code
   override readonly name = 'DiscoveryError'
   readonly endpoint: string | undefined
   readonly status: number | undefined

@@ -37,7 +37,8 @@ export interface HttpErrorFields {
  * `TokenError`, `RegistrationError`) and keep it as `cause`.
  */
 export class HttpError extends FhirAuthError {
-  readonly code = 'ERR_HTTP' as const
+  static override readonly code = 'ERR_HTTP' as const
+  readonly code = HttpError.code
   override readonly name = 'HttpError'
   readonly reason: HttpErrorReason
   readonly url: string

@@ -33,10 +33,11 @@ abstract class OAuthFlowError extends FhirAuthError {
  * A token request (code exchange, refresh, backend services, UDAP client credentials) failed:
  * an OAuth error response, an unusable success response, or a transport failure or timeout.
  *
- * @see docs/adr/0002-errors.md in the fhir-auth repository
+ * @see https://github.com/fhir-auth/fhir-auth/blob/main/docs/adr/0002-errors.md
  */
 export class TokenError extends OAuthFlowError {
-  readonly code = 'ERR_TOKEN' as const
+  static override readonly code = 'ERR_TOKEN' as const
+  readonly code = TokenError.code
   override readonly name = 'TokenError'
 }
 
@@ -44,10 +45,11 @@ export class TokenError extends OAuthFlowError {
  * A client registration, modification or cancellation failed: an RFC 7591 / UDAP error
  * response, an unusable success response, or a transport failure or timeout.
  *
- * @see docs/adr/0002-errors.md in the fhir-auth repository
+ * @see https://github.com/fhir-auth/fhir-auth/blob/main/docs/adr/0002-errors.md
  */
 export class RegistrationError extends OAuthFlowError {
-  readonly code = 'ERR_REGISTRATION' as const
+  static override readonly code = 'ERR_REGISTRATION' as const
+  readonly code = RegistrationError.code
   override readonly name = 'RegistrationError'
 }
 

@@ -1,3 +1,8 @@
+import {
+  optionalSignal,
+  requireMaxResponseBytes,
+  requireTimeoutMs,
+} from '../checks/transport-options.js'
 import { HttpError, type HttpErrorReason } from '../errors/http-error.js'
 import { type Deadline, startDeadline } from './deadline.js'
 import { encodeForm } from './encoding.js'
@@ -20,13 +25,16 @@ const maxRedirects = 5
 /** Transport settings every request accepts. */
 export interface TransportOptions {
   readonly fetch?: FetchLike | undefined
-  /** Time limit in milliseconds, default {@link defaultTimeoutMs}. */
+  /**
+   * Time limit in milliseconds, default {@link defaultTimeoutMs}: an integer from 1 to
+   * 2 147 483 647 (the longest delay `setTimeout` takes).
+   */
   readonly timeoutMs?: number | undefined
-  /** The caller's cancellation; combined with the timeout. */
+  /** The caller's cancellation (an `AbortSignal`); combined with the timeout. */
   readonly signal?: AbortSignal | undefined
   /** Permit HTTP to loopback hosts (development only). */
   readonly allowInsecureLocalhost?: boolean | undefined
-  /** Body size cap in bytes, default {@link defaultMaxResponseBytes}. */
+  /** Body size cap in bytes (a positive integer), default {@link defaultMaxResponseBytes}. */
   readonly maxResponseBytes?: number | undefined
 }
 
@@ -58,16 +66,21 @@ export interface HttpResponse {
  *   redirects are followed (at most 5) only to URLs the same policy accepts;
  * - a body size cap (default 1 MiB).
  *
+ * @throws ConfigurationError on `timeoutMs`, `signal` or `maxResponseBytes` of the wrong type or
+ *   out of range, before anything is sent.
  * @throws HttpError with a `reason` for every transport failure. The status of a response is
  *   not judged here: callers read 4xx/5xx bodies for OAuth errors.
- * @see docs/adr/0003-http-policy.md in the fhir-auth repository
+ * @see https://github.com/fhir-auth/fhir-auth/blob/main/docs/adr/0003-http-policy.md
  */
 export async function sendRequest(request: HttpRequest): Promise<HttpResponse> {
-  const timeoutMs = request.timeoutMs ?? defaultTimeoutMs
+  const timeoutMs =
+    request.timeoutMs === undefined ? defaultTimeoutMs : requireTimeoutMs(request.timeoutMs)
+  const signal = optionalSignal(request.signal)
+  if (request.maxResponseBytes !== undefined) requireMaxResponseBytes(request.maxResponseBytes)
   const exchange: Exchange = {
     request,
     url: request.url,
-    deadline: startDeadline(timeoutMs, request.signal),
+    deadline: startDeadline(timeoutMs, signal),
     timeoutMs,
   }
   try {

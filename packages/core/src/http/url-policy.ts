@@ -27,7 +27,7 @@ export type UrlProblem = 'invalid-url' | 'insecure-url'
  * `javascript:`, `data:`, `file:`, plain HTTP to another host — is refused.
  *
  * @returns `undefined` when usable, else the problem.
- * @see docs/adr/0003-http-policy.md in the fhir-auth repository
+ * @see https://github.com/fhir-auth/fhir-auth/blob/main/docs/adr/0003-http-policy.md
  */
 export function checkUrl(value: string, allowInsecureLocalhost: boolean): UrlProblem | undefined {
   const url = parseAbsoluteUrl(value)
@@ -76,7 +76,7 @@ export function withoutUserInfo(value: string): string {
  * all), plus: no user info, since credentials in a URL end up in logs and error messages.
  *
  * @see https://www.rfc-editor.org/rfc/rfc3986#section-3.2.1 (user information is deprecated)
- * @see docs/adr/0003-http-policy.md in the fhir-auth repository
+ * @see https://github.com/fhir-auth/fhir-auth/blob/main/docs/adr/0003-http-policy.md
  */
 export function configuredUrlProblem(
   value: string,

@@ -9,7 +9,7 @@ export type LogFields = Readonly<Record<string, unknown>>
  * one-line adapter. The library logs info at the start of each operation, warn for
  * non-compliant server responses and deprecations, and error for discovery failures.
  *
- * @see packages/core/README.md#logging in the fhir-auth repository
+ * @see https://github.com/fhir-auth/fhir-auth/blob/main/packages/core/README.md#logging
  */
 export interface Logger {
   info(message: string, fields?: LogFields): void

@@ -68,7 +68,7 @@ export interface ChainValidationInput {
  * @throws ConfigurationError `at` when the validation time is not a valid `Date`.
  * @see https://www.rfc-editor.org/rfc/rfc5280#section-6.1
  * @see https://hl7.org/fhir/us/udap-security/STU2/ (certificate chain validation for UDAP)
- * @see docs/adr/0004-certificate-path-policy-in-core.md in the fhir-auth repository
+ * @see https://github.com/fhir-auth/fhir-auth/blob/main/docs/adr/0004-certificate-path-policy-in-core.md
  */
 export async function validateCertificateChain(
   input: ChainValidationInput,

@@ -1,6 +1,10 @@
 import { createPrivateKey, type KeyObject, X509Certificate } from 'node:crypto'
 import { ConfigurationError, CryptoError, describeValue } from '@fhir-auth/core'
-import { orderFromLeaf } from './certificate-order.js'
+import {
+  orderCertificateChain,
+  type ParsedCertificate,
+  parseCertificate,
+} from '@fhir-auth/core/backend'
 import { loadForge } from './forge-loader.js'
 import { readPkcs12Bags } from './pfx-reader.js'
 
@@ -8,7 +12,7 @@ import { readPkcs12Bags } from './pfx-reader.js'
 export interface NodePkcs12Contents {
   /** The private key; `importSigner` and `keyMatchesCertificate` accept it as it is. */
   readonly privateKey: KeyObject
-  /** DER certificates: the one matching the key first, then its issuers in order, then others. */
+  /** DER certificates: the one matching the key first, then its issuers in order (the `x5c`). */
   readonly certificateChain: readonly Uint8Array[]
 }
 
@@ -17,8 +21,10 @@ export interface NodePkcs12Contents {
  * HMAC-SHA-256) or legacy (3DES / RC2, HMAC-SHA-1) encoding, RSA or EC. node-forge is loaded
  * on the first call only.
  *
- * The leaf is the certificate whose public key matches the private key; bag order does not
- * matter. The password never appears in messages.
+ * The leaf is the certificate whose public key matches the private key; the chain is core's
+ * `orderCertificateChain` (leaf, then issuers in order; certificates off that path are left
+ * out), the same as every backend returns. Bag order does not matter. The password never
+ * appears in messages.
  *
  * @throws CryptoError `pkcs12-password` for a wrong password; `pkcs12-invalid` for input that
  *   is not a PKCS#12, has no key, no certificate, or no certificate for its key;
@@ -48,8 +54,7 @@ export async function loadNodePkcs12(
   const bags = readPkcs12Bags(forge, data, password)
   const privateKeys = bags.privateKeys.map(readPrivateKey)
   // The DER as stored in the file is what goes into x5c, byte for byte.
-  const derByCertificate = new Map(bags.certificates.map((der) => [readCertificate(der), der]))
-  const certificates = [...derByCertificate.keys()]
+  const certificates = bags.certificates.map(readCertificate)
   if (privateKeys.length === 0) {
     throw new CryptoError('pkcs12-invalid', 'the PKCS#12 file holds no private key')
   }
@@ -57,15 +62,20 @@ export async function loadNodePkcs12(
     throw new CryptoError('pkcs12-invalid', 'the PKCS#12 file holds no certificate')
   }
   for (const privateKey of privateKeys) {
-    const leaf = certificates.find((certificate) => belongsTo(certificate, privateKey))
+    const leaf = certificates.find(({ native }) => belongsTo(native, privateKey))
     if (leaf !== undefined) {
+      if (leaf.parsed === undefined) {
+        throw new CryptoError(
+          'pkcs12-invalid',
+          'the certificate for the key in the PKCS#12 file is not one fhir-auth can read',
+        )
+      }
+      // As in every backend, a certificate core cannot parse cannot be on the path: left out.
+      const parsed = certificates.flatMap((certificate) => certificate.parsed ?? [])
+      const chain = orderCertificateChain(leaf.parsed, parsed)
       return Object.freeze({
         privateKey,
-        certificateChain: Object.freeze(
-          orderFromLeaf(leaf, certificates).map(
-            (certificate) => derByCertificate.get(certificate) ?? new Uint8Array(certificate.raw),
-          ),
-        ),
+        certificateChain: Object.freeze(chain.map((certificate) => certificate.der)),
       })
     }
   }
@@ -86,9 +96,15 @@ function readPrivateKey(pkcs8: Uint8Array): KeyObject {
   }
 }
 
-function readCertificate(der: Uint8Array): X509Certificate {
+/** A certificate of the file as node:crypto reads it (to match keys) and as core parses it (to order). */
+interface BagCertificate {
+  readonly native: X509Certificate
+  readonly parsed: ParsedCertificate | undefined
+}
+
+function readCertificate(der: Uint8Array): BagCertificate {
   try {
-    return new X509Certificate(der)
+    return { native: new X509Certificate(der), parsed: parseOrUndefined(der) }
   } catch {
     throw new CryptoError(
       'pkcs12-invalid',
@@ -103,5 +119,13 @@ function belongsTo(certificate: X509Certificate, privateKey: KeyObject): boolean
   } catch {
     // Raised for a key of another type than the certificate's: not this certificate's key.
     return false
+  }
+}
+
+function parseOrUndefined(der: Uint8Array): ParsedCertificate | undefined {
+  try {
+    return parseCertificate(der)
+  } catch {
+    return undefined
   }
 }

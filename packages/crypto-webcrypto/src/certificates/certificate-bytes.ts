@@ -1,5 +1,5 @@
 import { type CertificateInput, CryptoError } from '@fhir-auth/core'
-import { certificateDer } from '@fhir-auth/core/internal'
+import { certificateDer, describeKind } from '@fhir-auth/core/backend'
 
 /** The part of a pkijs `Certificate` we use, so pkijs itself is never imported here. */
 interface SchemaEncodable {
@@ -44,13 +44,12 @@ export function certificateBytes(certificate: CertificateInput | unknown): Uint8
   }
   throw new CryptoError(
     'invalid-certificate',
-    `a certificate must be PEM text, DER bytes or a pkijs Certificate, not ${describeKind(certificate)}`,
+    `a certificate must be PEM text, DER bytes or a pkijs Certificate, not ${kindOf(certificate)}`,
   )
 }
 
-function describeKind(value: unknown): string {
-  if (value === null) return 'null'
-  if (Array.isArray(value)) return 'an array'
+function kindOf(value: unknown): string {
   if (value instanceof ArrayBuffer) return 'an ArrayBuffer (wrap it in a Uint8Array)'
-  return typeof value === 'object' ? 'an object of another shape' : `a ${typeof value}`
+  const kind = describeKind(value)
+  return kind === 'an object' ? 'an object of another shape' : kind
 }

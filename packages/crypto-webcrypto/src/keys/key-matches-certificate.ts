@@ -5,8 +5,8 @@ import {
   randomBytes,
   type VerificationAlgorithm,
 } from '@fhir-auth/core'
-import type { ParsedCertificate, SignatureVerifier } from '@fhir-auth/core/internal'
-import { normalizeEcdsaSignature } from '@fhir-auth/core/jws'
+import type { ParsedCertificate, SignatureVerifier } from '@fhir-auth/core/backend'
+import { normalizeEcdsaSignature } from '@fhir-auth/core/backend'
 import { bufferSource } from '../bytes.js'
 import { readPrivateJwk } from '../signer/private-jwk.js'
 import { sortPrivateKey } from '../signer/private-key-form.js'

@@ -1,4 +1,4 @@
-import { describePrivateKeyPem, encodePem } from '@fhir-auth/core/internal'
+import { describePrivateKeyPem, encodePem } from '@fhir-auth/core/backend'
 import { webCryptoError } from '../webcrypto-failure.js'
 import type { PublicJwkMembers } from './public-key-match.js'
 

@@ -1,8 +1,12 @@
 import { CryptoError, type Pkcs12Contents } from '@fhir-auth/core'
-import { encodePem, type ParsedCertificate, parseCertificate } from '@fhir-auth/core/internal'
+import {
+  encodePem,
+  orderCertificateChain,
+  type ParsedCertificate,
+  parseCertificate,
+} from '@fhir-auth/core/backend'
 import { samePublicKey } from '../keys/public-key-match.js'
 import { publicMembersOfPkcs8 } from '../keys/public-members.js'
-import { orderChain } from './order-chain.js'
 import { verifyPasswordIntegrity } from './password-integrity.js'
 import { readPfxStructure, wrongPasswordWithoutMac } from './pfx-structure.js'
 import { type Pkcs12Bags, readSafeBags } from './safe-bags.js'
@@ -96,7 +100,9 @@ async function assembleContents(subtle: SubtleCrypto, bags: Pkcs12Bags): Promise
     if (leaf === undefined) continue
     return Object.freeze({
       privateKey: encodePem(pkcs8, 'PRIVATE KEY'),
-      certificateChain: Object.freeze(orderChain(leaf, certificates).map((entry) => entry.der)),
+      certificateChain: Object.freeze(
+        orderCertificateChain(leaf, certificates).map((entry) => entry.der),
+      ),
     })
   }
   throw new CryptoError(

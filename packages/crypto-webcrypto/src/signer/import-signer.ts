@@ -6,13 +6,13 @@ import {
   type PrivateKeyInput,
   type SigningAlgorithm,
 } from '@fhir-auth/core'
-import { describePrivateKeyPem } from '@fhir-auth/core/internal'
 import {
   adoptJwsSigner,
   checkFixedAlgorithm,
   checkImportSignerOptions,
+  describePrivateKeyPem,
   selectSigningAlgorithm,
-} from '@fhir-auth/core/jws'
+} from '@fhir-auth/core/backend'
 import { importParameters, joseAlgorithmProfile } from '../algorithm-parameters.js'
 import type { SubtleSource } from '../subtle.js'
 import { webCryptoError } from '../webcrypto-failure.js'
@@ -37,7 +37,7 @@ import { createWebCryptoSigner } from './webcrypto-signer.js'
  * @throws CryptoError `invalid-key`, `unsupported-key`, `algorithm-mismatch`,
  *   `no-common-algorithm`; ConfigurationError `jwtAlgorithm` for an explicit algorithm the key
  *   cannot make, and on the option named for options of the wrong type.
- * @see packages/core/README.md#crypto-backends in the fhir-auth repository
+ * @see https://github.com/fhir-auth/fhir-auth/blob/main/packages/core/README.md#crypto-backends
  */
 export async function importSigner(
   subtleSource: SubtleSource,

@@ -1,10 +1,11 @@
 import { CryptoError } from '@fhir-auth/core'
 import {
+  BoundedCache,
+  bytesCacheKey,
   bytesEqual,
   describeSubjectPublicKeyInfo,
   type SignatureVerifier,
-} from '@fhir-auth/core/internal'
-import { BoundedCache, bytesCacheKey } from '@fhir-auth/core/jws'
+} from '@fhir-auth/core/backend'
 import {
   importParameters,
   type JoseAlgorithmProfile,

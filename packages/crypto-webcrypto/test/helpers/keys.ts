@@ -1,5 +1,5 @@
 import { base64Decode, type Jwk } from '@fhir-auth/core'
-import { decodePemBlocks } from '@fhir-auth/core/internal'
+import { decodePemBlocks } from '@fhir-auth/core/backend'
 
 /** The DER bytes of the first `label` block of a PEM text. */
 export function pemBody(pem: string, label: string): Uint8Array<ArrayBuffer> {

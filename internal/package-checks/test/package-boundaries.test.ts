@@ -1,0 +1,71 @@
+/**
+ * Which fhir-auth entries each published package's sources may import (docs/architecture.md):
+ * smart and udap only core (never each other), the backends only core's public entry and
+ * `core/backend` (never `core/internal`: a third-party backend could not use it either), the
+ * client the library packages, the CLI what it declares. Deep imports past an `exports` entry are
+ * refused everywhere.
+ */
+import { readdirSync, readFileSync } from 'node:fs'
+import { join, relative } from 'node:path'
+import { describe, expect, it } from 'vitest'
+
+const root = join(import.meta.dirname, '..', '..', '..')
+
+const core = [
+  '@fhir-auth/core',
+  '@fhir-auth/core/jws',
+  '@fhir-auth/core/internal',
+  '@fhir-auth/core/internal/on-demand',
+]
+const backendEntries = ['@fhir-auth/core', '@fhir-auth/core/backend']
+
+const allowed: Readonly<Record<string, readonly string[]>> = {
+  core: [],
+  smart: core,
+  // UDAP checks its own certificate chain with the path policy (DESIGN §11).
+  udap: [...core, '@fhir-auth/core/backend'],
+  'crypto-node': backendEntries,
+  'crypto-webcrypto': backendEntries,
+  client: [
+    ...core,
+    '@fhir-auth/smart',
+    '@fhir-auth/smart/launch',
+    '@fhir-auth/udap',
+    '@fhir-auth/crypto-node',
+    '@fhir-auth/crypto-webcrypto',
+  ],
+  cli: [
+    '@fhir-auth/client',
+    '@fhir-auth/core',
+    '@fhir-auth/core/backend',
+    '@fhir-auth/smart',
+    '@fhir-auth/udap',
+    '@fhir-auth/crypto-node',
+  ],
+}
+
+function sourceFiles(directory: string): string[] {
+  return readdirSync(directory, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(directory, entry.name)
+    if (entry.isDirectory()) return sourceFiles(path)
+    return entry.name.endsWith('.ts') ? [path] : []
+  })
+}
+
+describe('package boundaries', () => {
+  it.each(Object.keys(allowed))('%s imports only the fhir-auth entries it may', (name) => {
+    const permitted = allowed[name] as readonly string[]
+    const violations: string[] = []
+    for (const file of sourceFiles(join(root, 'packages', name, 'src'))) {
+      // Code only: examples in comments import what a user would.
+      const text = readFileSync(file, 'utf8').replace(/\/\*[\s\S]*?\*\//g, '')
+      for (const match of text.matchAll(
+        /(?:from\s*|import\s*\(\s*)['"](@fhir-auth\/[^'"]+)['"]/g,
+      )) {
+        const specifier = match[1] as string
+        if (!permitted.includes(specifier)) violations.push(`${relative(root, file)}: ${specifier}`)
+      }
+    }
+    expect(violations, violations.join('\n')).toEqual([])
+  })
+})

@@ -1,0 +1,53 @@
+import { TokenError } from '../errors/oauth-error.js'
+import {
+  describeMemberNames,
+  isSuccessStatus,
+  oauthErrorFromResponse,
+  successJsonObject,
+} from '../http/oauth-exchange.js'
+import type { HttpResponse } from '../http/request.js'
+
+/**
+ * A token response as the server sent it (RFC 6749 §5.1, snake_case keys: `access_token`,
+ * `token_type`, `expires_in`, `scope`, `refresh_token`, `id_token`, SMART launch context such as
+ * `patient`), with a non-blank string `access_token` guaranteed. The same type for every
+ * protocol.
+ *
+ * @see https://www.rfc-editor.org/rfc/rfc6749#section-5.1
+ * @see https://hl7.org/fhir/smart-app-launch/STU2.2/app-launch.html#response-5
+ */
+export type TokenResponse = Readonly<Record<string, unknown>> & { readonly access_token: string }
+
+/**
+ * Reads a token endpoint response (no I/O). A 2xx must be a JSON object (any content type)
+ * with a non-blank string `access_token`; it is returned as received. A non-2xx gives the RFC
+ * 6749 §5.2 error members when the body has them, else the status only.
+ *
+ * @param label - what the messages call the exchange: `token` gives "token request …" and
+ *   "token response …"; `UDAP token` gives "UDAP token request …".
+ * @param requestSecrets - values sent in the request (code, verifier, secret, refresh token,
+ *   assertion) that must not reach an error message if the server echoes them.
+ * @throws TokenError with `status`, and `error`, `errorDescription`, `errorUri` from an OAuth
+ *   error body; for an unusable 2xx body the `HttpError` is the `cause`. A missing
+ *   `access_token` is reported with the names of the fields received, never their values.
+ * @see https://www.rfc-editor.org/rfc/rfc6749#section-5.2
+ * @internal
+ */
+export function readTokenResponse(
+  response: HttpResponse,
+  label: string,
+  requestSecrets: readonly (string | undefined)[],
+): TokenResponse {
+  if (!isSuccessStatus(response)) {
+    throw oauthErrorFromResponse(TokenError, `${label} request`, response, requestSecrets)
+  }
+  const body = successJsonObject(TokenError, `${label} response`, response)
+  const accessToken = body.access_token
+  if (typeof accessToken !== 'string' || accessToken.trim() === '') {
+    throw new TokenError({
+      status: response.status,
+      message: `${label} response has no non-blank string access_token (received fields: ${describeMemberNames(body)})`,
+    })
+  }
+  return body as TokenResponse
+}

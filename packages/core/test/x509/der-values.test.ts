@@ -1,0 +1,142 @@
+import { describe, expect, it } from 'vitest'
+import { CryptoError } from '../../src/errors/crypto-error.js'
+import { encodeDer, readDerDocument } from '../../src/x509/der.js'
+import {
+  decodeBoolean,
+  decodeDirectoryString,
+  decodeSerialNumber,
+  decodeTime,
+  decodeUnsignedInteger,
+  derTag,
+} from '../../src/x509/der-values.js'
+
+const ascii = (text: string) => new TextEncoder().encode(text)
+const element = (tag: number, content: Uint8Array) => readDerDocument(encodeDer(tag, content))
+
+describe('decodeTime', () => {
+  it('reads UTCTime with the RFC 5280 century rule (50–99 → 19xx, 00–49 → 20xx)', () => {
+    expect(
+      decodeTime(
+        element(derTag.utcTime, ascii('491231235959Z')),
+        't',
+        'invalid-certificate',
+      ).toISOString(),
+    ).toBe('2049-12-31T23:59:59.000Z')
+    expect(
+      decodeTime(
+        element(derTag.utcTime, ascii('500101000000Z')),
+        't',
+        'invalid-certificate',
+      ).toISOString(),
+    ).toBe('1950-01-01T00:00:00.000Z')
+  })
+
+  it('reads GeneralizedTime, with optional fractional seconds', () => {
+    expect(
+      decodeTime(
+        element(derTag.generalizedTime, ascii('20500101000000Z')),
+        't',
+        'invalid-crl',
+      ).toISOString(),
+    ).toBe('2050-01-01T00:00:00.000Z')
+    expect(
+      decodeTime(
+        element(derTag.generalizedTime, ascii('20500101000000.5Z')),
+        't',
+        'invalid-crl',
+      ).getUTCMilliseconds(),
+    ).toBe(500)
+  })
+
+  it.each([
+    ['a local time', derTag.utcTime, '500101000000'],
+    ['missing seconds', derTag.utcTime, '5001010000Z'],
+    ['an offset', derTag.generalizedTime, '20500101000000+0100'],
+    ['February 30th', derTag.generalizedTime, '20250230000000Z'],
+    ['hour 24', derTag.utcTime, '250101240000Z'],
+    ['another tag', derTag.utf8String, '20250101000000Z'],
+  ])('refuses %s', (_title, tag, text) => {
+    expect(() => decodeTime(element(tag, ascii(text)), 'notAfter', 'invalid-certificate')).toThrow(
+      CryptoError,
+    )
+  })
+})
+
+describe('integers', () => {
+  it('renders serial numbers as lowercase hex without leading zero octets', () => {
+    expect(decodeSerialNumber(Uint8Array.of(0x00, 0x8f, 0x0a), 'invalid-certificate')).toBe('8f0a')
+    expect(decodeSerialNumber(Uint8Array.of(0x00), 'invalid-certificate')).toBe('00')
+    expect(decodeSerialNumber(Uint8Array.of(0x01, 0x00), 'invalid-certificate')).toBe('0100')
+    expect(() => decodeSerialNumber(Uint8Array.of(), 'invalid-crl')).toThrow(CryptoError)
+  })
+
+  it('strips the sign octet of unsigned integers and refuses non-minimal or negative ones', () => {
+    expect([...decodeUnsignedInteger(Uint8Array.of(0x00, 0x80), 'n', 'invalid-key')]).toEqual([
+      0x80,
+    ])
+    expect(() => decodeUnsignedInteger(Uint8Array.of(0x00, 0x7f), 'n', 'invalid-key')).toThrow(
+      /minimally/,
+    )
+    expect(() => decodeUnsignedInteger(Uint8Array.of(0x80), 'n', 'invalid-key')).toThrow(/negative/)
+    expect(() => decodeUnsignedInteger(Uint8Array.of(), 'n', 'invalid-key')).toThrow(/empty/)
+  })
+})
+
+describe('decodeBoolean', () => {
+  it('reads one octet and refuses other lengths', () => {
+    expect(decodeBoolean(Uint8Array.of(0xff), 'b', 'invalid-certificate')).toBe(true)
+    expect(decodeBoolean(Uint8Array.of(0x00), 'b', 'invalid-certificate')).toBe(false)
+    expect(() => decodeBoolean(Uint8Array.of(0xff, 0xff), 'b', 'invalid-certificate')).toThrow(
+      CryptoError,
+    )
+  })
+})
+
+describe('decodeDirectoryString', () => {
+  it('reads UTF-8, printable, BMP and universal strings', () => {
+    expect(
+      decodeDirectoryString(element(derTag.utf8String, ascii('Zoë')), 's', 'invalid-certificate'),
+    ).toBe('Zoë')
+    expect(
+      decodeDirectoryString(
+        element(derTag.printableString, ascii('US')),
+        's',
+        'invalid-certificate',
+      ),
+    ).toBe('US')
+    expect(
+      decodeDirectoryString(
+        element(derTag.bmpString, Uint8Array.of(0x00, 0x41, 0x00, 0xe9)),
+        's',
+        'invalid-certificate',
+      ),
+    ).toBe('Aé')
+    expect(
+      decodeDirectoryString(
+        element(derTag.universalString, Uint8Array.of(0, 1, 0xf6, 0x00)),
+        's',
+        'invalid-certificate',
+      ),
+    ).toBe('\u{1f600}')
+  })
+
+  it('returns undefined for non-string tags and refuses malformed strings', () => {
+    expect(
+      decodeDirectoryString(element(derTag.octetString, ascii('x')), 's', 'invalid-certificate'),
+    ).toBeUndefined()
+    expect(() =>
+      decodeDirectoryString(
+        element(derTag.utf8String, Uint8Array.of(0xc3)),
+        's',
+        'invalid-certificate',
+      ),
+    ).toThrow(/UTF-8/)
+    expect(() =>
+      decodeDirectoryString(
+        element(derTag.bmpString, Uint8Array.of(0x00)),
+        's',
+        'invalid-certificate',
+      ),
+    ).toThrow(/truncated/)
+  })
+})

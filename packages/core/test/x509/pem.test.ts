@@ -1,0 +1,99 @@
+import { describe, expect, it } from 'vitest'
+import { CryptoError } from '../../src/errors/crypto-error.js'
+import { certificateDer, crlDer, decodePemBlocks, encodePem } from '../../src/x509/pem.js'
+
+const der = Uint8Array.from({ length: 100 }, (_, index) => index)
+
+describe('encodePem and decodePemBlocks', () => {
+  it('wraps base64 at 64 characters and decodes back', () => {
+    const pem = encodePem(der, 'CERTIFICATE')
+    const lines = pem.trimEnd().split('\n')
+    expect(lines[0]).toBe('-----BEGIN CERTIFICATE-----')
+    expect(lines[1]).toHaveLength(64)
+    expect(lines.at(-1)).toBe('-----END CERTIFICATE-----')
+    expect(decodePemBlocks(pem, 'CERTIFICATE').map((block) => [...block])).toEqual([[...der]])
+  })
+
+  it('returns every block with the label, in order, ignoring other text and labels', () => {
+    const text = `subject=CN=x\r\n${encodePem(Uint8Array.of(1), 'CERTIFICATE').replaceAll('\n', '\r\n')}${encodePem(Uint8Array.of(9), 'X509 CRL')}junk\n${encodePem(Uint8Array.of(2), 'CERTIFICATE')}`
+    expect(decodePemBlocks(text, 'CERTIFICATE').map((block) => [...block])).toEqual([[1], [2]])
+    expect(decodePemBlocks(text, 'X509 CRL').map((block) => [...block])).toEqual([[9]])
+  })
+
+  it('returns [] when there is no block with the label', () => {
+    expect(decodePemBlocks('nothing here', 'CERTIFICATE')).toEqual([])
+  })
+
+  it.each([
+    ['a missing END line', '-----BEGIN CERTIFICATE-----\nAQID\n'],
+    ['an empty body', '-----BEGIN CERTIFICATE-----\n-----END CERTIFICATE-----\n'],
+    ['a stray character', '-----BEGIN CERTIFICATE-----\nAQ*D\n-----END CERTIFICATE-----\n'],
+    ['wrong padding', '-----BEGIN CERTIFICATE-----\nAQI\n-----END CERTIFICATE-----\n'],
+    [
+      'an RFC 1421 header',
+      '-----BEGIN CERTIFICATE-----\nProc-Type: 4,ENCRYPTED\n\nAQID\n-----END CERTIFICATE-----\n',
+    ],
+  ])('refuses %s', (_title, text) => {
+    expect(() => decodePemBlocks(text, 'CERTIFICATE')).toThrow(CryptoError)
+  })
+
+  it('chooses the error reason from the label', () => {
+    const broken = (label: string) => `-----BEGIN ${label}-----\n!\n-----END ${label}-----`
+    const reasonOf = (label: string) => {
+      try {
+        decodePemBlocks(broken(label), label)
+      } catch (error) {
+        return (error as CryptoError).reason
+      }
+      return 'none'
+    }
+    expect(reasonOf('PRIVATE KEY')).toBe('invalid-key')
+    expect(reasonOf('X509 CRL')).toBe('invalid-crl')
+    expect(reasonOf('CERTIFICATE')).toBe('invalid-certificate')
+  })
+
+  it('never puts the PEM body in the message', () => {
+    const body = 'MIIBVQIBADANBgkqhkiG9w0BAQEFAASCAT8wggE7AgEAAkEA*secret'
+    try {
+      decodePemBlocks(
+        `-----BEGIN PRIVATE KEY-----\n${body}\n-----END PRIVATE KEY-----`,
+        'PRIVATE KEY',
+      )
+      expect.fail('expected an error')
+    } catch (error) {
+      expect((error as Error).message).not.toContain('MIIB')
+    }
+  })
+})
+
+describe('certificateDer and crlDer', () => {
+  it('accept PEM text, PEM bytes and DER', () => {
+    const pem = encodePem(Uint8Array.of(0x30, 0x00), 'CERTIFICATE')
+    expect([...certificateDer(pem)]).toEqual([0x30, 0x00])
+    expect([...certificateDer(new TextEncoder().encode(`\n${pem}`))]).toEqual([0x30, 0x00])
+    expect([...certificateDer(Uint8Array.of(0x30, 0x00))]).toEqual([0x30, 0x00])
+    expect([...crlDer(encodePem(Uint8Array.of(0x30, 0x01, 0x00), 'X509 CRL'))]).toEqual([
+      0x30, 0x01, 0x00,
+    ])
+  })
+
+  it('refuse text without the right block, empty bytes and other types, with their reasons', () => {
+    const reasonOf = (operation: () => unknown) => {
+      try {
+        operation()
+      } catch (error) {
+        expect(error).toBeInstanceOf(CryptoError)
+        return (error as CryptoError).reason
+      }
+      return 'none'
+    }
+    expect(reasonOf(() => certificateDer('hello'))).toBe('invalid-certificate')
+    expect(reasonOf(() => certificateDer(encodePem(Uint8Array.of(1), 'X509 CRL')))).toBe(
+      'invalid-certificate',
+    )
+    expect(reasonOf(() => certificateDer(new Uint8Array()))).toBe('invalid-certificate')
+    expect(reasonOf(() => certificateDer(42 as unknown as string))).toBe('invalid-certificate')
+    expect(reasonOf(() => crlDer(encodePem(Uint8Array.of(1), 'CERTIFICATE')))).toBe('invalid-crl')
+    expect(reasonOf(() => crlDer({} as unknown as string))).toBe('invalid-crl')
+  })
+})
