@@ -21,8 +21,9 @@ import type { ServerResponse } from 'node:http'
  * - `hs256-client-secret`: HS256 keyed with the client's secret;
  * - `bad-signature`: the provider's signature with one bit flipped;
  * - `unknown-kid`: signed by a key the key set never contains;
- * - `rotated-key`: signed by a new key that `/jwks` serves from now on (a valid token: a client
- *   with the old key set must refetch once and accept it).
+ * - `rotated-key`: signed by a new key (a new one each time the variant is set) that `/jwks`
+ *   serves from its first use (a valid token: a client with the old key set must refetch once
+ *   and accept it).
  */
 export type IdTokenVariant =
   | 'wrong-aud'
@@ -69,38 +70,53 @@ const claimChanges: Partial<Record<IdTokenVariant, (claims: Claims, now: number)
   'iat-future': (claims, now) => ({ ...claims, iat: now + 3600, exp: now + 7200 }),
 }
 
-/** The sandbox's extra keys: never published, and published after rotation. */
-interface ExtraKeys {
-  readonly unknown: KeyObject
-  readonly rotated: KeyObject
-  readonly rotatedPublicJwk: JsonWebKey
+/** A fresh RSA key; PEM first, then re-imported: Node 20 can deadlock exporting a new key as JWK. */
+function rsaKey(): KeyObject {
+  return createPrivateKey(
+    generateKeyPairSync('rsa', {
+      modulusLength: 2048,
+      privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+      publicKeyEncoding: { type: 'spki', format: 'pem' },
+    }).privateKey,
+  )
 }
 
-let extraKeys: ExtraKeys | undefined
-function keys(): ExtraKeys {
-  if (extraKeys === undefined) {
-    // PEM first, then JWK: Node 20 can deadlock exporting a fresh key straight to JWK.
-    const pair = () =>
-      createPrivateKey(
-        generateKeyPairSync('rsa', {
-          modulusLength: 2048,
-          privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
-          publicKeyEncoding: { type: 'spki', format: 'pem' },
-        }).privateKey,
-      )
-    const rotated = pair()
-    extraKeys = {
-      unknown: pair(),
-      rotated,
-      rotatedPublicJwk: {
-        ...createPublicKey(rotated).export({ format: 'jwk' }),
-        kid: 'sandbox-rotated',
+let unknownKey: KeyObject | undefined
+
+/**
+ * A sandbox's key rotations: each `rotate()` makes a new key (`sandbox-rotated-1`, `-2`, …) that
+ * signs `rotated-key` tokens from then on and that `/jwks` publishes from its first use, so a
+ * client holding the earlier key set meets an unknown `kid` exactly once per rotation.
+ */
+export class KeyRotations {
+  #current: { readonly kid: string; readonly key: KeyObject } | undefined
+  readonly #published: JsonWebKey[] = []
+  #count = 0
+
+  rotate(): void {
+    this.#count += 1
+    this.#current = { kid: `sandbox-rotated-${this.#count}`, key: rsaKey() }
+  }
+
+  /** Signs with the current rotated key, publishing it. */
+  sign(header: Claims, claims: Claims): string {
+    if (this.#current === undefined) this.rotate()
+    const current = this.#current as { readonly kid: string; readonly key: KeyObject }
+    if (!this.#published.some((key) => key.kid === current.kid)) {
+      this.#published.push({
+        ...createPublicKey(current.key).export({ format: 'jwk' }),
+        kid: current.kid,
         alg: 'RS256',
         use: 'sig',
-      },
+      })
     }
+    return signRs256({ ...header, kid: current.kid }, claims, current.key)
   }
-  return extraKeys
+
+  /** The rotated keys `/jwks` adds to the provider's. */
+  published(): readonly JsonWebKey[] {
+    return this.#published
+  }
 }
 
 /** What a rewrite needs: the provider's key and the client's secret for HS256. */
@@ -108,11 +124,7 @@ export interface IdTokenRewriteContext {
   readonly variant: IdTokenVariant
   readonly providerKey: JsonWebKey
   readonly clientSecret: (clientId: string) => string | undefined
-}
-
-/** The public keys `/jwks` adds once `rotated-key` has been used. */
-export function rotatedPublicKeys(rotatedAlready: boolean): JsonWebKey[] {
-  return rotatedAlready ? [keys().rotatedPublicJwk] : []
+  readonly rotations: KeyRotations
 }
 
 /** Rewrites one ID token as the variant says. */
@@ -144,9 +156,10 @@ export function rewriteIdToken(idToken: string, context: IdTokenRewriteContext):
       return `${encodedHeader}.${encodedClaims}.${signature.toString('base64url')}`
     }
     case 'unknown-kid':
-      return signRs256({ ...header, kid: 'sandbox-unknown' }, claims, keys().unknown)
+      unknownKey ??= rsaKey()
+      return signRs256({ ...header, kid: 'sandbox-unknown' }, claims, unknownKey)
     case 'rotated-key':
-      return signRs256({ ...header, kid: 'sandbox-rotated' }, claims, keys().rotated)
+      return context.rotations.sign(header, claims)
     default:
       return idToken
   }

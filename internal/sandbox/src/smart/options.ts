@@ -103,8 +103,8 @@ export interface SmartSandbox {
   setDiscoveryOverride(override: DiscoveryOverride | undefined): void
   /**
    * From now on, rewrites the ID token of every token response as `variant` says (see
-   * {@link IdTokenVariant}); `undefined` stops. `rotated-key` also makes `/jwks` publish the
-   * rotated key from then on.
+   * {@link IdTokenVariant}); `undefined` stops. `rotated-key` rotates to a new key, which `/jwks`
+   * publishes from its first use.
    */
   setIdTokenVariant(variant: IdTokenVariant | undefined): void
   /** Closes the server, its connections and all state. Idempotent. */

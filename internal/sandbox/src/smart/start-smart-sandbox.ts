@@ -10,7 +10,7 @@ import { nonEmptyText, nonNegativeInteger, positiveInteger } from '../option-che
 import { type BasicAuthDecoding, SecretStandIns } from './basic-credentials.js'
 import { ClientScopeRegistry } from './client-scopes.js'
 import { buildSmartConfiguration, type DiscoveryOverride } from './discovery-document.js'
-import { type IdTokenVariant, rotatedPublicKeys } from './id-token-variants.js'
+import { type IdTokenVariant, KeyRotations } from './id-token-variants.js'
 import { type LaunchContext, LaunchRegistry, type LaunchRequest } from './launch-context.js'
 import { loadOidcProvider } from './load-provider.js'
 import { SandboxStore } from './memory-adapter.js'
@@ -107,7 +107,7 @@ export async function startSmartSandbox(options: SmartSandboxOptions = {}): Prom
 
     let discoveryOverride = settings.discoveryOverride
     let idTokenVariant: IdTokenVariant | undefined
-    let rotated = false
+    const rotations = new KeyRotations()
     const clientSecret = (clientId: string) => {
       const secret = store.find('Client', clientId)?.client_secret
       return typeof secret === 'string' ? secret : undefined
@@ -126,12 +126,11 @@ export async function startSmartSandbox(options: SmartSandboxOptions = {}): Prom
       fhirBaseUrl,
       basicAuthDecoding: settings.basicAuthDecoding,
       secretStandIns,
-      idTokenRewrite: () => {
-        if (idTokenVariant === undefined) return undefined
-        if (idTokenVariant === 'rotated-key') rotated = true
-        return { variant: idTokenVariant, providerKey: signingKey, clientSecret }
-      },
-      extraPublicKeys: () => rotatedPublicKeys(rotated),
+      idTokenRewrite: () =>
+        idTokenVariant === undefined
+          ? undefined
+          : { variant: idTokenVariant, providerKey: signingKey, clientSecret, rotations },
+      extraPublicKeys: () => rotations.published(),
       interaction: {
         provider,
         accountId: settings.userId,
@@ -163,6 +162,7 @@ export async function startSmartSandbox(options: SmartSandboxOptions = {}): Prom
         discoveryOverride = override
       },
       setIdTokenVariant: (variant: IdTokenVariant | undefined) => {
+        if (variant === 'rotated-key') rotations.rotate()
         idTokenVariant = variant
       },
       close: () => {

@@ -54,8 +54,8 @@ function queryOf(callbackUrl: unknown): URLSearchParams {
 
 /** What the callback is checked against. */
 export interface CallbackExpectations {
-  /** The server's issuer, for RFC 9207's `iss`. */
-  readonly issuer: string
+  /** The server's issuer, for RFC 9207's `iss`; `undefined` when discovery names none. */
+  readonly issuer: string | undefined
   /** The server says it always sends `iss` (`authorization_response_iss_parameter_supported`). */
   readonly issRequired: boolean
 }

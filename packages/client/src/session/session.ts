@@ -20,7 +20,8 @@ export type TokensListener = (tokens: TokenSet) => void | Promise<void>
 /** What a session needs from its client. @internal */
 export interface SessionDependencies {
   readonly tokens: TokenSet
-  readonly baseUrl: string
+  /** The FHIR base URL; without one, `fetch` refuses every URL. */
+  readonly baseUrl: string | undefined
   readonly fetch: FetchLike | undefined
   readonly now: () => Date
   /** Refreshes (and validates any new ID token); the client's implementation of the grant. */

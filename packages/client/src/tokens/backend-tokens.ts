@@ -6,7 +6,7 @@ import type { SharedTokenCache } from './shared-token-cache.js'
 export interface BackendTokensDependencies {
   /** The entry for this handle's identity (shared by every handle with the same identity). */
   readonly cache: () => Promise<SharedTokenCache>
-  readonly baseUrl: string
+  readonly baseUrl: string | undefined
   readonly fetch: FetchLike | undefined
   readonly minValiditySeconds: number
 }

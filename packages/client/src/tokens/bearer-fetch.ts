@@ -6,7 +6,7 @@ export type BearerFetchInput = string | URL | Request
 /** How a Bearer-authorized fetch gets and renews its token. */
 export interface BearerFetchOptions {
   /** The FHIR base URL; the token goes only to this origin, under this path. */
-  readonly baseUrl: string
+  readonly baseUrl: string | undefined
   /** The client's `fetch` option, else the global one at call time. */
   readonly fetch: FetchLike | undefined
   /** The access token to send (refreshed or re-requested first when it is about to expire). */
@@ -36,6 +36,15 @@ const maxRedirects = 5
 export function bearerFetch(
   options: BearerFetchOptions,
 ): (input: BearerFetchInput, init?: RequestInit) => Promise<Response> {
+  if (options.baseUrl === undefined) {
+    return async () => {
+      throw new ConfigurationError({
+        invalidAttribute: 'baseUrl',
+        message:
+          'fetch needs the FHIR baseUrl in the configuration: the token is sent only under it',
+      })
+    }
+  }
   const base = new URL(options.baseUrl)
   const basePath = base.pathname.replace(/\/+$/, '')
   const isUnderBase = (url: URL) =>

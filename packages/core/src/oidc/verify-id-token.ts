@@ -1,4 +1,5 @@
 import type { CryptoBackend, VerificationAlgorithm } from '../crypto/backend.js'
+import { base64UrlDecode } from '../crypto/base64.js'
 import type { Jwk } from '../crypto/jwk.js'
 import { type DecodedJws, decodeCompactJws } from '../crypto/jws.js'
 import { IdTokenError } from '../errors/id-token-error.js'
@@ -96,6 +97,10 @@ function decode(idToken: unknown): DecodedJws {
   try {
     jws = decodeCompactJws(idToken)
   } catch {
+    // An unsecured JWT ("alg":"none", empty signature) is refused for what it is.
+    if (typeof idToken === 'string' && unsecuredHeader(idToken)) {
+      throw new IdTokenError('alg', 'the ID token is unsigned ("alg":"none")')
+    }
     throw new IdTokenError('malformed', 'the ID token is not a compact JWS of JSON objects')
   }
   // RFC 7515 §4.1.11: extensions we do not understand must make the token invalid.
@@ -103,6 +108,15 @@ function decode(idToken: unknown): DecodedJws {
     throw new IdTokenError('malformed', 'the ID token header has "crit" extensions')
   }
   return jws
+}
+
+function unsecuredHeader(token: string): boolean {
+  try {
+    const header = JSON.parse(new TextDecoder().decode(base64UrlDecode(token.split('.')[0] ?? '')))
+    return typeof header === 'object' && header !== null && header.alg === 'none'
+  } catch {
+    return false
+  }
 }
 
 function checkAlgorithm(

@@ -3,7 +3,10 @@ import { redacted } from '../logging/redact.js'
 import { expiresInSeconds } from './expires-in.js'
 import type { FhirContextItem } from './fhir-context.js'
 
-/** A token response as the server sent it: `access_token` and whatever else. */
+/**
+ * What a token set is read from: a token response as the server sent it, whatever the JSON
+ * types of its members (a `TokenResponse` fits).
+ */
 export interface TokenResponseInput {
   readonly access_token: string
   readonly [member: string]: unknown
