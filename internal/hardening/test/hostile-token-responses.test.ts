@@ -248,10 +248,12 @@ describe.each(parsers)('$name when the server echoes request secrets', (parser) 
             contentType: place === 'html page' ? 'text/html' : 'application/json',
             body: describedText(echoBody(place, secrets[which])),
           })
-          await expectTypedOutcome(() => parser.parse(response, values), {
+          const outcome = await expectTypedOutcome(() => parser.parse(response, values), {
             maxElapsedMs: marginMs,
             secrets,
           })
+          // A failure status is never a success, whatever the body says.
+          expect(outcome.kind === 'typed-error' && outcome.error.name).toBe(parser.errorName)
         },
       ),
       propertySettings(`${parser.name} echo`, 60),
