@@ -13,7 +13,7 @@
  *   never ran (an early return, a forgotten `await`) cannot pass.
  */
 import { join } from 'node:path'
-import type { ViteUserConfig } from 'vitest/config'
+import type { TestUserConfig, ViteUserConfig } from 'vitest/config'
 import { WorkspaceJsonReporter } from './vitest.report.js'
 
 /**
@@ -43,5 +43,23 @@ export function packageTestConfig(packageDirectory: string): ViteUserConfig {
         new WorkspaceJsonReporter({ outputFile: reportFile(packageDirectory) }),
       ],
     },
+  }
+}
+
+/**
+ * The settings StrykerJS runs a package's own tests with (`pnpm test:mutation`,
+ * docs/testing.md): the shared settings as the `node` project, without the report file the CI
+ * sums.
+ *
+ * @param test settings the package's tests need besides (core: its loopback global setup).
+ */
+export function mutationTestConfig(
+  packageDirectory: string,
+  test: TestUserConfig = {},
+): ViteUserConfig {
+  const shared = packageTestConfig(packageDirectory)
+  return {
+    ...shared,
+    test: { ...shared.test, name: 'node', environment: 'node', reporters: ['default'], ...test },
   }
 }

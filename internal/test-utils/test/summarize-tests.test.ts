@@ -37,7 +37,8 @@ interface PackageSpec {
 
 interface WorkspaceSpec {
   readonly packages: Readonly<Record<string, PackageSpec>>
-  readonly minimums?: Readonly<Record<string, number | Readonly<Record<string, number>>>>
+  /** The table; `$`-prefixed keys are comments. */
+  readonly minimums?: Readonly<Record<string, number | string | Readonly<Record<string, number>>>>
 }
 
 interface Summary {

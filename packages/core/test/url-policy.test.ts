@@ -17,6 +17,13 @@ describe('isLoopbackHostname', () => {
     '127.0.0.256',
     'example.org',
     '',
+    // Not four decimal octets: a three-part or five-part name, and octets that only start or
+    // end with digits (`1e2` is 100 to Number(), so only the anchored pattern refuses it).
+    '127.0.0',
+    '127.0.0.1.5',
+    '127.0.0.1e2',
+    '127.0.0.e12',
+    '127.0.0.0x1',
   ])('refuses %s', (host) => {
     expect(isLoopbackHostname(host)).toBe(false)
   })
@@ -25,6 +32,8 @@ describe('isLoopbackHostname', () => {
 describe('checkUrl', () => {
   it('accepts HTTPS', () => {
     expect(checkUrl('https://ehr.example.org/fhir', false)).toBeUndefined()
+    expect(isUsableUrl('https://ehr.example.org/fhir', false)).toBe(true)
+    expect(isUsableUrl('http://127.0.0.1/', true)).toBe(true)
   })
   it.each([
     'http://127.0.0.1:8080/fhir',
