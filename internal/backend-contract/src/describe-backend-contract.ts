@@ -4,6 +4,7 @@ import { describeAlgorithmSelection } from './cases/algorithm-selection.js'
 import { describeCertificateChains } from './cases/certificate-chains.js'
 import { describeCertificates } from './cases/certificates.js'
 import { describeKeyImport } from './cases/key-import.js'
+import { describePathRules } from './cases/path-rules.js'
 import { describePkcs12 } from './cases/pkcs12.js'
 import { describeSigning } from './cases/signing.js'
 import type { BackendContractOptions, ContractContext } from './support/contract-context.js'
@@ -19,7 +20,9 @@ import type { BackendContractOptions, ContractContext } from './support/contract
  * lengths, `verifySignature` for RS/PS/ES signatures made by jose, the algorithm selection table,
  * key import from PKCS#8/PKCS#1/SEC1 PEM, JWK, extra native forms and `JwsSigner`,
  * `parseCertificate`, `keyMatchesCertificate`, every chain verdict of the test PKI at
- * `testPkiReferenceTime` (and the valid ones at the current time), required CRLs, PKCS#12 in both
+ * `testPkiReferenceTime` (and the valid ones at the current time), every verdict of the path-rule
+ * fixtures (key usage, path length, name constraints, critical extensions, CRL scope), required
+ * CRLs, PKCS#12 in both
  * encodings, and typed errors for bad input.
  *
  * @example
@@ -54,6 +57,7 @@ export function describeBackendContract(
     describeKeyImport(context)
     describeCertificates(context)
     describeCertificateChains(context)
+    describePathRules(context)
     describePkcs12(context)
   })
 }

@@ -13,7 +13,8 @@ import { decodeJws, discover, sanUrisOf } from './udap-test-client.js'
 
 /**
  * An independent strict reader of UDAP metadata (IG STU2 §2.3), written for this test with
- * node:crypto and jose (pkijs only to parse CRLs): it names every rule the document breaks.
+ * node:crypto and jose (pkijs to parse CRLs and the extensions of RFC 5280's path rules): it
+ * names every rule the document breaks.
  */
 async function brokenRules(
   document: Record<string, unknown>,
@@ -40,7 +41,11 @@ async function brokenRules(
     }
   }
   const [first, second] = x5c
-  if (first === undefined || first !== leaf || (second !== undefined && !first.checkIssued(second)))
+  if (
+    first === undefined ||
+    first !== leaf ||
+    (second !== undefined && first.issuer !== second.subject)
+  )
     broken.push('x5c-order')
 
   const anchor = new X509Certificate(anchorPem)
@@ -55,6 +60,7 @@ async function brokenRules(
   ) {
     broken.push('validity')
   }
+  broken.push(...pathRuleBreaks(path))
   if (path.length > 0 && !(await revocationCurrentAndClear(path, crls))) broken.push('revocation')
 
   if (leaf === undefined || !sanUrisOf(leaf).includes(claims.iss as string)) broken.push('san')
@@ -83,15 +89,73 @@ function buildPath(
 ): X509Certificate[] {
   const path = [leaf]
   for (let current = leaf; path.length <= pool.length + 1; ) {
-    if (current.checkIssued(anchor) && current.verify(anchor.publicKey)) return [...path, anchor]
-    const issuer = pool.find(
-      (candidate) => current.checkIssued(candidate) && current.verify(candidate.publicKey),
-    )
+    if (signedBy(current, anchor)) return [...path, anchor]
+    const issuer = pool.find((candidate) => signedBy(current, candidate))
     if (issuer === undefined) return []
     path.push(issuer)
     current = issuer
   }
   return []
+}
+
+/**
+ * Issued by name and signature only: `X509Certificate.checkIssued` also applies OpenSSL's
+ * keyUsage rule, which must count as its own break here.
+ */
+function signedBy(certificate: X509Certificate, issuer: X509Certificate): boolean {
+  return certificate.issuer === issuer.subject && certificate.verify(issuer.publicKey)
+}
+
+/** The rules of RFC 5280 §6.1 the path must also keep, read with pkijs: one name per kind. */
+function pathRuleBreaks(path: readonly X509Certificate[]): string[] {
+  const parsed = path.map((certificate) =>
+    pkijs.Certificate.fromBER(new Uint8Array(certificate.raw)),
+  )
+  const extension = (certificate: pkijs.Certificate, oid: string) =>
+    certificate.extensions?.find((entry) => entry.extnID === oid)
+  const keyUsageBit = (certificate: pkijs.Certificate, bit: number): boolean | undefined => {
+    const value = extension(certificate, '2.5.29.15')?.parsedValue as
+      | { valueBlock: { valueHexView: Uint8Array } }
+      | undefined
+    if (value === undefined) return undefined
+    return ((value.valueBlock.valueHexView[bit >> 3] ?? 0) & (0x80 >> (bit & 7))) !== 0
+  }
+  const broken = new Set<string>()
+  const [leaf, ...issuers] = parsed
+  if (leaf !== undefined && keyUsageBit(leaf, 0) === false) broken.add('key-usage')
+  // keyCertSign (5) on every issuer, cRLSign (6) on every issuer that signs a CRL of the path.
+  if (
+    issuers.some((issuer) => keyUsageBit(issuer, 5) === false || keyUsageBit(issuer, 6) === false)
+  )
+    broken.add('key-usage')
+  issuers.forEach((issuer, index) => {
+    const constraints = extension(issuer, '2.5.29.19')?.parsedValue as
+      | { pathLenConstraint?: number | { valueBlock: { valueDec: number } } }
+      | undefined
+    const limit = constraints?.pathLenConstraint
+    const value = typeof limit === 'object' ? limit.valueBlock.valueDec : limit
+    if (value !== undefined && index > value) broken.add('path-length')
+    const nameConstraints = extension(issuer, '2.5.29.30')?.parsedValue as
+      | { permittedSubtrees?: { base: { type: number; value: string } }[] }
+      | undefined
+    const permitted = (nameConstraints?.permittedSubtrees ?? []).filter(
+      (subtree) => subtree.base.type === 6,
+    )
+    const hosts = sanUrisOf(path[0] as X509Certificate).map((uri) => new URL(uri).hostname)
+    if (
+      permitted.length > 0 &&
+      hosts.some((host) => !permitted.some((subtree) => host.endsWith(subtree.base.value)))
+    )
+      broken.add('name-constraints')
+  })
+  const known = ['2.5.29.15', '2.5.29.17', '2.5.29.19', '2.5.29.30', '2.5.29.14', '2.5.29.35']
+  if (
+    parsed.some((certificate) =>
+      certificate.extensions?.some((entry) => entry.critical && !known.includes(entry.extnID)),
+    )
+  )
+    broken.add('critical-extension')
+  return [...broken]
 }
 
 async function revocationCurrentAndClear(
@@ -140,6 +204,12 @@ const expectedBreaks: Record<HostileDiscoveryVariant, string[]> = {
   'revoked-intermediate': ['revocation'],
   'expired-leaf': ['validity'],
   'not-yet-valid-leaf': ['validity'],
+  'ca-without-key-cert-sign': ['key-usage'],
+  'leaf-without-digital-signature': ['key-usage'],
+  'crl-issuer-without-crl-sign': ['key-usage'],
+  'path-length-exceeded': ['path-length'],
+  'name-constraints-violated': ['name-constraints'],
+  'unknown-critical-extension': ['critical-extension'],
   'exp-beyond-one-year': ['lifetime'],
   'exp-in-past': ['exp-future'],
   'missing-jti': ['jti'],

@@ -199,3 +199,5 @@ export const testPki: TestPki = Object.freeze({
 
 /** Every leaf case, in the generator's order (valid ones first). */
 export const testLeaves: readonly TestLeaf[] = Object.freeze(Object.values(leaves))
+
+export { type PathRuleCase, pathRuleCase, pathRuleLeaves } from './path-rules.js'

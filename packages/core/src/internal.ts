@@ -15,9 +15,11 @@ export {
 export { type ParsedCertificate, parseCertificate } from './x509/certificate.js'
 export {
   type ChainValidationInput,
+  type OwnChainValidationInput,
   type SignatureVerifier,
   toCertificateInfo,
   validateCertificateChain,
+  validateOwnCertificateChain,
 } from './x509/chain.js'
 export { type ParsedCrl, parseCrl } from './x509/crl.js'
 export {
@@ -31,6 +33,7 @@ export {
   readDerElement,
 } from './x509/der.js'
 export { renderDistinguishedName } from './x509/distinguished-name.js'
+export { keyUsageBitNames } from './x509/key-usage.js'
 export { decodeDerOid, encodeDerOid } from './x509/object-identifier.js'
 export { certificateDer, crlDer, decodePemBlocks, encodePem } from './x509/pem.js'
 export { describePrivateKeyPem, type PrivateKeyDescription } from './x509/private-key.js'

@@ -9,7 +9,12 @@ import {
   type JwsSigner,
   type PrivateKeyInput,
 } from '@fhir-auth/core'
-import { isConfigurationError, isCryptoError } from './error-kinds.js'
+import {
+  type ParsedCertificate,
+  parseCertificate,
+  validateOwnCertificateChain,
+} from '@fhir-auth/core/internal'
+import { isCertificateChainError, isConfigurationError, isCryptoError } from './error-kinds.js'
 import { requireCryptoBackend, requireDate, requireOptions } from './option-checks.js'
 import { isAbsoluteUri } from './uri.js'
 
@@ -47,15 +52,20 @@ export interface UdapSigningIdentity {
  * before anything is signed or sent:
  *
  * 1. `privateKey` and a non-empty `certificateChain` are given;
- * 2. every certificate parses, and the chain is leaf first and issuer-ordered (each
- *    certificate's issuer is the next one's subject) — else `CertificateChainError` `order`,
- *    the same verdict a server's path validation would reach;
- * 3. every certificate is valid at `now` — else `CertificateChainError` `expired` or
- *    `not-yet-valid` naming the certificate (a server would refuse it anyway);
- * 4. `clientUri` is an absolute URI exactly equal to a URI subject alternative name of the
+ * 2. every certificate parses, and the chain passes the path policy without trust and
+ *    revocation (core's `validateOwnCertificateChain`, DESIGN §11): leaf first and
+ *    issuer-ordered (`order`), each certificate's signature verified with the next one's key
+ *    (`bad-signature`), no critical extension the policy does not understand
+ *    (`unknown-critical-extension`), issuers are CAs (`not-a-ca`) with `keyCertSign` when they
+ *    have a keyUsage and the leaf has `digitalSignature` when it has one (`key-usage`), path
+ *    length (`path-length`) and name constraints (`name-constraints`) of the CAs in the chain
+ *    respected, every certificate valid at `now` (`expired`, `not-yet-valid`) — else a
+ *    `CertificateChainError` with that reason naming the certificate: the verdict a server's
+ *    path validation would reach, given before anything is signed or sent;
+ * 3. `clientUri` is an absolute URI exactly equal to a URI subject alternative name of the
  *    leaf (no normalisation; one certificate may carry several client URIs);
- * 5. the key belongs to the leaf;
- * 6. the algorithm: an explicit `algorithm` must suit the key and the server's list; otherwise
+ * 4. the key belongs to the leaf;
+ * 5. the algorithm: an explicit `algorithm` must suit the key and the server's list; otherwise
  *    RSA prefers RS256 (then RS384), P-256 uses ES256 and P-384 ES384, among those the server
  *    advertises.
  *
@@ -64,8 +74,9 @@ export interface UdapSigningIdentity {
  *
  * @throws ConfigurationError `privateKey`, `certificateChain`, `clientUri`,
  *   `advertisedAlgorithms`, `now`, or `jwtAlgorithm` (explicit algorithm not usable).
- * @throws CertificateChainError `order`, `expired` or `not-yet-valid`, with the certificate's
- *   subject.
+ * @throws CertificateChainError `order`, `bad-signature`, `unknown-critical-extension`,
+ *   `not-a-ca`, `key-usage`, `path-length`, `name-constraints`, `expired` or `not-yet-valid`,
+ *   with the certificate's subject.
  * @throws CryptoError `key-certificate-mismatch`; `invalid-key`, `unsupported-key` or
  *   `no-common-algorithm` from the backend.
  * @example
@@ -81,6 +92,7 @@ export interface UdapSigningIdentity {
  * ```
  * @see https://hl7.org/fhir/us/udap-security/STU2/registration.html#software-statement
  * @see https://hl7.org/fhir/us/udap-security/STU2/general.html#jwt-headers
+ * @see https://www.rfc-editor.org/rfc/rfc5280#section-6.1
  */
 export async function prepareUdapSigner(
   options: PrepareUdapSignerOptions,
@@ -103,8 +115,7 @@ export async function prepareUdapSigner(
   const advertisedAlgorithms = checkAdvertisedAlgorithms(options.advertisedAlgorithms)
   const now = requireDate(options.now, 'now')
   const certificates = await parseChain(crypto, certificateChain)
-  checkOrder(certificates)
-  checkValidity(certificates, now)
+  await checkOwnChain(crypto, certificates, now)
   const leaf = certificates[0] as CertificateInfo
   checkClientUri(clientUri, leaf)
   if (!(await crypto.keyMatchesCertificate(privateKey, leaf.der))) {
@@ -159,36 +170,42 @@ async function parseChain(
   return certificates
 }
 
-function checkOrder(certificates: readonly CertificateInfo[]): void {
-  for (let index = 0; index + 1 < certificates.length; index++) {
-    const certificate = certificates[index] as CertificateInfo
-    const next = certificates[index + 1] as CertificateInfo
-    if (certificate.issuer !== next.subject) {
-      throw new CertificateChainError(
-        'order',
-        `certificateChain must be leaf first and issuer-ordered: certificateChain[${index}] (${certificate.subject}) was issued by ${certificate.issuer}, but certificateChain[${index + 1}] is ${next.subject}`,
-        certificate.subject,
+/**
+ * The path policy without trust and revocation, on core's parse of the DER the backend read
+ * (the policy needs fields `CertificateInfo` does not carry), with the backend's signature checks.
+ */
+async function checkOwnChain(
+  crypto: CryptoBackend,
+  certificates: readonly CertificateInfo[],
+  now: Date,
+): Promise<void> {
+  const parsed: ParsedCertificate[] = []
+  for (const [index, certificate] of certificates.entries()) {
+    try {
+      parsed.push(parseCertificate(certificate.der))
+    } catch (error) {
+      if (!isCryptoError(error)) throw error
+      throw new ConfigurationError(
+        {
+          invalidAttribute: 'certificateChain',
+          message: `certificateChain[${index}] is not a certificate the path policy can read`,
+        },
+        { cause: error },
       )
     }
   }
-}
-
-function checkValidity(certificates: readonly CertificateInfo[], now: Date): void {
-  for (const [index, certificate] of certificates.entries()) {
-    if (now < certificate.notBefore) {
-      throw new CertificateChainError(
-        'not-yet-valid',
-        `certificateChain[${index}] (${certificate.subject}) is not valid before ${certificate.notBefore.toISOString()}`,
-        certificate.subject,
-      )
-    }
-    if (now > certificate.notAfter) {
-      throw new CertificateChainError(
-        'expired',
-        `certificateChain[${index}] (${certificate.subject}) expired at ${certificate.notAfter.toISOString()}`,
-        certificate.subject,
-      )
-    }
+  try {
+    await validateOwnCertificateChain({ chain: parsed, at: now }, (check) =>
+      crypto.verifySignature(check),
+    )
+  } catch (error) {
+    if (!isCertificateChainError(error)) throw error
+    throw new CertificateChainError(
+      error.reason,
+      `certificateChain is refused before anything is signed (${error.reason}): ${error.message}`,
+      error.subject,
+      { cause: error },
+    )
   }
 }
 

@@ -9,6 +9,7 @@ import { describeComparison, distributionValues } from '../report/distribution.j
 import type { Figure, SectionReport } from '../report/figure.js'
 import { roundTo } from '../report/format.js'
 import { type ChainFixture, chainFixture } from './chain-fixture.js'
+import { compareChainPolicies } from './chain-policy-comparison.js'
 import {
   type RawSignatureChecks,
   rawNodeSignatureChecks,
@@ -32,7 +33,8 @@ interface BackendUnderTest {
  * `crypto.sign` / `subtle.sign` with the same key. Chain: a 3-certificate chain with one CRL per
  * CA from the committed test PKI (RSA and EC communities), each backend's
  * `verifyCertificateChain` (steady state: same backend, caches warm) against the floor of just
- * the four signature checks it must make.
+ * the four signature checks it must make; and the same chains through the path policy now
+ * against the policy before DESIGN §11 (goal ≤ 1.10×, see `chain-policy-comparison.ts`).
  */
 export async function runCryptoSection(): Promise<SectionReport> {
   const backends: readonly BackendUnderTest[] = [
@@ -93,6 +95,9 @@ export async function runCryptoSection(): Promise<SectionReport> {
       `${chain.description}: ${chain.requiredSignatures.map((signature) => `${signature.what} ${signature.algorithm}`).join(', ')}`,
     )
   }
+  const policies = await compareChainPolicies(chains)
+  figures.push(...policies.figures)
+  details.push(...policies.details)
   details.push(
     'signing baselines call crypto.sign (callback, thread pool) or subtle.sign with a key imported once; chain baselines verify the four signatures with keys imported once and nothing else',
   )

@@ -79,6 +79,37 @@ const hostileCases: Readonly<Record<HostileDiscoveryVariant, ExpectedRefusal>> =
     chainReason: ['not-yet-valid'],
     chainSubject: /OU=Leaf/,
   },
+  'ca-without-key-cert-sign': {
+    message: () => /not trusted \(key-usage\).*lacks keyCertSign/,
+    chainReason: ['key-usage'],
+    chainSubject: /Intermediate without keyCertSign/,
+  },
+  'leaf-without-digital-signature': {
+    message: () => /not trusted \(key-usage\).*lacks digitalSignature/,
+    chainReason: ['key-usage'],
+    chainSubject: /OU=Leaf/,
+  },
+  'crl-issuer-without-crl-sign': {
+    message: () => /not trusted \(key-usage\).*lacks cRLSign/,
+    chainReason: ['key-usage'],
+    chainSubject: /Intermediate without cRLSign/,
+  },
+  'path-length-exceeded': {
+    message: () => /not trusted \(path-length\)/,
+    chainReason: ['path-length'],
+    chainSubject: /pathLenConstraint 0/,
+  },
+  'name-constraints-violated': {
+    // The sandbox's base URL has an IP host, which no URI constraint can place.
+    message: () => /not trusted \(name-constraints\).*it has no DNS host name/,
+    chainReason: ['name-constraints'],
+    chainSubject: /OU=Leaf/,
+  },
+  'unknown-critical-extension': {
+    message: () => /not trusted \(unknown-critical-extension\)/,
+    chainReason: ['unknown-critical-extension'],
+    chainSubject: /OU=Leaf/,
+  },
   'exp-beyond-one-year': { message: () => /exp is more than 365 days after iat/ },
   'exp-in-past': { message: () => /exp is in the past/ },
   'missing-jti': { message: () => /jti is missing/ },

@@ -1,4 +1,10 @@
-import { createCertificateAuthority, type TestKeyPair } from '@fhir-auth/test-pki/issuer'
+import {
+  type CertificateAuthorityOptions,
+  createCertificateAuthority,
+  type IssueCertificateOptions,
+  type TestKeyPair,
+  unknownCriticalExtension,
+} from '@fhir-auth/test-pki/issuer'
 import { type CommunityPki, currentValidity, type SigningMaterial } from './community-pki.js'
 import { CrlPublisher } from './crl-publisher.js'
 import type { CertificateVariant } from './hostile-variants.js'
@@ -44,15 +50,47 @@ export async function createHostileCertificates(parameters: {
     authority: CommunityPki['intermediate'],
     sanUri: string,
     window = validity,
+    profile: Partial<IssueCertificateOptions> = {},
   ): Promise<SigningMaterial> => {
     const certificate = await authority.issue({
       commonName: sanUri,
       sanUris: [sanUri],
       keyPair: serverKeyPair,
       ...window,
+      ...profile,
     })
     return { certificate, chainDer: certificate.chainDer }
   }
+  // A further CA of the community whose current CRL joins the trust inputs, so that the rule it
+  // breaks is the only failure.
+  const publishedCa = async (
+    name: string,
+    options: Partial<CertificateAuthorityOptions> = {},
+  ): Promise<CommunityPki['intermediate']> => {
+    const authority = await createCertificateAuthority({
+      name: `UDAP Sandbox ${name}`,
+      issuer: pki.root,
+      ...validity,
+      ...options,
+    })
+    pki.addAuthority(new CrlPublisher(authority, now))
+    return authority
+  }
+  const withoutKeyCertSign = await publishedCa('Intermediate without keyCertSign', {
+    keyUsage: ['digitalSignature', 'cRLSign'],
+  })
+  const withoutCrlSign = await publishedCa('Intermediate without cRLSign', {
+    keyUsage: ['digitalSignature', 'keyCertSign'],
+  })
+  const pathLengthZero = await publishedCa('Intermediate with pathLenConstraint 0', {
+    pathLengthConstraint: 0,
+  })
+  const belowPathLengthZero = await publishedCa('Sub-CA below pathLenConstraint 0', {
+    issuer: pathLengthZero,
+  })
+  const constrained = await publishedCa('Intermediate permitting .fhir-auth.invalid only', {
+    nameConstraints: { permitted: { uris: ['.fhir-auth.invalid'] } },
+  })
 
   const revokedIntermediate = await createCertificateAuthority({
     name: 'UDAP Sandbox Revoked Intermediate',
@@ -92,6 +130,16 @@ export async function createHostileCertificates(parameters: {
     'not-yet-valid-leaf': await leafUnder(pki.intermediate, fhirBaseUrl, {
       notBefore: new Date(start + dayMs),
       notAfter: new Date(start + 365 * dayMs),
+    }),
+    'ca-without-key-cert-sign': await leafUnder(withoutKeyCertSign, fhirBaseUrl),
+    'leaf-without-digital-signature': await leafUnder(pki.intermediate, fhirBaseUrl, validity, {
+      keyUsage: ['keyEncipherment'],
+    }),
+    'crl-issuer-without-crl-sign': await leafUnder(withoutCrlSign, fhirBaseUrl),
+    'path-length-exceeded': await leafUnder(belowPathLengthZero, fhirBaseUrl),
+    'name-constraints-violated': await leafUnder(constrained, fhirBaseUrl),
+    'unknown-critical-extension': await leafUnder(pki.intermediate, fhirBaseUrl, validity, {
+      extraExtensions: [unknownCriticalExtension()],
     }),
   }
 }

@@ -35,6 +35,18 @@ export const hostileDiscoveryVariants = [
   'expired-leaf',
   /** The server certificate becomes valid tomorrow. */
   'not-yet-valid-leaf',
+  /** The server certificate's intermediate has a keyUsage without keyCertSign. */
+  'ca-without-key-cert-sign',
+  /** The server certificate's keyUsage is keyEncipherment only (no digitalSignature). */
+  'leaf-without-digital-signature',
+  /** The server certificate's intermediate has a keyUsage without cRLSign and signs its CRL. */
+  'crl-issuer-without-crl-sign',
+  /** The server certificate sits below a sub-CA below an intermediate with pathLenConstraint 0. */
+  'path-length-exceeded',
+  /** The server certificate's SAN URI is outside its intermediate's permitted URI subtree. */
+  'name-constraints-violated',
+  /** The server certificate has a critical private extension nobody understands. */
+  'unknown-critical-extension',
   /** `exp` is more than one year after `iat`. */
   'exp-beyond-one-year',
   /** `exp` (and `iat`) lie in the past. */
@@ -73,6 +85,12 @@ export const certificateVariants = [
   'revoked-intermediate',
   'expired-leaf',
   'not-yet-valid-leaf',
+  'ca-without-key-cert-sign',
+  'leaf-without-digital-signature',
+  'crl-issuer-without-crl-sign',
+  'path-length-exceeded',
+  'name-constraints-violated',
+  'unknown-critical-extension',
   'iss-differs-from-base-url',
 ] as const satisfies readonly HostileDiscoveryVariant[]
 

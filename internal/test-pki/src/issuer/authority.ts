@@ -1,13 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto'
-import {
-  encodePem,
-  parseCertificate,
-  readDerChildren,
-  readDerDocument,
-} from '@fhir-auth/core/internal'
+import { encodePem, readDerChildren, readDerDocument } from '@fhir-auth/core/internal'
 import {
   encodeBitString,
-  encodeBoolean,
   encodeDer,
   encodeDerSequence,
   encodeExplicit,
@@ -15,11 +9,18 @@ import {
   encodeIa5String,
   encodeInteger,
   encodeName,
-  encodeNamedBits,
   encodeOctetString,
   encodeTime,
   type NameParts,
 } from './der-builders.js'
+import {
+  type ExtensionProfile,
+  type IssuingDistributionPointOptions,
+  issuingDistributionPointExtension,
+  profileExtensions,
+  type RawExtension,
+  rawExtension,
+} from './extensions.js'
 import { generateTestKeyPair, type KeyType, type TestKeyPair } from './key-pair.js'
 import { corruptLastByte, signatureAlgorithmIdentifier, signTbs } from './signing.js'
 
@@ -27,7 +28,7 @@ import { corruptLastByte, signatureAlgorithmIdentifier, signTbs } from './signin
 const testOrganization = 'fhir-auth Test PKI'
 
 /** Options of {@link createCertificateAuthority}. */
-export interface CertificateAuthorityOptions {
+export interface CertificateAuthorityOptions extends ExtensionProfile {
   /** Common name of the CA. */
   readonly name: string
   /** Default `p384` (instant); RSA sizes take longer to generate. */
@@ -40,15 +41,21 @@ export interface CertificateAuthorityOptions {
   readonly isCertificateAuthority?: boolean
   /** Serial number as a bigint or hex string; random when omitted. */
   readonly serial?: bigint | string
+  /** Use this key instead of generating one (several CAs with one key, or a fixed corpus). */
+  readonly keyPair?: TestKeyPair
+  /** Subject `OU`; default `Root` or `Intermediate`. */
+  readonly organizationalUnit?: string
 }
 
 /** Options of {@link CertificateAuthority.issue}. */
-export interface IssueCertificateOptions {
+export interface IssueCertificateOptions extends ExtensionProfile {
   readonly commonName: string
   /** SAN `uniformResourceIdentifier` entries, written byte for byte as given. */
   readonly sanUris?: readonly string[]
   /** SAN `dNSName` entries. */
   readonly sanDnsNames?: readonly string[]
+  /** SAN `rfc822Name` entries. */
+  readonly sanEmails?: readonly string[]
   /** Default `p256`. */
   readonly keyType?: KeyType
   /** Default one hour ago. */
@@ -89,6 +96,12 @@ export interface CrlOptions {
   readonly corruptSignature?: boolean
   /** cRLNumber extension value; default 1. */
   readonly crlNumber?: bigint
+  /** An `issuingDistributionPoint` (critical) limiting what the CRL covers. */
+  readonly issuingDistributionPoint?: IssuingDistributionPointOptions
+  /** CRL extensions appended after the defaults, as given. */
+  readonly extraExtensions?: readonly RawExtension[]
+  /** Sign with this key instead of the authority's (a CRL its issuer did not sign). */
+  readonly signingKeyPair?: TestKeyPair
 }
 
 /** A CRL the test PKI issued. */
@@ -114,18 +127,20 @@ export interface CertificateAuthority extends IssuedCertificate {
  * Creates a root CA (self-signed) or, with `issuer`, an intermediate CA.
  *
  * Certificates are X.509 v3 with the subject `C=US, O=fhir-auth Test PKI, OU=…, CN=<name>`,
- * basicConstraints (critical), keyUsage (critical), subject and authority key identifiers.
+ * basicConstraints (critical), keyUsage (critical), subject and authority key identifiers, then
+ * whatever the {@link ExtensionProfile} options add.
  * RSA issuers sign with SHA-256, P-256 with ECDSA SHA-256, P-384 with ECDSA SHA-384.
  */
 export async function createCertificateAuthority(
   options: CertificateAuthorityOptions,
 ): Promise<CertificateAuthority> {
-  const keyType = options.keyType ?? 'p384'
-  const keyPair = await generateTestKeyPair(keyType)
+  const keyPair = options.keyPair ?? (await generateTestKeyPair(options.keyType ?? 'p384'))
+  const keyType = keyPair.keyType
   const subject: NameParts = {
     country: 'US',
     organization: testOrganization,
-    organizationalUnit: options.issuer === undefined ? 'Root' : 'Intermediate',
+    organizationalUnit:
+      options.organizationalUnit ?? (options.issuer === undefined ? 'Root' : 'Intermediate'),
     commonName: options.name,
   }
   const subjectDer = encodeName(subject)
@@ -138,18 +153,19 @@ export async function createCertificateAuthority(
     subjectKeyIdentifier,
     intermediatesDer: [],
   }
+  const serial = serialOf(options.serial)
   const certificateDer = buildCertificate({
-    serial: serialOf(options.serial),
+    serial,
     issuer: signer,
     subjectDer,
     notBefore: options.notBefore,
     notAfter: options.notAfter,
     keyPair,
     extensions: [
-      basicConstraints(isCertificateAuthority),
-      encodeExtension('2.5.29.15', true, encodeNamedBits(isCertificateAuthority ? [0, 5, 6] : [0])),
+      ...profileExtensions(options, isCertificateAuthority),
       encodeExtension('2.5.29.14', false, encodeOctetString(subjectKeyIdentifier)),
       authorityKeyIdentifier(signer.subjectKeyIdentifier),
+      ...(options.extraExtensions ?? []).map(rawExtension),
     ],
     corruptSignature: false,
   })
@@ -164,7 +180,7 @@ export async function createCertificateAuthority(
     certificateDer,
     certificatePem: encodePem(certificateDer, 'CERTIFICATE'),
     privateKeyPem: keyPair.privateKeyPem,
-    serialNumber: serialHex(certificateDer),
+    serialNumber: serialHex(serial),
     chainDer: [certificateDer, ...(options.issuer?.intermediatesDer ?? [])],
     intermediatesDer,
     issue: (issueOptions) => issueCertificate(authority, issueOptions),
@@ -182,22 +198,26 @@ async function issueCertificate(
   const now = Date.now()
   const sanUris = options.sanUris ?? []
   const sanDnsNames = options.sanDnsNames ?? []
+  const sanEmails = options.sanEmails ?? []
   const extensions = [
-    basicConstraints(isCa),
-    encodeExtension('2.5.29.15', true, encodeNamedBits(isCa ? [0, 5, 6] : [0])),
+    ...profileExtensions(options, isCa),
     encodeExtension('2.5.29.14', false, encodeOctetString(keyIdentifier(keyPair.spki))),
     authorityKeyIdentifier(authority.subjectKeyIdentifier),
   ]
-  if (sanUris.length + sanDnsNames.length > 0) {
-    // GeneralName [6] uniformResourceIdentifier and [2] dNSName, implicitly tagged IA5Strings.
+  if (sanUris.length + sanDnsNames.length + sanEmails.length > 0) {
+    // GeneralName [6] uniformResourceIdentifier, [2] dNSName and [1] rfc822Name: implicitly
+    // tagged IA5Strings.
     const names = [
       ...sanUris.map((uri) => encodeIa5String(uri, 0x86)),
       ...sanDnsNames.map((dns) => encodeIa5String(dns, 0x82)),
+      ...sanEmails.map((email) => encodeIa5String(email, 0x81)),
     ]
     extensions.push(encodeExtension('2.5.29.17', false, encodeDerSequence(...names)))
   }
+  extensions.push(...(options.extraExtensions ?? []).map(rawExtension))
+  const serial = serialOf(options.serial)
   const certificateDer = buildCertificate({
-    serial: serialOf(options.serial),
+    serial,
     issuer: authority,
     subjectDer: encodeName({
       country: 'US',
@@ -215,7 +235,7 @@ async function issueCertificate(
     certificateDer,
     certificatePem: encodePem(certificateDer, 'CERTIFICATE'),
     privateKeyPem: keyPair.privateKeyPem,
-    serialNumber: serialHex(certificateDer),
+    serialNumber: serialHex(serial),
     keyPair,
     chainDer: [certificateDer, ...authority.intermediatesDer],
   }
@@ -230,9 +250,14 @@ function issueCrl(authority: CertificateAuthority, options: CrlOptions): IssuedC
     encodeDerSequence(
       authorityKeyIdentifier(authority.subjectKeyIdentifier),
       encodeExtension('2.5.29.20', false, encodeInteger(options.crlNumber ?? 1n)),
+      ...(options.issuingDistributionPoint === undefined
+        ? []
+        : [issuingDistributionPointExtension(options.issuingDistributionPoint)]),
+      ...(options.extraExtensions ?? []).map(rawExtension),
     ),
   )
-  const algorithm = signatureAlgorithmIdentifier(authority.keyType)
+  const signingKey = options.signingKeyPair ?? authority.keyPair
+  const algorithm = signatureAlgorithmIdentifier(signingKey.keyType)
   const tbs = encodeDerSequence(
     encodeInteger(1n),
     algorithm,
@@ -245,7 +270,7 @@ function issueCrl(authority: CertificateAuthority, options: CrlOptions): IssuedC
   const signed = encodeDerSequence(
     tbs,
     algorithm,
-    encodeBitString(signTbs(authority.keyType, authority.keyPair.privateKey, tbs)),
+    encodeBitString(signTbs(signingKey.keyType, signingKey.privateKey, tbs)),
   )
   const crlDer = options.corruptSignature ? corruptLastByte(signed) : signed
   return { crlDer, crlPem: encodePem(crlDer, 'X509 CRL') }
@@ -287,14 +312,6 @@ function buildCertificate(fields: CertificateFields): Uint8Array {
   return fields.corruptSignature ? corruptLastByte(certificate) : certificate
 }
 
-function basicConstraints(isCertificateAuthority: boolean): Uint8Array {
-  return encodeExtension(
-    '2.5.29.19',
-    true,
-    encodeDerSequence(...(isCertificateAuthority ? [encodeBoolean(true)] : [])),
-  )
-}
-
 function authorityKeyIdentifier(issuerKeyIdentifier: Uint8Array): Uint8Array {
   return encodeExtension(
     '2.5.29.35',
@@ -319,7 +336,11 @@ function serialOf(serial: bigint | string | undefined): bigint {
   return BigInt(`0x${bytes.toString('hex')}`)
 }
 
-/** The serial number of a certificate we just built, in `CertificateInfo.serialNumber` form. */
-function serialHex(certificateDer: Uint8Array): string {
-  return parseCertificate(certificateDer).serialNumber
+/**
+ * A serial number in `CertificateInfo.serialNumber` form (lowercase hex, no leading zero octets),
+ * computed rather than parsed back, so a certificate with hostile extensions still gets issued.
+ */
+function serialHex(serial: bigint): string {
+  const hex = serial.toString(16)
+  return hex.length % 2 === 0 ? hex : `0${hex}`
 }

@@ -18,4 +18,21 @@ export {
   type IssuedCertificate,
   type IssuedCrl,
 } from './authority.js'
-export { generateTestKeyPair, type KeyType, keyTypes, type TestKeyPair } from './key-pair.js'
+export {
+  type ExtensionProfile,
+  type IssuingDistributionPointOptions,
+  type KeyUsageName,
+  keyUsageNames,
+  type NameConstraintsOptions,
+  type NameSubtrees,
+  type RawExtension,
+  unknownCriticalExtension,
+  unknownExtensionOid,
+} from './extensions.js'
+export {
+  deriveTestKeyPair,
+  generateTestKeyPair,
+  type KeyType,
+  keyTypes,
+  type TestKeyPair,
+} from './key-pair.js'

@@ -232,8 +232,9 @@ export class UdapProtocol {
   }
 
   /**
-   * The signing identity from the config's key and chain, checked by `prepareUdapSigner` (chain
-   * order and validity, client URI among the leaf's SANs, key matches leaf) with no algorithm
+   * The signing identity from the config's key and chain, checked by `prepareUdapSigner` (the
+   * chain through the path policy minus trust and revocation, client URI among the leaf's SANs,
+   * key matches leaf) with no algorithm
    * constraint. It needs nothing from the server, so it runs before discovery. Checking parses
    * the chain, matches the key and imports it: the result is reused for a minute (never beyond
    * the leaf's validity), so token requests do not repeat it.

@@ -43,6 +43,17 @@ export class CryptoError extends FhirAuthError {
 /**
  * Why a certificate chain was refused. Revocation is required: a CA in the path without a
  * CRL gives `crl-missing` (fail closed).
+ *
+ * - `key-usage`: a certificate's keyUsage forbids its role: a CA without `keyCertSign`, a CRL
+ *   issuer without `cRLSign`, a leaf without `digitalSignature` (each only when the extension
+ *   is present);
+ * - `path-length`: more CAs below a CA than its `basicConstraints.pathLenConstraint` allows;
+ * - `name-constraints`: a name (URI, DNS, email, IP or directory name) outside a CA's permitted
+ *   subtrees or inside its excluded ones, or one that cannot be checked against them;
+ * - `unknown-critical-extension`: a critical extension the policy does not understand, on a
+ *   certificate of the path or on the only usable CRL.
+ *
+ * @see docs/guides/udap.md#certificate-paths in the fhir-auth repository
  */
 export type CertificateChainFailureReason =
   | 'untrusted'
@@ -56,6 +67,10 @@ export type CertificateChainFailureReason =
   | 'crl-bad-signature'
   | 'order'
   | 'not-a-ca'
+  | 'key-usage'
+  | 'path-length'
+  | 'name-constraints'
+  | 'unknown-critical-extension'
   | 'malformed'
 
 /** A certificate chain failed validation; `reason` says why, `subject` names the certificate. */

@@ -1,23 +1,63 @@
 import { CryptoError } from '../errors/crypto-error.js'
 import { type DerElement, readDerChildren } from './der.js'
-import { decodeBoolean, derTag, expectTag, latin1, readDerDocumentWithTag } from './der-values.js'
-import { decodeDerOid } from './object-identifier.js'
+import { decodeBoolean, derTag, readDerDocumentWithTag, readSmallInteger } from './der-values.js'
+import { readCrlDistributionPointNames } from './distribution-points.js'
+import { type ExtensionEntry, readExtensionList, unrecognizedCritical } from './extension-list.js'
+import { type GeneralName, readSubjectAltNames } from './general-names.js'
+import { type KeyUsage, readKeyUsage } from './key-usage.js'
+import { type NameConstraints, readNameConstraints } from './name-constraints.js'
 
-/** The extensions the library acts on; others are skipped. */
+/** The extensions the library acts on, and the critical ones it does not understand. */
 export interface CertificateExtensions {
   readonly subjectAltNameUris: readonly string[]
+  /** Every subjectAltName entry (URIs included), for name constraints. */
+  readonly subjectAltNames: readonly GeneralName[]
   readonly isCertificateAuthority: boolean
+  /** `basicConstraints.pathLenConstraint`, when present. */
+  readonly pathLengthConstraint: number | undefined
+  /** `undefined` when the certificate has no keyUsage extension (no restriction). */
+  readonly keyUsage: KeyUsage | undefined
+  readonly nameConstraints: NameConstraints | undefined
   readonly subjectKeyIdentifier: Uint8Array | undefined
   readonly authorityKeyIdentifier: Uint8Array | undefined
+  /**
+   * DER `GeneralName`s of the complete distribution points of `cRLDistributionPoints`, matched
+   * against a CRL's `issuingDistributionPoint`.
+   */
+  readonly crlDistributionPointNames: readonly Uint8Array[]
+  /** OIDs of critical extensions outside {@link understoodExtensions}, in certificate order. */
+  readonly unrecognizedCriticalExtensions: readonly string[]
 }
 
 const subjectAltNameOid = '2.5.29.17'
 const basicConstraintsOid = '2.5.29.19'
+const keyUsageOid = '2.5.29.15'
+const nameConstraintsOid = '2.5.29.30'
 const subjectKeyIdentifierOid = '2.5.29.14'
 const authorityKeyIdentifierOid = '2.5.29.35'
+const certificatePoliciesOid = '2.5.29.32'
+const crlDistributionPointsOid = '2.5.29.31'
 
-/** `GeneralName` choice `[6] uniformResourceIdentifier IA5String`, implicitly tagged. */
-const uniformResourceIdentifierTag = 0x86
+/**
+ * Extensions whose meaning the path policy honours, so that they may be critical. The policy
+ * acts on all but certificatePolicies; with anyPolicy as the initial policy set and no explicit
+ * policy required (RFC 5280 §6.1.1 (c), (e)), policy OIDs alone never change a verdict.
+ * cRLDistributionPoints decides which CRLs with an issuingDistributionPoint cover the
+ * certificate. Policy constraints, policy mappings and inhibitAnyPolicy are not processed, so a
+ * critical one is refused like any other unknown critical extension, as are extendedKeyUsage
+ * (UDAP names no purpose), authority information access and every private extension.
+ */
+export const understoodExtensions: ReadonlySet<string> = new Set([
+  subjectAltNameOid,
+  basicConstraintsOid,
+  keyUsageOid,
+  nameConstraintsOid,
+  subjectKeyIdentifierOid,
+  authorityKeyIdentifierOid,
+  certificatePoliciesOid,
+  crlDistributionPointsOid,
+])
+
 /** `AuthorityKeyIdentifier` field `[0] keyIdentifier OCTET STRING`, implicitly tagged. */
 const keyIdentifierTag = 0x80
 
@@ -25,87 +65,80 @@ const reason = 'invalid-certificate'
 
 /**
  * Reads the `[3] EXPLICIT Extensions` of a TBSCertificate (or nothing, for v1/v2 certificates).
+ * Understood extensions are decoded strictly (even when not critical: a malformed one is a
+ * malformed certificate); the others are only listed when critical.
  *
  * @throws CryptoError `invalid-certificate` for malformed extensions, an extension that occurs
- *   twice (RFC 5280 §4.2), or a SAN URI that is not ASCII.
+ *   twice (RFC 5280 §4.2), or a malformed value of an understood extension.
  * @see https://www.rfc-editor.org/rfc/rfc5280#section-4.2
  */
 export function readCertificateExtensions(wrapper: DerElement | undefined): CertificateExtensions {
-  const values = new Map<string, Uint8Array>()
-  if (wrapper !== undefined) {
-    const [extensions, extra] = readDerChildren(wrapper, reason)
-    if (extra !== undefined)
-      throw new CryptoError(reason, 'the certificate has two extension lists')
-    for (const extension of readDerChildren(
-      expectTag(extensions, derTag.sequence, 'the extension list', reason),
-      reason,
-    )) {
-      const fields = readDerChildren(
-        expectTag(extension, derTag.sequence, 'an extension', reason),
-        reason,
-      )
-      const [oidElement, second] = fields
-      const oid = decodeDerOid(
-        expectTag(oidElement, derTag.objectIdentifier, 'an extension OID', reason).content,
-        reason,
-      )
-      const hasCriticalFlag = second?.tag === derTag.boolean
-      if (hasCriticalFlag)
-        decodeBoolean(second.content, `the critical flag of extension ${oid}`, reason)
-      if (fields.length !== (hasCriticalFlag ? 3 : 2)) {
-        throw new CryptoError(
-          reason,
-          `extension ${oid} does not have the fields extnID, critical, extnValue`,
-        )
-      }
-      const value = expectTag(
-        fields[fields.length - 1],
-        derTag.octetString,
-        `the value of extension ${oid}`,
-        reason,
-      )
-      if (values.has(oid))
-        throw new CryptoError(reason, `the certificate has extension ${oid} twice`)
-      values.set(oid, value.content)
-    }
-  }
+  const entries = wrapper === undefined ? new Map<string, ExtensionEntry>() : readEntries(wrapper)
+  const value = (oid: string) => entries.get(oid)?.value
+  const subjectAltNames = readOptional(value(subjectAltNameOid), readSubjectAltNames) ?? []
+  const basicConstraints = readBasicConstraints(value(basicConstraintsOid))
+  const policies = value(certificatePoliciesOid)
+  if (policies !== undefined)
+    readDerDocumentWithTag(policies, derTag.sequence, 'certificatePolicies', reason)
   return {
-    subjectAltNameUris: readSubjectAltNameUris(values.get(subjectAltNameOid)),
-    isCertificateAuthority: readIsCertificateAuthority(values.get(basicConstraintsOid)),
-    subjectKeyIdentifier: readSubjectKeyIdentifier(values.get(subjectKeyIdentifierOid)),
-    authorityKeyIdentifier: readAuthorityKeyIdentifier(values.get(authorityKeyIdentifierOid)),
+    subjectAltNameUris: subjectAltNames.flatMap((name) =>
+      name.form === 'uri' ? [name.value] : [],
+    ),
+    subjectAltNames,
+    isCertificateAuthority: basicConstraints.isCertificateAuthority,
+    pathLengthConstraint: basicConstraints.pathLengthConstraint,
+    keyUsage: readOptional(value(keyUsageOid), readKeyUsage),
+    nameConstraints: readOptional(value(nameConstraintsOid), readNameConstraints),
+    subjectKeyIdentifier: readSubjectKeyIdentifier(value(subjectKeyIdentifierOid)),
+    authorityKeyIdentifier: readAuthorityKeyIdentifier(value(authorityKeyIdentifierOid)),
+    crlDistributionPointNames:
+      readOptional(value(crlDistributionPointsOid), readCrlDistributionPointNames) ?? [],
+    unrecognizedCriticalExtensions: unrecognizedCritical(entries, understoodExtensions),
   }
 }
 
-/**
- * SAN `uniformResourceIdentifier` entries, exactly as encoded: no normalisation, no splitting on
- * commas, so UDAP's exact `iss` comparison sees what the CA signed.
- *
- * @see https://www.rfc-editor.org/rfc/rfc5280#section-4.2.1.6
- */
-function readSubjectAltNameUris(value: Uint8Array | undefined): string[] {
-  if (value === undefined) return []
-  const names = readDerDocumentWithTag(value, derTag.sequence, 'subjectAltName', reason)
-  const uris: string[] = []
-  for (const name of readDerChildren(names, reason)) {
-    if (name.tag !== uniformResourceIdentifierTag) continue
-    // IA5String is 7-bit ASCII; refusing other bytes keeps look-alike URIs out.
-    if (name.content.some((octet) => octet > 0x7e || octet < 0x20)) {
-      throw new CryptoError(reason, 'a subjectAltName URI contains non-ASCII or control characters')
-    }
-    uris.push(latin1(name.content))
-  }
-  return uris
+function readEntries(wrapper: DerElement): Map<string, ExtensionEntry> {
+  const [extensions, extra] = readDerChildren(wrapper, reason)
+  if (extra !== undefined) throw new CryptoError(reason, 'the certificate has two extension lists')
+  return readExtensionList(extensions, reason, 'the certificate')
 }
 
-/** `BasicConstraints ::= SEQUENCE { cA BOOLEAN DEFAULT FALSE, pathLenConstraint INTEGER OPTIONAL }`. */
-function readIsCertificateAuthority(value: Uint8Array | undefined): boolean {
-  if (value === undefined) return false
+function readOptional<Value>(
+  value: Uint8Array | undefined,
+  read: (value: Uint8Array) => Value,
+): Value | undefined {
+  return value === undefined ? undefined : read(value)
+}
+
+/** `BasicConstraints ::= SEQUENCE { cA BOOLEAN DEFAULT FALSE, pathLenConstraint INTEGER (0..MAX) OPTIONAL }`. */
+function readBasicConstraints(value: Uint8Array | undefined): {
+  readonly isCertificateAuthority: boolean
+  readonly pathLengthConstraint: number | undefined
+} {
+  if (value === undefined) return { isCertificateAuthority: false, pathLengthConstraint: undefined }
   const constraints = readDerDocumentWithTag(value, derTag.sequence, 'basicConstraints', reason)
-  const [first] = readDerChildren(constraints, reason)
-  return (
-    first?.tag === derTag.boolean && decodeBoolean(first.content, 'basicConstraints cA', reason)
-  )
+  const fields = readDerChildren(constraints, reason)
+  let index = 0
+  let isCertificateAuthority = false
+  if (fields[index]?.tag === derTag.boolean) {
+    isCertificateAuthority = decodeBoolean(
+      (fields[index] as DerElement).content,
+      'basicConstraints cA',
+      reason,
+    )
+    index++
+  }
+  let pathLengthConstraint: number | undefined
+  if (fields[index]?.tag === derTag.integer) {
+    pathLengthConstraint = readSmallInteger(
+      fields[index],
+      'basicConstraints pathLenConstraint',
+      reason,
+    )
+    index++
+  }
+  if (index !== fields.length) throw new CryptoError(reason, 'basicConstraints has extra fields')
+  return { isCertificateAuthority, pathLengthConstraint }
 }
 
 function readSubjectKeyIdentifier(value: Uint8Array | undefined): Uint8Array | undefined {

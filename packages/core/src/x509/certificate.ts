@@ -10,12 +10,15 @@ import {
   readSmallInteger,
 } from './der-values.js'
 import { renderDistinguishedName } from './distinguished-name.js'
+import type { GeneralName } from './general-names.js'
+import type { KeyUsage } from './key-usage.js'
+import type { NameConstraints } from './name-constraints.js'
 import { readSignature, readSignedStructure } from './signed-structure.js'
 import { describeSubjectPublicKeyInfo, type PublicKeyDescription } from './spki.js'
 
 /**
  * A certificate as the chain policy needs it: {@link CertificateInfo} plus the signed bytes,
- * the signature, the DER names and the key identifiers.
+ * the signature, the DER names, the key identifiers and the extensions the policy enforces.
  */
 export interface ParsedCertificate extends CertificateInfo {
   /** DER of `tbsCertificate`: the bytes the issuer signed. */
@@ -30,6 +33,17 @@ export interface ParsedCertificate extends CertificateInfo {
   readonly publicKey: PublicKeyDescription
   readonly subjectKeyIdentifier: Uint8Array | undefined
   readonly authorityKeyIdentifier: Uint8Array | undefined
+  /** Every subjectAltName entry, for name constraints (`subjectAltNameUris` are the URIs). */
+  readonly subjectAltNames: readonly GeneralName[]
+  /** `basicConstraints.pathLenConstraint`, when present. */
+  readonly pathLengthConstraint: number | undefined
+  /** `undefined` when the certificate has no keyUsage extension. */
+  readonly keyUsage: KeyUsage | undefined
+  readonly nameConstraints: NameConstraints | undefined
+  /** DER names of the certificate's complete CRL distribution points (see `CrlScope`). */
+  readonly crlDistributionPointNames: readonly Uint8Array[]
+  /** OIDs of critical extensions the policy does not understand (refused anywhere in a path). */
+  readonly unrecognizedCriticalExtensions: readonly string[]
 }
 
 const reason = 'invalid-certificate'
@@ -80,6 +94,12 @@ export function parseCertificate(der: Uint8Array): ParsedCertificate {
     publicKey,
     subjectKeyIdentifier: extensions.subjectKeyIdentifier,
     authorityKeyIdentifier: extensions.authorityKeyIdentifier,
+    subjectAltNames: extensions.subjectAltNames,
+    pathLengthConstraint: extensions.pathLengthConstraint,
+    keyUsage: extensions.keyUsage,
+    nameConstraints: extensions.nameConstraints,
+    crlDistributionPointNames: extensions.crlDistributionPointNames,
+    unrecognizedCriticalExtensions: extensions.unrecognizedCriticalExtensions,
   }
 }
 

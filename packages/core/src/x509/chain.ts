@@ -4,13 +4,13 @@ import type {
   VerifiedCertificateChain,
 } from '../crypto/backend.js'
 import { ConfigurationError } from '../errors/configuration-error.js'
-import {
-  CertificateChainError,
-  type CertificateChainFailureReason,
-} from '../errors/crypto-error.js'
 import type { ParsedCertificate } from './certificate.js'
+import { failChain as fail } from './chain-failure.js'
 import type { ParsedCrl } from './crl.js'
+import { crlCovers } from './crl-scope.js'
 import { bytesEqual } from './der.js'
+import { describeKeyUsage, keyUsageAllows } from './key-usage.js'
+import { checkPathRules } from './path-rules.js'
 import { signatureForIssuerKey } from './signature-value.js'
 
 /**
@@ -45,14 +45,22 @@ export interface ChainValidationInput {
  *    whose key does not verify are `untrusted`;
  * 4. every certificate's signature verifies with its issuer's key (`bad-signature`, also for
  *    unsupported signature algorithms);
- * 5. every issuer below the anchor has basicConstraints cA (`not-a-ca`);
+ * 5. the rules of the path's certificates, anchor included ({@link checkPathRules}):
+ *    `unknown-critical-extension`, `not-a-ca`, `key-usage` (`keyCertSign` on issuers,
+ *    `digitalSignature` on the leaf), `path-length`, `name-constraints`;
  * 6. every certificate, anchor included, is valid at `at`, leaf first (`not-yet-valid`, `expired`);
- * 7. every certificate below the anchor, leaf first, has a CRL from its issuer (`crl-missing`)
- *    that verifies with the issuer's key (`crl-bad-signature`), is current at `at`
- *    (`crl-stale`) and does not list its serial number (`revoked`).
+ * 7. every certificate below the anchor, leaf first, has a CRL from its issuer (`crl-missing`),
+ *    an issuer whose keyUsage, when present, has `cRLSign` (`key-usage`), a CRL that verifies
+ *    with the issuer's key (`crl-bad-signature`), has no critical extension the policy does not
+ *    understand (`unknown-critical-extension`), is current at `at` (`crl-stale`) and does not
+ *    list its serial number (`revoked`).
  *
- * Not checked: name constraints, path length, key usage, policies and critical extensions we do
- * not know. The anchor is trusted as given and is not revocation-checked.
+ * The anchor is trusted for its name and key as given: its own signature and revocation are not
+ * checked. Everything else its certificate says (validity, CA flag, key usage, path length, name
+ * constraints, critical extensions) still binds the path: an anchor narrows, it never widens.
+ * Only CRLs issued and signed by the certificate's own issuer count: indirect CRLs and separate
+ * CRL-signing keys are not supported. Policies are not processed (any policy is accepted, and a
+ * critical policy constraint is an unknown critical extension); OCSP and AIA are not used.
  *
  * @returns the leaf and the path from leaf to anchor inclusive, as plain `CertificateInfo`.
  * @throws CertificateChainError with the `reason` above and the `subject` of the certificate
@@ -60,12 +68,64 @@ export interface ChainValidationInput {
  * @throws ConfigurationError `at` when the validation time is not a valid `Date`.
  * @see https://www.rfc-editor.org/rfc/rfc5280#section-6.1
  * @see https://hl7.org/fhir/us/udap-security/STU2/ (certificate chain validation for UDAP)
+ * @see docs/adr/0004-certificate-path-policy-in-core.md in the fhir-auth repository
  */
 export async function validateCertificateChain(
   input: ChainValidationInput,
   verify: SignatureVerifier,
 ): Promise<VerifiedCertificateChain> {
   const { chain, trustAnchors, crls, at } = input
+  requireValidTime(at)
+  const verifies = failingClosed(verify)
+  const leaf = checkOrder(chain)
+  const { anchor, belowAnchor, verifiedTop } = await findAnchor(chain, trustAnchors, verifies)
+  const path = [...belowAnchor, anchor]
+  const issuerOf = (index: number): ParsedCertificate => path[index + 1] as ParsedCertificate
+  await checkSignatures(belowAnchor, issuerOf, verifies, verifiedTop)
+  checkPathRules(path)
+  checkValidity(path, at)
+  for (const [index, certificate] of belowAnchor.entries()) {
+    await checkRevocation(certificate, issuerOf(index), crls, at, verifies)
+  }
+  return { leaf: toCertificateInfo(leaf), path: path.map(toCertificateInfo) }
+}
+
+/** Input of {@link validateOwnCertificateChain}: a client's own chain and the signing time. */
+export interface OwnChainValidationInput {
+  /** Leaf first, each certificate followed by its issuer; may or may not end with the root. */
+  readonly chain: readonly ParsedCertificate[]
+  readonly at: Date
+}
+
+/**
+ * Checks a client's own certificate chain before it signs with it (UDAP software statements
+ * and authentication tokens) with the rules of {@link validateCertificateChain} that do not need
+ * trust or revocation, which are the server's to judge: order, every signature within the chain
+ * (each certificate by the next; the top one's issuer may be absent), `unknown-critical-extension`,
+ * `not-a-ca`, `key-usage`, `path-length`, `name-constraints` (of the CAs in the chain), then
+ * validity. The first failure wins.
+ *
+ * @returns the leaf.
+ * @throws CertificateChainError with the `reason` and the `subject` of the certificate the
+ *   failure is about.
+ * @throws ConfigurationError `at` when the time is not a valid `Date`.
+ * @see https://hl7.org/fhir/us/udap-security/STU2/general.html#jwt-headers (x5c)
+ */
+export async function validateOwnCertificateChain(
+  input: OwnChainValidationInput,
+  verify: SignatureVerifier,
+): Promise<ParsedCertificate> {
+  const { chain, at } = input
+  requireValidTime(at)
+  const leaf = checkOrder(chain)
+  const issuerOf = (index: number): ParsedCertificate => chain[index + 1] as ParsedCertificate
+  await checkSignatures(chain.slice(0, -1), issuerOf, failingClosed(verify), undefined)
+  checkPathRules(chain)
+  checkValidity(chain, at)
+  return leaf
+}
+
+function requireValidTime(at: Date): void {
   // An Invalid Date compares false with everything, which would silently pass the validity checks.
   if (!(at instanceof Date) || Number.isNaN(at.getTime())) {
     throw new ConfigurationError({
@@ -74,13 +134,21 @@ export async function validateCertificateChain(
       message: 'the certificate validation time "at" must be a valid Date',
     })
   }
-  const verifies = async (check: SignatureCheck): Promise<boolean> => {
+}
+
+/** The verifier with rejections and non-`true` answers read as "does not verify". */
+function failingClosed(verify: SignatureVerifier): SignatureVerifier {
+  return async (check) => {
     try {
       return (await verify(check)) === true
     } catch {
       return false
     }
   }
+}
+
+/** The leaf, once every certificate's issuer name is the next one's subject (`order`). */
+function checkOrder(chain: readonly ParsedCertificate[]): ParsedCertificate {
   const leaf = chain[0]
   if (leaf === undefined) fail('no-path', 'the certificate chain is empty')
   for (let index = 0; index + 1 < chain.length; index++) {
@@ -94,13 +162,17 @@ export async function validateCertificateChain(
       )
     }
   }
+  return leaf
+}
 
-  const { anchor, belowAnchor, verifiedTop } = await findAnchor(chain, trustAnchors, verifies)
-  const path = [...belowAnchor, anchor]
-  const issuerOf = (index: number): ParsedCertificate => path[index + 1] as ParsedCertificate
-
-  for (const [index, certificate] of belowAnchor.entries()) {
-    if (certificate === verifiedTop) continue
+async function checkSignatures(
+  certificates: readonly ParsedCertificate[],
+  issuerOf: (index: number) => ParsedCertificate,
+  verifies: SignatureVerifier,
+  alreadyVerified: ParsedCertificate | undefined,
+): Promise<void> {
+  for (const [index, certificate] of certificates.entries()) {
+    if (certificate === alreadyVerified) continue
     if (!(await signatureVerifies(certificate, issuerOf(index), verifies))) {
       fail(
         'bad-signature',
@@ -111,17 +183,9 @@ export async function validateCertificateChain(
       )
     }
   }
+}
 
-  for (const issuer of belowAnchor.slice(1)) {
-    if (!issuer.isCertificateAuthority) {
-      fail(
-        'not-a-ca',
-        `certificate "${issuer.subject}" issues certificates but is not a CA (basicConstraints cA is not set)`,
-        issuer,
-      )
-    }
-  }
-
+function checkValidity(path: readonly ParsedCertificate[], at: Date): void {
   for (const certificate of path) {
     if (at.getTime() < certificate.notBefore.getTime()) {
       fail(
@@ -138,12 +202,6 @@ export async function validateCertificateChain(
       )
     }
   }
-
-  for (const [index, certificate] of belowAnchor.entries()) {
-    await checkRevocation(certificate, issuerOf(index), crls, at, verifies)
-  }
-
-  return { leaf: toCertificateInfo(leaf), path: path.map(toCertificateInfo) }
 }
 
 interface AnchoredPath {
@@ -157,7 +215,7 @@ interface AnchoredPath {
 async function findAnchor(
   chain: readonly ParsedCertificate[],
   trustAnchors: readonly ParsedCertificate[],
-  verifies: (check: SignatureCheck) => Promise<boolean>,
+  verifies: SignatureVerifier,
 ): Promise<AnchoredPath> {
   const top = chain[chain.length - 1] as ParsedCertificate
   const includedAnchor = trustAnchors.find((anchor) => bytesEqual(anchor.der, top.der))
@@ -223,7 +281,7 @@ async function signatureVerifies(
     readonly signature: Uint8Array
   },
   issuer: ParsedCertificate,
-  verifies: (check: SignatureCheck) => Promise<boolean>,
+  verifies: SignatureVerifier,
 ): Promise<boolean> {
   if (signed.signatureAlgorithm === undefined || signed.signature.length === 0) return false
   return verifies({
@@ -239,7 +297,7 @@ async function checkRevocation(
   issuer: ParsedCertificate,
   crls: readonly ParsedCrl[],
   at: Date,
-  verifies: (check: SignatureCheck) => Promise<boolean>,
+  verifies: SignatureVerifier,
 ): Promise<void> {
   const fromIssuer = crls.filter((crl) => bytesEqual(crl.issuerDer, certificate.issuerDer))
   if (fromIssuer.length === 0) {
@@ -247,6 +305,13 @@ async function checkRevocation(
       'crl-missing',
       `no CRL from "${certificate.issuer}" was supplied to check certificate "${certificate.subject}" (revocation checking is required)`,
       certificate,
+    )
+  }
+  if (issuer.keyUsage !== undefined && !keyUsageAllows(issuer.keyUsage, 'cRLSign')) {
+    fail(
+      'key-usage',
+      `"${issuer.subject}" issues the CRLs for "${certificate.subject}" but its keyUsage (${describeKeyUsage(issuer.keyUsage)}) lacks cRLSign`,
+      issuer,
     )
   }
   const verified: ParsedCrl[] = []
@@ -260,13 +325,29 @@ async function checkRevocation(
       certificate,
     )
   }
-  const current = verified.filter(
+  const usable = verified.filter((crl) => crl.unrecognizedCriticalExtensions.length === 0)
+  if (usable.length === 0) {
+    fail(
+      'unknown-critical-extension',
+      `the CRL from "${certificate.issuer}" has the critical extension ${verified[0]?.unrecognizedCriticalExtensions[0]}, which is not understood, so it cannot decide the status of "${certificate.subject}" (RFC 5280 §5.2)`,
+      certificate,
+    )
+  }
+  const covering = usable.filter((crl) => crlCovers(crl.scope, certificate))
+  if (covering.length === 0) {
+    fail(
+      'crl-missing',
+      `no CRL from "${certificate.issuer}" covers certificate "${certificate.subject}": their issuingDistributionPoint limits them to other certificates, some reasons or another distribution point`,
+      certificate,
+    )
+  }
+  const current = covering.filter(
     (crl) =>
       crl.thisUpdate.getTime() <= at.getTime() &&
       (crl.nextUpdate === undefined || at.getTime() <= crl.nextUpdate.getTime()),
   )
   if (current.length === 0) {
-    const newest = verified.reduce((latest, crl) =>
+    const newest = covering.reduce((latest, crl) =>
       crl.thisUpdate > latest.thisUpdate ? crl : latest,
     )
     fail(
@@ -282,14 +363,6 @@ async function checkRevocation(
       certificate,
     )
   }
-}
-
-function fail(
-  reason: CertificateChainFailureReason,
-  message: string,
-  certificate?: ParsedCertificate,
-): never {
-  throw new CertificateChainError(reason, message, certificate?.subject)
 }
 
 /**

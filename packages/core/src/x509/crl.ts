@@ -9,6 +9,8 @@ import {
   readSmallInteger,
 } from './der-values.js'
 import { renderDistinguishedName } from './distinguished-name.js'
+import { type CrlScope, readIssuingDistributionPoint } from './distribution-points.js'
+import { type ExtensionEntry, readExtensionList, unrecognizedCritical } from './extension-list.js'
 import { readSignature, readSignedStructure } from './signed-structure.js'
 
 /**
@@ -30,12 +32,35 @@ export interface ParsedCrl {
   readonly nextUpdate: Date | undefined
   /** Serial numbers as lowercase hex without leading zero octets (as `CertificateInfo.serialNumber`). */
   readonly revokedSerialNumbers: ReadonlySet<string>
+  /** What the CRL covers, from its `issuingDistributionPoint`; `undefined` without one. */
+  readonly scope: CrlScope | undefined
+  /**
+   * OIDs of critical CRL or entry extensions the policy does not understand (a delta CRL
+   * indicator, an entry's certificateIssuer, …): RFC 5280 §5.2 forbids using such a CRL.
+   */
+  readonly unrecognizedCriticalExtensions: readonly string[]
 }
 
 const reason = 'invalid-crl'
 
 /** `[0] EXPLICIT Extensions` of a TBSCertList. */
 const crlExtensionsTag = 0xa0
+
+const issuingDistributionPointOid = '2.5.29.28'
+
+/** CRL extensions the policy understands: authority key identifier, CRL number, scope. */
+const understoodCrlExtensions: ReadonlySet<string> = new Set([
+  '2.5.29.35',
+  '2.5.29.20',
+  issuingDistributionPointOid,
+])
+
+/** Entry extensions the policy understands: reason code, hold instruction, invalidity date. */
+const understoodEntryExtensions: ReadonlySet<string> = new Set([
+  '2.5.29.21',
+  '2.5.29.23',
+  '2.5.29.24',
+])
 
 /**
  * Parses a DER X.509 v1 or v2 CRL. No signature is checked here.
@@ -69,12 +94,19 @@ export function parseCrl(der: Uint8Array): ParsedCrl {
     nextUpdate = decodeTime(candidate, 'the CRL nextUpdate', reason)
     index++
   }
-  let revokedSerialNumbers = new Set<string>()
+  let revoked: RevokedEntries = { serialNumbers: new Set(), unrecognizedCritical: [] }
   if (fields[index]?.tag === derTag.sequence) {
-    revokedSerialNumbers = readRevokedSerialNumbers(fields[index] as DerElement)
+    revoked = readRevokedEntries(fields[index] as DerElement)
     index++
   }
-  if (fields[index]?.tag === crlExtensionsTag) index++
+  let extensions = new Map<string, ExtensionEntry>()
+  if (fields[index]?.tag === crlExtensionsTag) {
+    const [list, extra] = readDerChildren(fields[index] as DerElement, reason)
+    if (extra !== undefined) throw new CryptoError(reason, 'the CRL has two extension lists')
+    extensions = readExtensionList(list, reason, 'the CRL')
+    index++
+  }
+  const issuingDistributionPoint = extensions.get(issuingDistributionPointOid)
   if (index !== fields.length) throw new CryptoError(reason, 'tbsCertList has unexpected fields')
   return {
     der: signed.der,
@@ -85,7 +117,15 @@ export function parseCrl(der: Uint8Array): ParsedCrl {
     issuerDer: issuer.bytes,
     thisUpdate,
     nextUpdate,
-    revokedSerialNumbers,
+    revokedSerialNumbers: revoked.serialNumbers,
+    scope:
+      issuingDistributionPoint === undefined
+        ? undefined
+        : readIssuingDistributionPoint(issuingDistributionPoint.value),
+    unrecognizedCriticalExtensions: [
+      ...unrecognizedCritical(extensions, understoodCrlExtensions),
+      ...revoked.unrecognizedCritical,
+    ],
   }
 }
 
@@ -93,14 +133,23 @@ function missing(field: string): never {
   throw new CryptoError(reason, `the CRL ${field} is missing`)
 }
 
+interface RevokedEntries {
+  readonly serialNumbers: Set<string>
+  /** Critical entry extensions not understood, each OID once. */
+  readonly unrecognizedCritical: readonly string[]
+}
+
 /** `revokedCertificates ::= SEQUENCE OF SEQUENCE { userCertificate, revocationDate, crlEntryExtensions OPTIONAL }`. */
-function readRevokedSerialNumbers(revoked: DerElement): Set<string> {
+function readRevokedEntries(revoked: DerElement): RevokedEntries {
   const serialNumbers = new Set<string>()
+  const unrecognized = new Set<string>()
   for (const entry of readDerChildren(revoked, reason)) {
-    const [serialNumber, revocationDate] = readDerChildren(
+    const [serialNumber, revocationDate, entryExtensions, extra] = readDerChildren(
       expectTag(entry, derTag.sequence, 'a revoked certificate entry', reason),
       reason,
     )
+    if (extra !== undefined)
+      throw new CryptoError(reason, 'a revoked certificate entry has extra fields')
     serialNumbers.add(
       decodeSerialNumber(
         expectTag(serialNumber, derTag.integer, 'a revoked serial number', reason).content,
@@ -108,6 +157,11 @@ function readRevokedSerialNumbers(revoked: DerElement): Set<string> {
       ),
     )
     decodeTime(revocationDate ?? missing('revocationDate'), 'a revocation date', reason)
+    if (entryExtensions !== undefined) {
+      const entries = readExtensionList(entryExtensions, reason, 'a CRL entry')
+      for (const oid of unrecognizedCritical(entries, understoodEntryExtensions))
+        unrecognized.add(oid)
+    }
   }
-  return serialNumbers
+  return { serialNumbers, unrecognizedCritical: [...unrecognized] }
 }

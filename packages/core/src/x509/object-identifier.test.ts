@@ -17,6 +17,14 @@ describe('encodeDerOid and decodeDerOid', () => {
     '0.9.2342.19200300.100.1.25',
     '2.999.1',
     '2.25.329800735698586629295641978511506172918',
+    // Around the switch from numbers to bigints (2^46) and past exact doubles (2^53).
+    '1.2.70368744177663',
+    '1.2.70368744177664',
+    '1.2.9007199254740993',
+    '2.99999999999999999999',
+    '2.39',
+    '1.39',
+    '0.0',
   ])('round-trips %s', (oid) => {
     expect(decodeDerOid(readDerDocument(encodeDerOid(oid)).content)).toBe(oid)
   })

@@ -43,21 +43,29 @@ export function decodeDerOid(
     throw new CryptoError(reason, `malformed object identifier: ${problem}`)
   }
   if (content.length === 0) fail('it is empty')
-  const arcs: bigint[] = []
-  let value = 0n
+  // Arcs stay plain numbers while they are exact (every certificate OID but UUID arcs) and
+  // become bigints only when they grow past 2^46; parsing reads several OIDs per certificate.
+  const arcs: (number | bigint)[] = []
+  let value: number | bigint = 0
   let startsArc = true
   for (const octet of content) {
     if (startsArc && octet === 0x80) fail('a sub-identifier is not minimally encoded')
-    value = (value << 7n) | BigInt(octet & 0x7f)
+    value =
+      typeof value === 'number' && value < 2 ** 46
+        ? value * 128 + (octet & 0x7f)
+        : (BigInt(value) << 7n) | BigInt(octet & 0x7f)
     startsArc = (octet & 0x80) === 0
     if (startsArc) {
       arcs.push(value)
-      value = 0n
+      value = 0
     }
   }
   if (!startsArc) fail('the last sub-identifier is truncated')
-  const [combined = 0n, ...rest] = arcs
+  const [combined = 0, ...rest] = arcs
   // The first sub-identifier packs two arcs: 40 * first + second, with first at most 2.
-  const first = combined < 80n ? combined / 40n : 2n
-  return [first, combined - first * 40n, ...rest].join('.')
+  if (typeof combined === 'number') {
+    const first = combined < 80 ? Math.floor(combined / 40) : 2
+    return [first, combined - first * 40, ...rest].join('.')
+  }
+  return ['2', combined - 80n, ...rest].join('.')
 }

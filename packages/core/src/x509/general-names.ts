@@ -1,0 +1,124 @@
+import { CryptoError, type CryptoErrorReason } from '../errors/crypto-error.js'
+import { type DerElement, readDerChildren } from './der.js'
+import { derTag, expectTag, latin1, readDerDocumentWithTag } from './der-values.js'
+
+/**
+ * One `GeneralName` (RFC 5280 §4.2.1.6), in the forms the path policy compares:
+ *
+ * - `email` (`rfc822Name`), `dns` (`dNSName`) and `uri` (`uniformResourceIdentifier`): the
+ *   IA5String exactly as encoded;
+ * - `ip` (`iPAddress`): the octets (4 or 16 in a subjectAltName; address and mask, 8 or 32, in a
+ *   name constraint);
+ * - `directoryName`: the DER of the `Name`;
+ * - `other`: `otherName`, `x400Address`, `ediPartyName` and `registeredID`, kept by tag only.
+ */
+export type GeneralName =
+  | { readonly form: 'email' | 'dns' | 'uri'; readonly value: string }
+  | { readonly form: 'ip'; readonly octets: Uint8Array }
+  | { readonly form: 'directoryName'; readonly name: Uint8Array }
+  | { readonly form: 'other'; readonly tag: number }
+
+/** The name form of a {@link GeneralName}, as the policy groups constraints. */
+export type GeneralNameForm = GeneralName['form']
+
+/** Context-specific tags of the `GeneralName` choices (implicit, except `[4] Name`). */
+const generalNameTags = Object.freeze({
+  otherName: 0xa0,
+  rfc822Name: 0x81,
+  dNSName: 0x82,
+  x400Address: 0xa3,
+  directoryName: 0xa4,
+  ediPartyName: 0xa5,
+  uniformResourceIdentifier: 0x86,
+  iPAddress: 0x87,
+  registeredID: 0x88,
+})
+
+/** RFC 5280 names of the forms, for messages. */
+export const generalNameFormNames: Readonly<Record<GeneralNameForm, string>> = Object.freeze({
+  email: 'rfc822Name',
+  dns: 'dNSName',
+  uri: 'uniformResourceIdentifier',
+  ip: 'iPAddress',
+  directoryName: 'directoryName',
+  other: 'otherName, x400Address, ediPartyName or registeredID',
+})
+
+/**
+ * Reads one `GeneralName` element.
+ *
+ * IA5String forms must be printable ASCII (no control characters, nothing above 0x7e), so a name
+ * that renders like another cannot slip past an exact comparison.
+ *
+ * @param what - what the name is, for messages (`"a subjectAltName entry"`).
+ * @throws CryptoError `reason` (default `invalid-certificate`) for an unknown choice tag, a
+ *   string with other characters, or a directoryName that is not one Name.
+ * @see https://www.rfc-editor.org/rfc/rfc5280#section-4.2.1.6
+ */
+export function readGeneralName(
+  element: DerElement,
+  what: string,
+  reason: CryptoErrorReason = 'invalid-certificate',
+): GeneralName {
+  switch (element.tag) {
+    case generalNameTags.rfc822Name:
+      return { form: 'email', value: printableAscii(element.content, what, reason) }
+    case generalNameTags.dNSName:
+      return { form: 'dns', value: printableAscii(element.content, what, reason) }
+    case generalNameTags.uniformResourceIdentifier:
+      return { form: 'uri', value: printableAscii(element.content, what, reason) }
+    case generalNameTags.iPAddress:
+      return { form: 'ip', octets: element.content }
+    case generalNameTags.directoryName: {
+      const [name, extra] = readDerChildren(element, reason)
+      if (extra !== undefined) throw new CryptoError(reason, `${what} holds two names`)
+      return {
+        form: 'directoryName',
+        name: expectTag(name, derTag.sequence, `the directoryName of ${what}`, reason).bytes,
+      }
+    }
+    case generalNameTags.otherName:
+    case generalNameTags.x400Address:
+    case generalNameTags.ediPartyName:
+    case generalNameTags.registeredID:
+      return { form: 'other', tag: element.tag }
+    default:
+      throw new CryptoError(
+        reason,
+        `${what} has tag 0x${element.tag.toString(16)}, which is no GeneralName`,
+      )
+  }
+}
+
+/**
+ * Reads the value of a `subjectAltName` extension: `GeneralNames ::= SEQUENCE SIZE (1..MAX) OF
+ * GeneralName`. IP addresses must be 4 or 16 octets.
+ *
+ * @throws CryptoError `invalid-certificate` for an empty or malformed list (see
+ *   {@link readGeneralName}).
+ */
+export function readSubjectAltNames(value: Uint8Array): readonly GeneralName[] {
+  const reason = 'invalid-certificate'
+  const list = readDerDocumentWithTag(value, derTag.sequence, 'subjectAltName', reason)
+  const names = readDerChildren(list, reason).map((element) =>
+    readGeneralName(element, 'a subjectAltName entry'),
+  )
+  if (names.length === 0) throw new CryptoError(reason, 'subjectAltName is an empty list')
+  for (const name of names) {
+    if (name.form === 'ip' && name.octets.length !== 4 && name.octets.length !== 16) {
+      throw new CryptoError(
+        reason,
+        `a subjectAltName iPAddress has ${name.octets.length} octets (4 or 16 expected)`,
+      )
+    }
+  }
+  return Object.freeze(names)
+}
+
+/** An IA5String's text; refuses control characters and octets outside ASCII. */
+function printableAscii(content: Uint8Array, what: string, reason: CryptoErrorReason): string {
+  if (content.some((octet) => octet > 0x7e || octet < 0x20)) {
+    throw new CryptoError(reason, `${what} contains non-ASCII or control characters`)
+  }
+  return latin1(content)
+}

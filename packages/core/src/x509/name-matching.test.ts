@@ -1,0 +1,132 @@
+import { describe, expect, it } from 'vitest'
+import { encodeDer, encodeDerSequence } from './der.js'
+import {
+  directoryNameWithin,
+  dnsNameWithin,
+  emailAddressWithin,
+  ipAddressWithin,
+  uriHost,
+  uriWithin,
+} from './name-matching.js'
+import { encodeDerOid } from './object-identifier.js'
+
+describe('dnsNameWithin', () => {
+  it.each([
+    ['example.test', 'example.test', true],
+    ['www.example.test', 'example.test', true],
+    ['a.b.example.test', 'example.test', true],
+    ['WWW.Example.TEST', 'example.TEST', true],
+    ['badexample.test', 'example.test', false],
+    ['example.test.evil', 'example.test', false],
+    ['test', 'example.test', false],
+    ['www.example.test', '.example.test', true],
+    ['example.test', '.example.test', false],
+    ['anything.at.all', '', true],
+  ])('%s within %s: %s', (name, base, expected) => {
+    expect(dnsNameWithin(name, base)).toBe(expected)
+  })
+})
+
+describe('emailAddressWithin', () => {
+  it.each([
+    ['ops@example.test', 'ops@example.test', true],
+    ['ops@EXAMPLE.test', 'ops@example.test', true],
+    ['Ops@example.test', 'ops@example.test', false],
+    ['dev@example.test', 'ops@example.test', false],
+    ['ops@example.test', '@example.test', true],
+    ['ops@example.test', 'example.test', true],
+    ['ops@mail.example.test', 'example.test', false],
+    ['ops@mail.example.test', '.example.test', true],
+    ['ops@example.test', '.example.test', false],
+    ['ops@other.test', 'example.test', false],
+    ['"a@b"@example.test', 'example.test', true],
+  ])('%s within %s: %s', (address, base, expected) => {
+    expect(emailAddressWithin(address, base)).toBe(expected)
+  })
+
+  it('cannot place an address without @', () => {
+    expect(emailAddressWithin('example.test', 'example.test')).toBeUndefined()
+  })
+})
+
+describe('uriWithin and uriHost', () => {
+  it.each([
+    ['https://client.example.test/app', 'client.example.test'],
+    ['https://CLIENT.example.test:8443/app?x#y', 'client.example.test'],
+    ['https://user:pass@host.example.test/', 'host.example.test'],
+    ['https://good.example.test@evil.test/', 'evil.test'],
+    ['ldap://directory.example.test', 'directory.example.test'],
+    ['https://host.example.test?query', 'host.example.test'],
+  ])('%s has host %s', (uri, host) => {
+    expect(uriHost(uri)).toBe(host)
+  })
+
+  it.each([
+    'urn:uuid:0000',
+    'mailto:ops@example.test',
+    'https:///path',
+    'https://127.0.0.1:8443/fhir',
+    'https://[::1]/fhir',
+    'not a uri',
+    '//host.example.test/relative',
+  ])('%s has no DNS host', (uri) => {
+    expect(uriHost(uri)).toBeUndefined()
+    expect(uriWithin(uri, 'example.test')).toBeUndefined()
+  })
+
+  it.each([
+    ['https://client.example.test/app', 'client.example.test', true],
+    ['https://client.example.test/app', 'CLIENT.EXAMPLE.TEST', true],
+    ['https://client.example.test/app', 'example.test', false],
+    ['https://client.example.test/app', '.example.test', true],
+    ['https://example.test/app', '.example.test', false],
+    ['https://client.other.test/app', '.example.test', false],
+    ['https://evilexample.test/', '.example.test', false],
+  ])('%s within %s: %s', (uri, base, expected) => {
+    expect(uriWithin(uri, base)).toBe(expected)
+  })
+})
+
+describe('ipAddressWithin', () => {
+  const v4 = (...octets: number[]) => Uint8Array.from(octets)
+  it('matches an IPv4 address under the mask', () => {
+    expect(ipAddressWithin(v4(10, 1, 2, 3), v4(10, 1, 0, 0, 255, 255, 0, 0))).toBe(true)
+    expect(ipAddressWithin(v4(10, 2, 2, 3), v4(10, 1, 0, 0, 255, 255, 0, 0))).toBe(false)
+    expect(ipAddressWithin(v4(10, 2, 2, 3), v4(0, 0, 0, 0, 0, 0, 0, 0))).toBe(true)
+  })
+
+  it('never matches the other family', () => {
+    const v6 = new Uint8Array(16)
+    expect(ipAddressWithin(v6, v4(0, 0, 0, 0, 0, 0, 0, 0))).toBe(false)
+    expect(ipAddressWithin(v4(0, 0, 0, 0), new Uint8Array(32))).toBe(false)
+    expect(ipAddressWithin(v6, new Uint8Array(32))).toBe(true)
+  })
+})
+
+describe('directoryNameWithin', () => {
+  const rdn = (oid: string, value: string) =>
+    encodeDer(
+      0x31,
+      encodeDerSequence(encodeDerOid(oid), encodeDer(0x0c, new TextEncoder().encode(value))),
+    )
+  const name = (...rdns: Uint8Array[]) => encodeDerSequence(...rdns)
+  const country = rdn('2.5.4.6', 'US')
+  const organization = rdn('2.5.4.10', 'Example')
+  const common = rdn('2.5.4.3', 'Leaf')
+
+  it('matches when the base RDNs begin the name', () => {
+    expect(
+      directoryNameWithin(name(country, organization, common), name(country, organization)),
+    ).toBe(true)
+    expect(directoryNameWithin(name(country, organization), name(country, organization))).toBe(true)
+    expect(directoryNameWithin(name(country), name())).toBe(true)
+  })
+
+  it('does not match another RDN, another order or a longer base', () => {
+    expect(directoryNameWithin(name(organization, country), name(country))).toBe(false)
+    expect(directoryNameWithin(name(country), name(country, organization))).toBe(false)
+    expect(
+      directoryNameWithin(name(country, rdn('2.5.4.10', 'example')), name(country, organization)),
+    ).toBe(false)
+  })
+})

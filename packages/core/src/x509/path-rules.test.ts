@@ -1,0 +1,287 @@
+import { describe, expect, it } from 'vitest'
+import { CertificateChainError } from '../errors/crypto-error.js'
+import { openTestPkiFiles } from './__fixtures__/test-pki-files.js'
+import { type ParsedCertificate, parseCertificate } from './certificate.js'
+import { concatBytes, encodeDer, encodeDerSequence } from './der.js'
+import type { GeneralName } from './general-names.js'
+import { readKeyUsage } from './key-usage.js'
+import { type NameConstraints, readNameConstraints } from './name-constraints.js'
+import { encodeDerOid } from './object-identifier.js'
+import { checkPathRules } from './path-rules.js'
+
+const template = parseCertificate(openTestPkiFiles().bytes('leaves/ec-p256-client/certificate.der'))
+
+const ascii = (text: string) => new TextEncoder().encode(text)
+/** A Name with one CN. */
+const nameOf = (commonName: string) =>
+  encodeDerSequence(
+    encodeDer(0x31, encodeDerSequence(encodeDerOid('2.5.4.3'), encodeDer(0x0c, ascii(commonName)))),
+  )
+const keyUsage = (...bits: number[]) => {
+  let octet = 0
+  for (const bit of bits) octet |= 0x80 >> bit
+  return readKeyUsage(encodeDer(0x03, Uint8Array.of(0, octet)))
+}
+const permittedUris = (...bases: string[]): NameConstraints =>
+  readNameConstraints(
+    encodeDerSequence(
+      encodeDer(
+        0xa0,
+        concatBytes(...bases.map((base) => encodeDerSequence(encodeDer(0x86, ascii(base))))),
+      ),
+    ),
+  )
+
+interface Shape {
+  readonly subject: string
+  readonly issuer: string
+  readonly ca?: boolean
+  readonly keyUsage?: ParsedCertificate['keyUsage']
+  readonly pathLength?: number
+  readonly nameConstraints?: NameConstraints
+  readonly sans?: readonly GeneralName[]
+  readonly critical?: readonly string[]
+}
+
+/** A parsed certificate with the fields the path rules read replaced. */
+function certificate(shape: Shape): ParsedCertificate {
+  return {
+    ...template,
+    subject: `CN=${shape.subject}`,
+    issuer: `CN=${shape.issuer}`,
+    subjectDer: nameOf(shape.subject),
+    issuerDer: nameOf(shape.issuer),
+    isCertificateAuthority: shape.ca ?? false,
+    keyUsage: shape.keyUsage,
+    pathLengthConstraint: shape.pathLength,
+    nameConstraints: shape.nameConstraints,
+    subjectAltNames: shape.sans ?? [],
+    unrecognizedCriticalExtensions: shape.critical ?? [],
+  }
+}
+
+const root = (extra: Partial<Shape> = {}) =>
+  certificate({ subject: 'Root', issuer: 'Root', ca: true, ...extra })
+const intermediate = (extra: Partial<Shape> = {}) =>
+  certificate({ subject: 'Intermediate', issuer: 'Root', ca: true, ...extra })
+const leaf = (extra: Partial<Shape> = {}) =>
+  certificate({
+    subject: 'Leaf',
+    issuer: 'Intermediate',
+    sans: [{ form: 'uri', value: 'https://client.example.test/app' }],
+    ...extra,
+  })
+
+function refusal(path: readonly ParsedCertificate[]): { reason: string; subject?: string } {
+  try {
+    checkPathRules(path)
+    return { reason: 'ok' }
+  } catch (error) {
+    if (!(error instanceof CertificateChainError)) throw error
+    return { reason: error.reason, subject: error.subject ?? '' }
+  }
+}
+
+describe('checkPathRules', () => {
+  it('accepts a plain path', () => {
+    expect(refusal([leaf(), intermediate(), root()])).toEqual({ reason: 'ok' })
+  })
+
+  describe('unknown critical extensions', () => {
+    it('refuses one on any certificate, the anchor included, leaf first', () => {
+      expect(refusal([leaf(), intermediate(), root({ critical: ['1.2.3'] })])).toEqual({
+        reason: 'unknown-critical-extension',
+        subject: 'CN=Root',
+      })
+      expect(
+        refusal([leaf({ critical: ['1.2.4'] }), intermediate({ critical: ['1.2.5'] }), root()]),
+      ).toEqual({ reason: 'unknown-critical-extension', subject: 'CN=Leaf' })
+    })
+
+    it('comes before every other rule', () => {
+      expect(
+        refusal([leaf({ critical: ['1.2.3'] }), intermediate({ ca: false }), root()]).reason,
+      ).toBe('unknown-critical-extension')
+    })
+
+    it('names the extension', () => {
+      expect(() => checkPathRules([leaf({ critical: ['2.25.7'] }), root()])).toThrow(
+        'critical extension 2.25.7',
+      )
+    })
+  })
+
+  describe('CA flags', () => {
+    it('requires cA on every issuer, the anchor included, but not on the leaf', () => {
+      expect(refusal([leaf(), intermediate({ ca: false }), root()])).toEqual({
+        reason: 'not-a-ca',
+        subject: 'CN=Intermediate',
+      })
+      expect(refusal([leaf(), intermediate(), root({ ca: false })])).toEqual({
+        reason: 'not-a-ca',
+        subject: 'CN=Root',
+      })
+      expect(refusal([leaf({ ca: false })])).toEqual({ reason: 'ok' })
+    })
+
+    it('comes before key usage', () => {
+      expect(
+        refusal([leaf(), intermediate({ ca: false, keyUsage: keyUsage(0) }), root()]).reason,
+      ).toBe('not-a-ca')
+    })
+  })
+
+  describe('key usage', () => {
+    it('requires keyCertSign on an issuer that has keyUsage', () => {
+      expect(refusal([leaf(), intermediate({ keyUsage: keyUsage(0, 6) }), root()])).toEqual({
+        reason: 'key-usage',
+        subject: 'CN=Intermediate',
+      })
+      expect(refusal([leaf(), intermediate(), root({ keyUsage: keyUsage(6) })])).toEqual({
+        reason: 'key-usage',
+        subject: 'CN=Root',
+      })
+      expect(refusal([leaf(), intermediate({ keyUsage: keyUsage(5) }), root()])).toEqual({
+        reason: 'ok',
+      })
+    })
+
+    it('requires digitalSignature on a leaf that has keyUsage', () => {
+      expect(refusal([leaf({ keyUsage: keyUsage(2) }), intermediate(), root()])).toEqual({
+        reason: 'key-usage',
+        subject: 'CN=Leaf',
+      })
+      expect(refusal([leaf({ keyUsage: keyUsage(0, 2) }), intermediate(), root()]).reason).toBe(
+        'ok',
+      )
+      expect(() => checkPathRules([leaf({ keyUsage: keyUsage(4) }), root()])).toThrow(
+        'its keyUsage (keyAgreement) lacks digitalSignature',
+      )
+    })
+
+    it('checks issuers before the leaf', () => {
+      expect(
+        refusal([leaf({ keyUsage: keyUsage(2) }), intermediate({ keyUsage: keyUsage(0) }), root()])
+          .subject,
+      ).toBe('CN=Intermediate')
+    })
+  })
+
+  describe('path length', () => {
+    const sub = (extra: Partial<Shape> = {}) =>
+      certificate({ subject: 'Sub', issuer: 'Intermediate', ca: true, ...extra })
+    const leafUnderSub = leaf({ issuer: 'Sub' })
+
+    it('allows as many CAs below a CA as its pathLenConstraint, the leaf not counted', () => {
+      expect(refusal([leaf(), intermediate({ pathLength: 0 }), root()]).reason).toBe('ok')
+      expect(refusal([leafUnderSub, sub(), intermediate({ pathLength: 1 }), root()]).reason).toBe(
+        'ok',
+      )
+      expect(refusal([leafUnderSub, sub(), intermediate(), root({ pathLength: 2 })]).reason).toBe(
+        'ok',
+      )
+    })
+
+    it('refuses one more, naming the CA whose constraint is exceeded', () => {
+      expect(refusal([leafUnderSub, sub(), intermediate({ pathLength: 0 }), root()])).toEqual({
+        reason: 'path-length',
+        subject: 'CN=Intermediate',
+      })
+      expect(refusal([leafUnderSub, sub(), intermediate(), root({ pathLength: 1 })])).toEqual({
+        reason: 'path-length',
+        subject: 'CN=Root',
+      })
+      expect(() =>
+        checkPathRules([leafUnderSub, sub(), intermediate({ pathLength: 0 }), root()]),
+      ).toThrow('allows 0 CA certificates below it (pathLenConstraint), but the path has 1')
+    })
+
+    it('does not count self-issued CAs (key rollover)', () => {
+      const rolled = certificate({ subject: 'Intermediate', issuer: 'Intermediate', ca: true })
+      expect(refusal([leaf(), rolled, intermediate({ pathLength: 0 }), root()]).reason).toBe('ok')
+      expect(refusal([leaf(), rolled, intermediate(), root({ pathLength: 0 })]).reason).toBe(
+        'path-length',
+      )
+    })
+  })
+
+  describe('name constraints', () => {
+    const constrained = permittedUris('.example.test')
+
+    it("checks the leaf's names against every CA above it, the anchor included", () => {
+      expect(refusal([leaf(), intermediate({ nameConstraints: constrained }), root()]).reason).toBe(
+        'ok',
+      )
+      const outside = leaf({ sans: [{ form: 'uri', value: 'https://client.other.test/app' }] })
+      expect(refusal([outside, intermediate({ nameConstraints: constrained }), root()])).toEqual({
+        reason: 'name-constraints',
+        subject: 'CN=Leaf',
+      })
+      expect(refusal([outside, intermediate(), root({ nameConstraints: constrained })])).toEqual({
+        reason: 'name-constraints',
+        subject: 'CN=Leaf',
+      })
+      expect(() =>
+        checkPathRules([outside, intermediate({ nameConstraints: constrained }), root()]),
+      ).toThrow('breaks the name constraints of "CN=Intermediate"')
+    })
+
+    it("does not apply a CA's constraints to the CA itself", () => {
+      const self = intermediate({
+        nameConstraints: constrained,
+        sans: [{ form: 'uri', value: 'https://ca.other.test/' }],
+      })
+      expect(refusal([leaf(), self, root()]).reason).toBe('ok')
+    })
+
+    it('checks intermediate CAs against constraints above them, except self-issued ones', () => {
+      const outsideCa = intermediate({ sans: [{ form: 'uri', value: 'https://ca.other.test/' }] })
+      expect(refusal([leaf(), outsideCa, root({ nameConstraints: constrained })])).toEqual({
+        reason: 'name-constraints',
+        subject: 'CN=Intermediate',
+      })
+      const rolled = certificate({
+        subject: 'Intermediate',
+        issuer: 'Intermediate',
+        ca: true,
+        sans: [{ form: 'uri', value: 'https://ca.other.test/' }],
+      })
+      expect(
+        refusal([leaf(), rolled, intermediate(), root({ nameConstraints: constrained })]).reason,
+      ).toBe('ok')
+    })
+
+    it('checks a self-issued leaf', () => {
+      const selfIssuedLeaf = leaf({
+        issuer: 'Leaf',
+        sans: [{ form: 'uri', value: 'https://client.other.test/' }],
+      })
+      const issuer = certificate({
+        subject: 'Leaf',
+        issuer: 'Root',
+        ca: true,
+        nameConstraints: constrained,
+      })
+      expect(refusal([selfIssuedLeaf, issuer, root()]).reason).toBe('name-constraints')
+    })
+
+    it('checks the subject as a directoryName', () => {
+      const onlyOtherNames = readNameConstraints(
+        encodeDerSequence(
+          encodeDer(0xa0, encodeDerSequence(encodeDer(0xa4, nameOf('Somebody else')))),
+        ),
+      )
+      expect(
+        refusal([leaf(), intermediate({ nameConstraints: onlyOtherNames }), root()]).reason,
+      ).toBe('name-constraints')
+      const mine = readNameConstraints(
+        encodeDerSequence(encodeDer(0xa0, encodeDerSequence(encodeDer(0xa4, nameOf('Leaf'))))),
+      )
+      expect(refusal([leaf(), intermediate({ nameConstraints: mine }), root()]).reason).toBe('ok')
+    })
+  })
+
+  it('checks a path of one certificate as a leaf', () => {
+    expect(refusal([leaf({ issuer: 'Leaf', keyUsage: keyUsage(5) })]).reason).toBe('key-usage')
+  })
+})
