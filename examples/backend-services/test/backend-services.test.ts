@@ -147,6 +147,30 @@ describe('backend services against the SMART sandbox', () => {
     expect(stdout).toContain('granted scope: system/Patient.rs (expires in 300 s)')
     expect(stdout).toContain('"id": "patient-7"')
   })
+
+  it('reports a failed discovery once: the thrown error, not a log line repeating it', async () => {
+    sandbox.setDiscoveryOverride({ response: { status: 503, body: 'down' } })
+    try {
+      const failure = await run(
+        process.execPath,
+        ['--import', 'tsx', '--conditions=@fhir-auth/source', 'src/main.ts'],
+        {
+          cwd: packageDirectory,
+          env: { ...process.env, ...environment(ecKeys, 'ec-service') },
+          timeout: 20_000,
+        },
+      ).catch((error: { code?: number; stderr?: string }) => error)
+      expect(failure).toMatchObject({ code: 1 })
+      const lines = String((failure as { stderr?: string }).stderr)
+        .trim()
+        .split('\n')
+      expect(lines).toEqual([
+        expect.stringMatching(/^DiscoveryError: SMART discovery failed .*503/),
+      ])
+    } finally {
+      sandbox.setDiscoveryOverride(undefined)
+    }
+  })
 })
 
 describe('settings from the environment', () => {

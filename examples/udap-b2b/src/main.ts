@@ -11,12 +11,21 @@
  * password; exits 1 with the error's name and message when anything fails.
  */
 
+import { consoleLogger, type Logger } from '@fhir-auth/client'
 import { readSettings } from './settings.js'
 import { createUdapClient, readTrust, registerB2bClient, requestB2bToken } from './udap-b2b.js'
 
+// The library logs a discovery failure at error level and also throws it. This script prints
+// every error it catches, so its logger keeps the warnings and leaves failures to the catch:
+// one line per failure (docs/guides/errors-and-logging.md, "One report per failure").
+const logger: Logger = { ...consoleLogger('warn'), error: () => {} }
+
 try {
   const settings = readSettings(process.env)
-  const [client, trust] = await Promise.all([createUdapClient(settings), readTrust(settings)])
+  const [client, trust] = await Promise.all([
+    createUdapClient(settings, { logger }),
+    readTrust(settings),
+  ])
   // Discovery first: if the server's signed metadata does not validate, stop here.
   const metadata = await client.serverMetadata(trust)
   console.log(`trusted server metadata; token endpoint ${metadata.tokenEndpoint}`)

@@ -14,6 +14,8 @@ const status = await runDemo({
   stdout: (text) => process.stdout.write(text),
   stderr: (text) => process.stderr.write(text),
   stdoutIsTerminal: process.stdout.isTTY === true,
+  // A terminal's width; a pipe or a file keeps whole lines.
+  columns: process.stdout.isTTY === true ? process.stdout.columns : undefined,
 }).catch((error: unknown) => {
   // A bug in the demo itself: still one line, never a stack trace with values in it.
   const name = error instanceof Error ? error.name : 'Error'

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { exitStatus, runDemo } from './run-demo.js'
 
 /** Runs the demo in-process with captured output. */
-async function run(argv: readonly string[]) {
+async function run(argv: readonly string[], columns?: number) {
   let stdout = ''
   let stderr = ''
   const status = await runDemo({
@@ -16,6 +16,7 @@ async function run(argv: readonly string[]) {
       stderr += text
     },
     stdoutIsTerminal: false,
+    columns,
   })
   return { status, stdout, stderr }
 }
@@ -68,4 +69,18 @@ describe('runDemo (command line handling, in-process)', () => {
     )
     expect(result.stdout).toContain('2 flows: 0 passed, 1 skipped, 1 failed')
   })
+})
+
+describe('runDemo in a terminal of 90 columns', () => {
+  it('wraps every transcript line to the width; without a terminal lines stay whole', async () => {
+    const wrapped = await run([], 90)
+    expect(wrapped.status, wrapped.stderr).toBe(exitStatus.success)
+    const widths = wrapped.stdout.split('\n').map((line) => [...line].length)
+    expect(Math.max(...widths)).toBeLessThanOrEqual(90)
+    const whole = await run([])
+    expect(whole.status, whole.stderr).toBe(exitStatus.success)
+    expect(Math.max(...whole.stdout.split('\n').map((line) => [...line].length))).toBeGreaterThan(
+      90,
+    )
+  }, 60_000)
 })

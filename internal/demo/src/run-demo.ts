@@ -22,6 +22,8 @@ export interface DemoIo {
   readonly stderr: TextWriter
   /** Whether standard output is a terminal (colours by default). */
   readonly stdoutIsTerminal: boolean
+  /** The terminal's width in columns; transcript lines are wrapped to it. Absent: not wrapped. */
+  readonly columns?: number | undefined
 }
 
 /** Exit statuses: success, a failed flow (or start-up, or the time limit), a bad command line. */
@@ -59,7 +61,7 @@ export async function runDemo(io: DemoIo): Promise<number> {
       environment: io.environment,
     }),
   )
-  const transcript = new Transcript(io.stdout, style, ledger)
+  const transcript = new Transcript(io.stdout, style, ledger, io.columns)
   const context = new DemoContext(transcript, ledger)
   const progress: WalkProgress = { current: { number: 0, title: 'start-up' }, abandoned: false }
   const fail = (line: string) => {

@@ -3,6 +3,7 @@
  * what came back, as aligned, optionally coloured lines. Every line passes the secret ledger's
  * scrub before it is written (see {@link SecretLedger}).
  */
+import { fitToWidth } from './fit-width.js'
 import type { SecretLedger } from './secret-ledger.js'
 import type { TerminalStyle } from './terminal-style.js'
 
@@ -30,10 +31,17 @@ export class Transcript {
   #lineCount = 0
   #closed = false
 
-  constructor(write: TextWriter, style: TerminalStyle, ledger: SecretLedger) {
+  readonly #width: number | undefined
+
+  /**
+   * @param width the terminal's width in columns: longer lines are wrapped to it; `undefined`
+   *   (not a terminal) writes lines whole.
+   */
+  constructor(write: TextWriter, style: TerminalStyle, ledger: SecretLedger, width?: number) {
     this.#write = write
     this.style = style
     this.#ledger = ledger
+    this.#width = width
   }
 
   /** How many lines have been written: the demo reports its output length. */
@@ -122,7 +130,10 @@ export class Transcript {
 
   #line(text: string): void {
     if (this.#closed) return
-    this.#lineCount++
-    this.#write(`${this.#ledger.scrub(text)}\n`)
+    // Scrubbed whole, then wrapped: a secret split over two rows would escape the scrub.
+    for (const row of fitToWidth(this.#ledger.scrub(text), this.#width)) {
+      this.#lineCount++
+      this.#write(`${row}\n`)
+    }
   }
 }

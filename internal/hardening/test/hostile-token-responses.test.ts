@@ -204,9 +204,22 @@ describe.each(parsers)('$name over hostile responses', (parser) => {
 })
 
 /** Where a hostile server puts an echoed request secret. */
-const echoPlaces = ['error', 'error_description', 'error_uri', 'other member', 'html page'] as const
+const echoPlaces = [
+  'error',
+  'error_description',
+  'error_uri',
+  'other member',
+  'html page',
+  'error_description past the cut',
+  'error_uri past the cut',
+] as const
 
-function echoBody(place: (typeof echoPlaces)[number], secret: string): string {
+/**
+ * The body of an echo. `padding` characters come before the secret in the places "past the
+ * cut", so the secret lands anywhere around the 512 characters the library keeps of a field.
+ */
+function echoBody(place: (typeof echoPlaces)[number], secret: string, padding: number): string {
+  const before = 'x'.repeat(padding)
   switch (place) {
     case 'error':
       return JSON.stringify({ error: secret })
@@ -224,11 +237,18 @@ function echoBody(place: (typeof echoPlaces)[number], secret: string): string {
       return JSON.stringify({ error: 'invalid_grant', received: { code: secret } })
     case 'html page':
       return `<html><body>invalid request: ${secret}</body></html>`
+    case 'error_description past the cut':
+      return JSON.stringify({ error: 'invalid_grant', error_description: `${before}${secret}` })
+    case 'error_uri past the cut':
+      return JSON.stringify({
+        error: 'invalid_grant',
+        error_uri: `https://ehr.example.test/e?${before}${encodeURIComponent(secret)}`,
+      })
   }
 }
 
 describe.each(parsers)('$name when the server echoes request secrets', (parser) => {
-  it('keeps every echoed secret out of the error (message, stack, cause, JSON, inspect)', async () => {
+  it('keeps every echoed secret, and any prefix of it, out of the error (message, stack, cause, JSON, inspect)', async () => {
     await fc.assert(
       fc.asyncProperty(
         fc.constantFrom(...echoPlaces),
@@ -241,22 +261,25 @@ describe.each(parsers)('$name when the server echoes request secrets', (parser) 
           'refreshToken',
           'initialAccessToken',
         ),
-        async (place, status, secrets, which) => {
+        fc.integer({ min: 440, max: 530 }),
+        async (place, status, secrets, which, padding) => {
           const values = Object.values(secrets)
           const response = httpResponse(tokenEndpoint, {
             status,
             contentType: place === 'html page' ? 'text/html' : 'application/json',
-            body: describedText(echoBody(place, secrets[which])),
+            body: describedText(echoBody(place, secrets[which], padding)),
           })
+          // Redaction before truncation: a fragment the cut left behind starts with these.
+          const prefix = { [`${which} (first 12 characters)`]: secrets[which].slice(0, 12) }
           const outcome = await expectTypedOutcome(() => parser.parse(response, values), {
             maxElapsedMs: marginMs,
-            secrets,
+            secrets: { ...secrets, ...prefix },
           })
           // A failure status is never a success, whatever the body says.
           expect(outcome.kind === 'typed-error' && outcome.error.name).toBe(parser.errorName)
         },
       ),
-      propertySettings(`${parser.name} echo`, 60),
+      propertySettings(`${parser.name} echo`, 80),
     )
   })
 })

@@ -82,9 +82,10 @@ describe('the run', () => {
 
   it('failed where it meant to, each with a typed error', () => {
     // SMART: 4 replayed codes, wrong code, wrong secret, registration without and with a wrong
-    // initial access token, failed discovery, token time-out, spent refresh token (11);
-    // UDAP: token after cancellation, wrong PKCS#12 password, two hostile discoveries, time-out (5).
-    expect([...run.errors.keys()]).toHaveLength(16)
+    // initial access token, failed discovery, token time-out, spent refresh token, two long
+    // echoes (13); UDAP: token after cancellation, wrong PKCS#12 password, two hostile
+    // discoveries, time-out, one long echo (6).
+    expect([...run.errors.keys()]).toHaveLength(19)
     for (const [name, error] of run.errors) {
       expect(error, name).toBeInstanceOf(FhirAuthError)
     }
@@ -98,6 +99,18 @@ describe('the run', () => {
       reason: 'pkcs12-password',
     })
     expect(run.errors.get('SMART discovery failure')).not.toBeInstanceOf(ConfigurationError)
+    for (const name of [
+      'SMART long echo (code near the cut)',
+      'SMART long echo (client_assertion over 512 characters)',
+      'UDAP long echo (authentication token with x5c)',
+    ]) {
+      expect(run.errors.get(name), name).toMatchObject({
+        name: 'TokenError',
+        error: 'invalid_grant',
+        errorDescription: expect.stringContaining('[REDACTED]'),
+      })
+    }
+    expect(run.echoedPrefixes).toHaveLength(3)
   })
 
   it('collected the secrets of every kind', () => {
@@ -138,6 +151,17 @@ describe('no secret appears', () => {
       scanner.addError(`error "${name}"`, error)
       scanner.addText(`error "${name}" (inspect, showHidden)`, inspectEverything(error))
     }
+    expect(scanner.findings()).toEqual([])
+  })
+
+  it('as a fragment: no prefix of a secret echoed past the 512-character cut, in errors or logs', () => {
+    const scanner = new SecretScanner().addLines('log', run.logger.renderedLines())
+    for (const prefix of run.echoedPrefixes) scanner.addSecret(prefix.label, prefix.value)
+    for (const [name, error] of run.errors) {
+      scanner.addError(`error "${name}"`, error)
+      scanner.addText(`error "${name}" (inspect, showHidden)`, inspectEverything(error))
+    }
+    expect(scanner.secretCount).toBeGreaterThanOrEqual(3)
     expect(scanner.findings()).toEqual([])
   })
 

@@ -1,9 +1,9 @@
 /**
- * The API reference (`pnpm docs:api`, TypeDoc over the six published packages) must build with
- * zero warnings: a broken `{@link}`, a type used in the public API but not exported, or a
+ * The API reference (`pnpm docs:api`, TypeDoc over the seven published packages) must build with
+ * zero warnings, and open on the repository README: a broken `{@link}`, a type used in the public API but not exported, or a
  * relative link to a missing file fails here. Output goes to a scratch directory, not docs/api.
  */
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
@@ -21,5 +21,9 @@ describe('API reference', () => {
     expect(result.exitCode, result.output).toBe(0)
     expect(result.output).not.toMatch(/\[warning\]|\[error\]/)
     expect(result.output).toContain('html generated')
+    // The root page is the README (its quick start), not a bare list of packages.
+    const index = readFileSync(join(scratch, 'index.html'), 'utf8')
+    expect(index).toContain('Quick start')
+    expect(index).toContain('@fhir-auth/client')
   }, 160_000)
 })

@@ -156,13 +156,27 @@ describe('UDAP sandbox discovery', () => {
     sandbox.clearRequests()
     await discover(sandbox)
     await fetch(`${sandbox.origin}/elsewhere`)
-    expect(sandbox.requestCounts).toEqual({ discovery: 1, registration: 0, token: 0, other: 1 })
+    expect(sandbox.requestCounts).toEqual({
+      discovery: 1,
+      registration: 0,
+      token: 0,
+      authorization: 0,
+      resource: 0,
+      other: 1,
+    })
     expect(sandbox.requests.map((request) => `${request.method} ${request.path}`)).toEqual([
       'GET /fhir/.well-known/udap',
       'GET /elsewhere',
     ])
     sandbox.clearRequests()
-    expect(sandbox.requestCounts).toEqual({ discovery: 0, registration: 0, token: 0, other: 0 })
+    expect(sandbox.requestCounts).toEqual({
+      discovery: 0,
+      registration: 0,
+      token: 0,
+      authorization: 0,
+      resource: 0,
+      other: 0,
+    })
     expect(sandbox.requests).toEqual([])
   })
 })

@@ -74,7 +74,8 @@ async function brokenRules(
   if (!endpoints.every(isHttpsOrLoopback)) broken.push('https-endpoints')
   if (
     claims.token_endpoint !== document.token_endpoint ||
-    claims.registration_endpoint !== document.registration_endpoint
+    claims.registration_endpoint !== document.registration_endpoint ||
+    claims.authorization_endpoint !== document.authorization_endpoint
   ) {
     broken.push('signed-endpoints')
   }
@@ -221,7 +222,9 @@ const expectedBreaks: Record<HostileDiscoveryVariant, string[]> = {
 let sandbox: UdapSandbox
 
 beforeAll(async () => {
-  sandbox = await startUdapSandbox()
+  // With authorization_code, so that every variant (the unsigned authorization endpoint too)
+  // has something to break.
+  sandbox = await startUdapSandbox({ grantTypes: ['client_credentials', 'authorization_code'] })
 })
 
 afterAll(async () => {
@@ -315,6 +318,32 @@ describe('UDAP sandbox hostile discovery variants', () => {
       /^http:\/\/udap-sandbox\.example\.test:\d+\/token$/,
     )
     expect(http.claims.registration_endpoint).toBe(http.document.registration_endpoint)
+  })
+
+  it('unsigned-authorization-endpoint (a flow variant) changes only the unsigned authorization_endpoint', async () => {
+    sandbox.setHostile('unsigned-authorization-endpoint')
+    const response = await discover(sandbox)
+    const document = (await response.json()) as Record<string, unknown>
+    expect(await breaksOf(document)).toEqual(['signed-endpoints'])
+    const unsigned = { document, ...decodeJws(document.signed_metadata as string) }
+    expect(unsigned.claims.authorization_endpoint).toBe(sandbox.endpoints.authorization)
+    expect(unsigned.document.authorization_endpoint).toBe(`${sandbox.origin}/unsigned-authorize`)
+    sandbox.clearRequests()
+    const misled = await fetch(unsigned.document.authorization_endpoint as string)
+    expect(misled.status).toBe(400)
+    expect(sandbox.requestCounts).toMatchObject({ authorization: 0, other: 1 })
+  })
+
+  it('refuses unsigned-authorization-endpoint on a server without authorization_code', async () => {
+    const clientCredentialsOnly = await startUdapSandbox()
+    try {
+      expect(() => clientCredentialsOnly.setHostile('unsigned-authorization-endpoint')).toThrow(
+        /authorization_code/,
+      )
+      expect(clientCredentialsOnly.hostile).toBeUndefined()
+    } finally {
+      await clientCredentialsOnly.close()
+    }
   })
 
   it('only changes discovery: registration still works while a variant is active', async () => {

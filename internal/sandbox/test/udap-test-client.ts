@@ -3,7 +3,11 @@
  * nothing from the fhir-auth library (which is tested *against* this sandbox).
  */
 import { randomUUID, X509Certificate } from 'node:crypto'
-import type { IssuedCertificate, KeyType } from '@fhir-auth/test-pki/issuer'
+import {
+  createCertificateAuthority,
+  type IssuedCertificate,
+  type KeyType,
+} from '@fhir-auth/test-pki/issuer'
 import { CompactSign, importPKCS8 } from 'jose'
 import type { UdapSandbox } from '../src/index.js'
 
@@ -142,19 +146,15 @@ export async function registerClient(
   )
 }
 
-/** POSTs a client_credentials token request; `form` entries replace or (undefined) drop. */
-export async function requestToken(
+/** POSTs a token request with `udap=1` and the jwt-bearer assertion type; `form` entries replace or (undefined) drop. */
+export async function postToken(
   sandbox: UdapSandbox,
-  assertion: string,
-  form: Record<string, string | undefined> = {},
+  form: Record<string, string | undefined>,
   headers: Record<string, string> = {},
 ): Promise<Answer> {
   const fields: Record<string, string | undefined> = {
-    grant_type: 'client_credentials',
-    scope: 'system/Patient.rs',
     udap: '1',
     client_assertion_type: jwtBearer,
-    client_assertion: assertion,
     ...form,
   }
   const body = new URLSearchParams()
@@ -165,6 +165,36 @@ export async function requestToken(
     body,
   })
   return { status: response.status, json: (await response.json()) as Record<string, unknown> }
+}
+
+/** POSTs a client_credentials token request; `form` entries replace or (undefined) drop. */
+export function requestToken(
+  sandbox: UdapSandbox,
+  assertion: string,
+  form: Record<string, string | undefined> = {},
+  headers: Record<string, string> = {},
+): Promise<Answer> {
+  return postToken(
+    sandbox,
+    {
+      grant_type: 'client_credentials',
+      scope: 'system/Patient.rs',
+      client_assertion: assertion,
+      ...form,
+    },
+    headers,
+  )
+}
+
+/** A certificate for `sanUris` under a fresh root that no sandbox trusts. */
+export async function issueUntrustedCertificate(sanUris: string[]): Promise<IssuedCertificate> {
+  const now = Date.now()
+  const untrusted = await createCertificateAuthority({
+    name: 'Untrusted',
+    notBefore: new Date(now - 86_400_000),
+    notAfter: new Date(now + 86_400_000),
+  })
+  return untrusted.issue({ commonName: 'stranger', sanUris })
 }
 
 /** GETs the discovery document (optionally for a community). */

@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto'
-import { createCertificateAuthority, type IssuedCertificate } from '@fhir-auth/test-pki/issuer'
+import type { IssuedCertificate } from '@fhir-auth/test-pki/issuer'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startUdapSandbox, type UdapSandbox } from '../src/index.js'
 import {
   authenticationClaims,
   b2b,
   issueClient,
+  issueUntrustedCertificate,
   registerClient,
   requestToken,
   signWithCertificate,
@@ -184,13 +185,7 @@ describe('UDAP sandbox token endpoint: authentication token checks', () => {
       ),
       /signature does not verify/,
     )
-    const now = Date.now()
-    const untrusted = await createCertificateAuthority({
-      name: 'Untrusted',
-      notBefore: new Date(now - 86_400_000),
-      notAfter: new Date(now + 86_400_000),
-    })
-    const stranger = await untrusted.issue({ commonName: 'stranger', sanUris: [client.uri] })
+    const stranger = await issueUntrustedCertificate([client.uri])
     await expectInvalidGrant(await assertion({ ...client, certificate: stranger }), /no valid path/)
     const revoked = await registeredClient()
     sandbox.revokeCertificate(revoked.certificate.serialNumber)

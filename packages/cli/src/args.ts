@@ -124,10 +124,10 @@ export class ParsedFlags {
 /**
  * Parses a command's arguments against its option specs (plus {@link globalOptions}).
  *
- * Stricter than `parseArgs`' own strict mode, and with messages that never echo a value: an
- * unknown option, a value for a boolean option, a string option without a value (or followed
- * by another option, as in `--base-url --json`), a single-valued option given twice, and more
- * positional arguments than `maximumPositionals` are all refused.
+ * Messages never echo a value. An unknown option, a value for a boolean option, a string option
+ * at the end of the line (no value), a single-valued option given twice, and more positional
+ * arguments than `maximumPositionals` are all refused. A string option takes the next argument
+ * as its value whatever it starts with (`--state -Xy…`), as `--state=-Xy…` does.
  *
  * @throws ConfigurationError on the offending flag (a usage error, exit code 2).
  */
@@ -166,13 +166,10 @@ export function parseFlags(
       values.set(spec.name, true)
       continue
     }
+    // A flag that takes a value takes the next argument, whatever it starts with: `state`,
+    // verifiers and tokens are base64url and start with "-" about one time in 64.
     const value = token.value
-    if (value === undefined || (!token.inlineValue && value.startsWith('-') && value !== '-')) {
-      throw usageError(
-        flag,
-        `${flag} needs a value (write ${flag}=<value> for a value that starts with "-")`,
-      )
-    }
+    if (value === undefined) throw usageError(flag, `${flag} needs a value`)
     const previous = values.get(spec.name)
     if (previous !== undefined && previous !== true) {
       if (spec.repeatable !== true) throw usageError(flag, `${flag} may be given only once`)
@@ -228,9 +225,23 @@ export function readTimeout(flags: ParsedFlags): number | undefined {
   return value
 }
 
-/** Scopes from repeatable `--scope` values; each value may also hold several space-separated scopes. */
+/**
+ * Scopes from repeatable `--scope` values; each value may also hold several space-separated
+ * scopes. No `--scope` at all is `undefined` (the library then applies its own rules); an
+ * explicitly empty one (`--scope ''`) is refused rather than read as "no scopes", which would
+ * silently request the library's deprecated `system/*.rs` fallback.
+ *
+ * @throws ConfigurationError on `--scope` (a usage error) for a blank value.
+ */
 export function readScopes(flags: ParsedFlags): readonly string[] | undefined {
-  const scopes = flags.strings('scope').flatMap((value) => value.split(/\s+/).filter(Boolean))
+  const values = flags.strings('scope')
+  if (values.some((value) => value.trim() === '')) {
+    throw usageError(
+      '--scope',
+      '--scope is empty: give at least one scope, e.g. --scope system/Patient.rs',
+    )
+  }
+  const scopes = values.flatMap((value) => value.split(/\s+/).filter(Boolean))
   return scopes.length === 0 ? undefined : scopes
 }
 

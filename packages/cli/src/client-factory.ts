@@ -1,4 +1,9 @@
-import { Client, type ClientConfigInput, type ClientType } from '@fhir-auth/client'
+import {
+  type BasicAuthEncoding,
+  Client,
+  type ClientConfigInput,
+  type ClientType,
+} from '@fhir-auth/client'
 import type { CliProtocol } from './args.js'
 import type { CommandContext } from './commands/command.js'
 
@@ -13,6 +18,7 @@ export function createClient(
   config: ClientConfigInput,
   protocol: CliProtocol,
   clientType?: ClientType,
+  basicAuthEncoding?: BasicAuthEncoding,
 ): Client {
   return new Client(
     { ...config, allowInsecureLocalhost: context.allowInsecureLocalhost },
@@ -22,6 +28,7 @@ export function createClient(
       crypto: context.crypto,
       logger: context.logger,
       timeoutMs: context.timeoutMs,
+      ...(basicAuthEncoding === undefined ? {} : { basicAuthEncoding }),
     },
   )
 }

@@ -8,8 +8,9 @@ import { causeLinks } from './cause-chain.js'
  * - `1` a protocol or server failure: `DiscoveryError`, `TokenError`, `RegistrationError`,
  *   `HttpError` (also an unexpected internal failure);
  * - `2` a usage or configuration problem: unknown or missing flags, unreadable files,
- *   `ConfigurationError`, and `CryptoError` (a local key, certificate or PKCS#12 file that
- *   cannot be used, e.g. a wrong password);
+ *   `ConfigurationError` (a plain-HTTP URL refused by the HTTPS policy included), and
+ *   `CryptoError` (a local key, certificate or PKCS#12 file that cannot be used, e.g. a wrong
+ *   password);
  * - `3` a trust failure: `CertificateChainError`, or a `DiscoveryError` caused by one or by a
  *   `signed_metadata` check.
  */
@@ -26,7 +27,18 @@ export function exitCodeFor(error: unknown): ExitCode {
   if (isTrustFailure(error)) return exitCodes.trust
   if (!FhirAuthError.isFhirAuthError(error)) return exitCodes.failure
   if (error.code === 'ERR_CONFIGURATION' || error.code === 'ERR_CRYPTO') return exitCodes.usage
+  // A URL the HTTPS policy refused before sending is the caller's configuration too.
+  if (causeLinks(error).some(isInsecureUrlRefusal)) return exitCodes.usage
   return exitCodes.failure
+}
+
+function isInsecureUrlRefusal(link: unknown): boolean {
+  const record = link as Record<string, unknown> | null
+  return (
+    FhirAuthError.isFhirAuthError(link) &&
+    record?.code === 'ERR_HTTP' &&
+    record.reason === 'insecure-url'
+  )
 }
 
 /**

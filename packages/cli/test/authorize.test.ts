@@ -133,14 +133,7 @@ describe('authorize (interactive: the redirect URL is pasted on stdin)', () => {
 
   it('uses authorize-post with --post and a confidential asymmetric client with --key/--kid', async () => {
     const result = await authorizeInteractively(
-      authorizeArguments(
-        'cli-asymmetric',
-        '--post',
-        '--key',
-        keyFile,
-        `--kid=${keys.kid}`,
-        '--json',
-      ),
+      authorizeArguments('cli-asymmetric', '--post', '--key', keyFile, '--kid', keys.kid, '--json'),
     )
     expect(result.exitCode, result.stderr).toBe(0)
     expect(result.request).toMatchObject({
@@ -185,7 +178,8 @@ describe('authorize for scripts (--url-only, then --redirect-url)', () => {
         'cli-public',
         '--redirect-url',
         authorized.redirectUrl?.href ?? '',
-        `--state=${state}`,
+        '--state',
+        state,
         '--code-verifier-env',
         'CODE_VERIFIER',
         '--json',
@@ -207,7 +201,8 @@ describe('authorize for scripts (--url-only, then --redirect-url)', () => {
         'cli-public',
         '--redirect-url',
         elsewhere,
-        `--state=${state}`,
+        '--state',
+        state,
         '--code-verifier-env',
         'CODE_VERIFIER',
         '--json',
@@ -264,5 +259,100 @@ describe('authorize for scripts (--url-only, then --redirect-url)', () => {
     )
     expect(postWithRedirect.exitCode, postWithRedirect.stderr).toBe(2)
     expect(postWithRedirect.stderr).toMatch(/^error: --post cannot be used with --redirect-url\n/)
+  })
+})
+
+describe('--basic-auth-encoding', () => {
+  const specialSecret = 'cli~secret+with/every=char:%é'
+  let rawServer: SmartSandbox
+
+  beforeAll(async () => {
+    rawServer = await startSmartSandbox({
+      basicAuthDecoding: 'raw',
+      clients: [
+        {
+          client_id: 'cli-raw',
+          token_endpoint_auth_method: 'client_secret_basic',
+          client_secret: specialSecret,
+        },
+      ],
+    })
+  })
+  afterAll(async () => {
+    await rawServer?.close()
+  })
+
+  /** The two-step authorize against the raw server; the second run's result. */
+  async function authorizeAgainstRawServer(...extra: string[]) {
+    const common = [
+      'authorize',
+      '--base-url',
+      rawServer.fhirBaseUrl,
+      '--client-id',
+      'cli-raw',
+      '--redirect-uri',
+      sandboxDefaultRedirectUri,
+      '--scope',
+      'launch/patient patient/*.rs',
+      '--client-secret-env',
+      'CLIENT_SECRET',
+      local,
+      ...extra,
+    ]
+    const env = { CLIENT_SECRET: specialSecret }
+    const first = await runCli([...common, '--url-only', '--json'], { env })
+    expect(first.exitCode, first.stderr).toBe(0)
+    const { authorizationRequest, state, codeVerifier } = JSON.parse(first.stdout)
+    const authorized = await rawServer.authorize({ url: authorizationRequest.url })
+    return runCli(
+      [
+        ...common,
+        '--redirect-url',
+        authorized.redirectUrl?.href ?? '',
+        '--state',
+        state,
+        '--code-verifier-env',
+        'CODE_VERIFIER',
+        '--json',
+      ],
+      { env: { ...env, CODE_VERIFIER: codeVerifier } },
+    )
+  }
+
+  it('raw: a server that reads base64(id:secret) as it is accepts the secret', async () => {
+    const result = await authorizeAgainstRawServer('--basic-auth-encoding', 'raw')
+    expect(result.exitCode, result.stderr).toBe(0)
+    expect(JSON.parse(result.stdout)).toMatchObject({ token_type: 'Bearer' })
+  })
+
+  it('default: invalid_client, with one hint naming --basic-auth-encoding and never the secret', async () => {
+    const result = await authorizeAgainstRawServer()
+    expect(result.exitCode, result.stderr).toBe(1)
+    const [line] = result.stderr.split('\n')
+    expect(line).toMatch(/invalid_client/)
+    expect(line).toContain("set --basic-auth-encoding to 'raw'")
+    expect(result.stderr).not.toContain(specialSecret.slice(0, 10))
+  })
+
+  it('is refused without --client-secret-env, and for an unknown value (exit 2)', async () => {
+    const withoutSecret = await runCli(
+      authorizeArguments('cli-public', '--basic-auth-encoding', 'raw', '--json'),
+    )
+    expect(withoutSecret.exitCode, withoutSecret.stderr).toBe(2)
+    expect(withoutSecret.stderr).toMatch(
+      /--basic-auth-encoding is only used with --client-secret-env/,
+    )
+    const unknown = await runCli(
+      authorizeArguments(
+        'cli-symmetric',
+        '--client-secret-env',
+        'S',
+        '--basic-auth-encoding',
+        'b64',
+      ),
+      { env: { S: clientSecret } },
+    )
+    expect(unknown.exitCode, unknown.stderr).toBe(2)
+    expect(unknown.stderr).toMatch(/--basic-auth-encoding must be form-urlencoded or raw/)
   })
 })

@@ -91,13 +91,37 @@ describe('discover (SMART)', () => {
     expect(piped.stderr).toBe('')
   })
 
-  it('refuses plain HTTP without --allow-insecure-localhost (exit 1) and names the flag', async () => {
+  it('refuses loopback HTTP without --allow-insecure-localhost (exit 2), naming the flag once', async () => {
     const result = await runCli(['discover', smart.fhirBaseUrl])
+    expect(result.exitCode, result.stderr).toBe(2)
+    expect(stderrLines(result)).toEqual([
+      `error: baseUrl must be HTTPS (loopback HTTP needs --allow-insecure-localhost), got ${JSON.stringify(smart.fhirBaseUrl)}`,
+    ])
+  })
+
+  it.each([[[]], [[local]]])(
+    'refuses HTTP to another host (exit 2) without suggesting --allow-insecure-localhost (flags %j)',
+    async (extra) => {
+      const result = await runCli(['discover', 'http://ehr.example.test/fhir', ...extra])
+      expect(result.exitCode, result.stderr).toBe(2)
+      expect(stderrLines(result)).toEqual([
+        'error: baseUrl must be HTTPS (plain HTTP is allowed only to a loopback host), got "http://ehr.example.test/fhir" (check the <fhir-base> argument)',
+      ])
+    },
+  )
+
+  it('says an unknown host could not be resolved (exit 1)', async () => {
+    // .invalid never resolves (RFC 6761 §6.4).
+    const result = await runCli([
+      'discover',
+      'https://unknown-host.invalid/fhir',
+      '--timeout',
+      '15000',
+    ])
     expect(result.exitCode, result.stderr).toBe(1)
     expect(stderrLines(result)).toHaveLength(1)
-    expect(result.stderr).toMatch(/^error: SMART discovery failed for .*HTTPS is required/)
-    expect(result.stderr).toContain('add --allow-insecure-localhost')
-  })
+    expect(result.stderr).toMatch(/the host name could not be resolved \((ENOTFOUND|EAI_AGAIN)\)/)
+  }, 30_000)
 
   it('exits 1 with a DiscoveryError when the server has no SMART configuration', async () => {
     smart.setDiscoveryOverride({ response: { status: 404, contentType: 'text/plain', body: 'no' } })

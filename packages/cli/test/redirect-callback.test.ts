@@ -60,6 +60,24 @@ describe('readAuthorizationCode', () => {
     }
   })
 
+  it('cuts a code the server quotes in a long error_description out before the text is clipped', () => {
+    const code = 'c0de-value-the-server-quotes-back'
+    const description = `${'x'.repeat(500)}${code}`
+    let thrown: unknown
+    try {
+      readAuthorizationCode(
+        `${callback}?state=state-123&error=invalid_request&code=${code}&error_description=${description}`,
+        expected,
+      )
+    } catch (error) {
+      thrown = error
+    }
+    expect(thrown).toBeInstanceOf(TokenError)
+    const shown = JSON.stringify([(thrown as TokenError).message, thrown])
+    expect(shown).not.toContain(code.slice(0, 8))
+    expect((thrown as TokenError).errorDescription).toBe(`${'x'.repeat(500)}[REDACTED]`)
+  })
+
   it('refuses text that is not a URL with a ConfigurationError that does not echo it', () => {
     const attempt = () => readAuthorizationCode('code=secret-code&state=state-123', expected)
     expect(attempt).toThrow(ConfigurationError)

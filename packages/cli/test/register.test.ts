@@ -57,7 +57,8 @@ describe('register (SMART, RFC 7591)', () => {
       smart.fhirBaseUrl,
       '--metadata',
       smartMetadata,
-      `--initial-access-token=${smart.initialAccessToken}`,
+      '--initial-access-token',
+      smart.initialAccessToken,
       local,
       '--json',
     ])

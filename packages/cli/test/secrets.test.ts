@@ -100,12 +100,9 @@ describe('no secret reaches stderr (progress, warnings, errors, --verbose detail
       local,
       '--verbose',
     ]
-    const success = await runCli(
-      [...base, `--kid=${keys.kid}`, '--scope', 'system/*.rs', '--json'],
-      {
-        stderrIsTty: true,
-      },
-    )
+    const success = await runCli([...base, '--kid', keys.kid, '--scope', 'system/*.rs', '--json'], {
+      stderrIsTty: true,
+    })
     const failure = await runCli([...base, '--kid', 'wrong-kid', '--scope', 'system/*.rs'])
     expect(success.exitCode, success.stderr).toBe(0)
     expect(failure.exitCode, failure.stderr).toBe(1)
@@ -190,7 +187,8 @@ describe('no secret reaches stderr (progress, warnings, errors, --verbose detail
           ...argv(variable),
           '--redirect-url',
           redirectUrl,
-          `--state=${state}`,
+          '--state',
+          state,
           '--code-verifier-env',
           'VERIFIER',
         ],

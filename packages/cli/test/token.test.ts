@@ -88,13 +88,28 @@ function smartTokenArgumentsWith(
     'cli-backend',
     '--key',
     credentials.key,
-    `--kid=${credentials.kid}`,
+    '--kid',
+    credentials.kid,
     local,
     ...extra,
   ]
 }
 
 describe('token (SMART Backend Services)', () => {
+  it.each(['', '  '])(
+    'refuses an explicitly empty --scope %j (exit 2) and sends no token request',
+    async (scope) => {
+      const tokenRequests = smart.requests.filter((request) => request.path === '/token').length
+      const result = await runCli(smartTokenArguments('--scope', scope))
+      expect(result.exitCode, result.stderr).toBe(2)
+      expect(result.stderr).toMatch(/^error: --scope is empty/)
+      expect(result.stderr).not.toContain('system/*.rs')
+      expect(smart.requests.filter((request) => request.path === '/token')).toHaveLength(
+        tokenRequests,
+      )
+    },
+  )
+
   it('prints the token response it was asked for as JSON', async () => {
     const result = await runCli(smartTokenArguments('--scope', 'system/*.rs', '--json'))
     expect(result.exitCode, result.stderr).toBe(0)

@@ -53,7 +53,7 @@ describe('bad command lines exit 2 with one error line and the usage', () => {
     [['discover', 'https://x.example', '-x'], 'unknown option -x'],
     [['discover', 'https://x.example', '--json=yes'], '--json takes no value'],
     [['token', '--base-url'], '--base-url needs a value'],
-    [['token', '--base-url', '--verbose'], '--base-url needs a value'],
+    [['token', '--client-id', 'app', '--base-url'], '--base-url needs a value'],
     [
       ['token', '--base-url', 'https://a.example', '--base-url', 'https://b.example'],
       '--base-url may be given only once',

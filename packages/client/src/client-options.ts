@@ -1,4 +1,6 @@
 import {
+  type BasicAuthEncoding,
+  basicAuthEncodings,
   type Clock,
   ConfigurationError,
   type CryptoBackend,
@@ -30,6 +32,13 @@ export interface ClientOptions {
   /** The clock for JWT `iat`/`exp` and certificate validity; default the system clock. */
   readonly now?: Clock | undefined
   /**
+   * How a `confidential_symmetric` SMART client writes its id and secret in HTTP Basic
+   * credentials: `'form-urlencoded'` (default, RFC 6749 §2.3.1) or `'raw'` (`base64(id:secret)`,
+   * as the SMART IG example and some servers expect). They differ only for ids and secrets with
+   * characters such as `~ + / = : %` or non-ASCII; a `TokenError` `invalid_client` then says so.
+   */
+  readonly basicAuthEncoding?: BasicAuthEncoding | undefined
+  /**
    * Reserved by the spec for future UDAP flows (`b2b`, `b2c`, `tiered_oauth`). Not implemented:
    * any value is refused with a `ConfigurationError` on `flow`.
    */
@@ -43,6 +52,7 @@ export interface ResolvedClientOptions {
   readonly timeoutMs: number | undefined
   readonly logger: Logger
   readonly now: Clock
+  readonly basicAuthEncoding: BasicAuthEncoding
 }
 
 const knownOptions = [
@@ -53,6 +63,7 @@ const knownOptions = [
   'timeoutMs',
   'logger',
   'now',
+  'basicAuthEncoding',
   'flow',
 ]
 const reservedFlows = ['b2b', 'b2c', 'tiered_oauth']
@@ -111,12 +122,21 @@ export function resolveClientOptions(options: Record<string, unknown>): Resolved
   }
   if (options.now !== undefined && typeof options.now !== 'function')
     throw optionError('now', 'a function returning a Date')
+  const basicAuthEncoding = options.basicAuthEncoding ?? 'form-urlencoded'
+  if (!(basicAuthEncodings as readonly unknown[]).includes(basicAuthEncoding)) {
+    throw new ConfigurationError({
+      invalidAttribute: 'basicAuthEncoding',
+      invalidValue: basicAuthEncoding,
+      validValues: basicAuthEncodings,
+    })
+  }
   return {
     crypto: crypto as CryptoBackend | undefined,
     fetch: options.fetch as FetchLike | undefined,
     timeoutMs: timeoutMs as number | undefined,
     logger: (logger as Logger | undefined) ?? defaultLogger,
     now: (options.now as Clock | undefined) ?? systemClock,
+    basicAuthEncoding: basicAuthEncoding as BasicAuthEncoding,
   }
 }
 

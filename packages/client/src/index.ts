@@ -6,6 +6,7 @@
  */
 
 export {
+  type BasicAuthEncoding,
   CertificateChainError,
   type CertificateChainFailureReason,
   type CertificateInput,

@@ -16,6 +16,7 @@ import {
   fakeServer,
   formOf,
   json,
+  rejection,
   smartConfiguration,
   testBackend,
   tokenBody,
@@ -28,15 +29,6 @@ const launchConfig = {
   scopes: ['launch/patient', 'patient/*.rs', 'openid'],
 }
 const tokenUrl = smartConfiguration.token_endpoint
-
-async function rejection(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise
-  } catch (error) {
-    return error as Error
-  }
-  throw new Error('expected a rejection')
-}
 
 function standardServer() {
   return fakeServer({

@@ -118,3 +118,13 @@ export function ecKeyPem(): string {
 export function formOf(request: RecordedRequest | undefined): Record<string, string> {
   return Object.fromEntries(new URLSearchParams(request?.body ?? ''))
 }
+
+/** What a promise rejected with; fails the test when it resolves. */
+export async function rejection(promise: Promise<unknown>): Promise<Error> {
+  try {
+    await promise
+  } catch (error) {
+    return error as Error
+  }
+  throw new Error('expected a rejection')
+}

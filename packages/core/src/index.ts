@@ -71,7 +71,14 @@ export {
   RegistrationError,
   TokenError,
 } from './errors/oauth-error.js'
-export { basicAuthorization, encodeForm, formUrlEncode } from './http/encoding.js'
+export {
+  type BasicAuthEncoding,
+  basicAuthEncodings,
+  basicAuthorization,
+  encodeForm,
+  formEncodingChanges,
+  formUrlEncode,
+} from './http/encoding.js'
 export {
   isJsonObject,
   type JsonRecord,
@@ -100,10 +107,14 @@ export {
 } from './http/request.js'
 export {
   checkUrl,
+  configuredUrlProblem,
+  insecureUrlAdvice,
   isLoopbackHostname,
   isUsableUrl,
+  normalizeBaseUrl,
   parseAbsoluteUrl,
   type UrlProblem,
+  withoutUserInfo,
 } from './http/url-policy.js'
 export {
   consoleLogger,

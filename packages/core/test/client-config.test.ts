@@ -99,6 +99,85 @@ describe('ClientConfig', () => {
     expect(error.invalidValue).toBe(value)
   })
 
+  const urlAttributes = ['baseUrl', 'issuer', 'jwksUri', 'authorizationEndpoint', 'tokenEndpoint']
+
+  it.each(urlAttributes)(
+    'refuses plain HTTP to another host for %s when the config is built, with or without allowInsecureLocalhost',
+    (attribute) => {
+      for (const allowInsecureLocalhost of [false, true]) {
+        const error = configurationError(
+          () =>
+            new ClientConfig({
+              ...base,
+              allowInsecureLocalhost,
+              [attribute]: 'http://evil.example/path',
+            }),
+        )
+        expect(error.invalidAttribute).toBe(attribute)
+        expect(error.message).toMatch(/must be HTTPS/)
+      }
+    },
+  )
+
+  it.each(urlAttributes)(
+    'accepts loopback HTTP for %s only under allowInsecureLocalhost',
+    (attribute) => {
+      const url = 'http://127.0.0.1:8080/fhir'
+      expect(
+        (
+          new ClientConfig({
+            ...base,
+            allowInsecureLocalhost: true,
+            [attribute]: url,
+          }) as never as Record<string, unknown>
+        )[attribute],
+      ).toBe(url)
+      expect(
+        configurationError(() => new ClientConfig({ ...base, [attribute]: url })).message,
+      ).toMatch(/allowInsecureLocalhost/)
+    },
+  )
+
+  it.each(urlAttributes)('refuses user info in %s without showing the credentials', (attribute) => {
+    const password = 'pa55-word-in-the-url'
+    const error = configurationError(
+      () =>
+        new ClientConfig({ ...base, [attribute]: `https://alice:${password}@ehr.example.org/x` }),
+    )
+    expect(error.invalidAttribute).toBe(attribute)
+    expect(error.message).toMatch(/user info/)
+    const shown = JSON.stringify([error.message, error.invalidValue, error.stack, { ...error }])
+    expect(shown).not.toContain(password)
+    expect(shown).not.toContain('alice')
+  })
+
+  it('keeps the redirect URI out of the HTTPS rule (apps on http://localhost, native schemes)', () => {
+    expect(new ClientConfig({ ...base, redirectUri: 'http://app.example/cb' }).redirectUri).toBe(
+      'http://app.example/cb',
+    )
+  })
+
+  it.each([
+    ['https://ehr.example.org/fhir/', 'https://ehr.example.org/fhir'],
+    ['https://ehr.example.org/fhir//', 'https://ehr.example.org/fhir'],
+    ['https://ehr.example.org/', 'https://ehr.example.org'],
+    ['https://ehr.example.org/fhir', 'https://ehr.example.org/fhir'],
+  ])('drops the trailing slash of baseUrl %s, and issuer (aud) follows', (given, expected) => {
+    const config = new ClientConfig({ baseUrl: given })
+    expect(config.baseUrl).toBe(expected)
+    expect(config.issuer).toBe(expected)
+    expect(config.toJSON().baseUrl).toBe(expected)
+  })
+
+  it('keeps an explicitly configured issuer as written', () => {
+    const config = new ClientConfig({
+      baseUrl: 'https://ehr.example.org/fhir/',
+      issuer: 'https://issuer.example.org/',
+    })
+    expect(config.issuer).toBe('https://issuer.example.org/')
+    expect(config.with({ clientId: 'x' }).issuer).toBe('https://issuer.example.org/')
+  })
+
   it('accepts a private-use scheme redirect URI for native apps', () => {
     expect(
       new ClientConfig({ ...base, redirectUri: 'com.example.app:/callback' }).redirectUri,

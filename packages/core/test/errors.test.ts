@@ -6,6 +6,8 @@ import {
   DiscoveryError,
   FhirAuthError,
   HttpError,
+  type HttpResponse,
+  oauthErrorFromResponse,
   parseOAuthErrorBody,
   RegistrationError,
   TokenError,
@@ -135,5 +137,46 @@ describe('parseOAuthErrorBody', () => {
     })
     expect(parsed?.error?.length).toBeLessThan(600)
     expect(parsed?.errorDescription?.length).toBeLessThan(600)
+  })
+})
+
+describe('redaction before truncation (DESIGN §12)', () => {
+  const code = 'SplxlOBeZQQYbYS6WxSbIA-a-code-of-43-characters'
+  const assertion = `eyJhbGciOiJSUzM4NCJ9.${'e'.repeat(420)}.${'s'.repeat(342)}`
+  const response = (body: unknown): HttpResponse => ({
+    url: 'https://ehr.example.org/token',
+    status: 400,
+    headers: new Headers({ 'content-type': 'application/json' }),
+    bodyText: JSON.stringify(body),
+  })
+
+  it.each([
+    ['a code straddling the 512-character cut', 'x'.repeat(500), code],
+    ['a code ending just past the cut', 'x'.repeat(470), code],
+    ['an echoed client_assertion longer than 512 characters', 'assertion: ', assertion],
+  ])('leaves no prefix of %s in any field or the message', (_, before, secret) => {
+    const error = oauthErrorFromResponse(
+      TokenError,
+      'token request',
+      response({
+        error: 'invalid_grant',
+        error_description: `${before}${secret} was refused`,
+        error_uri: `https://ehr.example.org/errors?${before}${secret}`,
+      }),
+      [secret],
+    )
+    const shown = JSON.stringify([error.message, error.errorDescription, error.errorUri])
+    // Any 8 leading characters of the secret would be a leaked fragment.
+    expect(shown).not.toContain(secret.slice(0, 8))
+    expect(error.errorDescription).toContain('[REDACTED]')
+    expect(error.errorDescription?.length).toBeLessThanOrEqual(513)
+  })
+
+  it('parseOAuthErrorBody applies the given redaction before it cuts', () => {
+    const parsed = parseOAuthErrorBody(
+      { error: 'invalid_grant', error_description: `${'x'.repeat(500)}${code}` },
+      (text) => text.split(code).join('[REDACTED]'),
+    )
+    expect(parsed?.errorDescription).toBe(`${'x'.repeat(500)}[REDACTED]`)
   })
 })

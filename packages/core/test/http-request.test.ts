@@ -201,6 +201,36 @@ describe('sendRequest with an injected fetch', () => {
     expect(String((error.cause as Error).message)).not.toContain('secret-query')
   })
 
+  it.each([
+    ['ENOTFOUND', 'the host name could not be resolved (ENOTFOUND)'],
+    ['EAI_AGAIN', 'the host name could not be resolved (DNS did not answer) (EAI_AGAIN)'],
+    ['ECONNREFUSED', 'the connection was refused (ECONNREFUSED)'],
+    ['ESOMETHINGNEW', 'failed: ESOMETHINGNEW'],
+  ])('says what the transport error %s means', async (code, text) => {
+    const fetch: FetchLike = async () => {
+      throw Object.assign(new TypeError('fetch failed'), { cause: { code } })
+    }
+    const error = await httpError(
+      sendRequest({ method: 'GET', url: 'https://unknown-host.invalid/fhir', fetch }),
+    )
+    expect(error.message).toBe(
+      `GET https://unknown-host.invalid/fhir failed: ${text.replace(/^failed: /, '')}`,
+    )
+  })
+
+  it('names the option only when it would help: loopback HTTP without allowInsecureLocalhost', async () => {
+    const refused = async (url: string, allowInsecureLocalhost: boolean) =>
+      (await httpError(sendRequest({ method: 'GET', url, allowInsecureLocalhost }))).message
+    expect(await refused('http://127.0.0.1:9/x', false)).toMatch(
+      /HTTPS is required \(loopback HTTP needs allowInsecureLocalhost\)$/,
+    )
+    for (const allowInsecureLocalhost of [false, true]) {
+      const message = await refused('http://ehr.example.org/x', allowInsecureLocalhost)
+      expect(message).toMatch(/plain HTTP is allowed only to a loopback host/)
+      expect(message).not.toMatch(/needs allowInsecureLocalhost/)
+    }
+  })
+
   it('wraps a fetch that throws synchronously', async () => {
     const fetch: FetchLike = () => {
       throw new Error('sync boom')

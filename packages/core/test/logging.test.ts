@@ -1,10 +1,12 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import {
+  basicAuthEncodings,
   basicAuthorization,
   consoleLogger,
   defaultLogger,
   encodeForm,
   epochSeconds,
+  formEncodingChanges,
   formUrlEncode,
   isSensitiveName,
   looksLikeJwt,
@@ -112,6 +114,32 @@ describe('form and Basic encoding', () => {
     const header = basicAuthorization('client:1', 'se cret/é')
     expect(header.startsWith('Basic ')).toBe(true)
     expect(atob(header.slice(6))).toBe('client%3A1:se+cret%2F%C3%A9')
+    expect(basicAuthorization('client:1', 'se cret/é', 'form-urlencoded')).toBe(header)
+  })
+
+  it("writes id and secret as they are with 'raw' (base64 of the UTF-8 of id:secret)", () => {
+    const header = basicAuthorization('app', 'a~b+c/d=e:f%g é')
+    const raw = basicAuthorization('app', 'a~b+c/d=e:f%g é', 'raw')
+    expect(raw).not.toBe(header)
+    const bytes = Uint8Array.from(atob(raw.slice(6)), (character) => character.charCodeAt(0))
+    expect(new TextDecoder().decode(bytes)).toBe('app:a~b+c/d=e:f%g é')
+    expect(basicAuthorization('app', 'plain-Secret_1.x*', 'raw')).toBe(
+      basicAuthorization('app', 'plain-Secret_1.x*'),
+    )
+    expect(basicAuthEncodings).toEqual(['form-urlencoded', 'raw'])
+  })
+
+  it.each([
+    ['plain-Secret_1.x*', false],
+    ['a~b', true],
+    ['a+b', true],
+    ['a/b', true],
+    ['a=b', true],
+    ['a:b', true],
+    ['a%b', true],
+    ['é', true],
+  ])('formEncodingChanges(%j) is %s', (value, changes) => {
+    expect(formEncodingChanges(value)).toBe(changes)
   })
 })
 

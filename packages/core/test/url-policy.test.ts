@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest'
-import { checkUrl, isLoopbackHostname, isUsableUrl } from '../src/index.js'
+import {
+  checkUrl,
+  configuredUrlProblem,
+  insecureUrlAdvice,
+  isLoopbackHostname,
+  isUsableUrl,
+  normalizeBaseUrl,
+  withoutUserInfo,
+} from '../src/index.js'
 
 describe('isLoopbackHostname', () => {
   it.each(['localhost', '127.0.0.1', '127.1.2.3', '127.255.255.255', '[::1]'])(
@@ -61,4 +69,50 @@ describe('checkUrl', () => {
       expect(checkUrl(url, true)).toBe('invalid-url')
     },
   )
+})
+
+describe('configuredUrlProblem', () => {
+  it.each([
+    ['https://ehr.example.org/fhir', false],
+    ['http://127.0.0.1:9/fhir', true],
+  ])('accepts %s (allowInsecureLocalhost %s)', (url, allowInsecureLocalhost) => {
+    expect(configuredUrlProblem(url, allowInsecureLocalhost)).toBeUndefined()
+  })
+  it.each([
+    ['http://evil.example', true, /must be HTTPS/],
+    ['http://127.0.0.1/fhir', false, /allowInsecureLocalhost/],
+    ['https://user:pass@ehr.example.org', false, /user info/],
+    ['https://user@ehr.example.org', false, /user info/],
+    ['http://user:pass@127.0.0.1/', true, /user info/],
+    ['javascript:alert(1)', true, /absolute http\(s\) URL/],
+    ['/relative', false, /absolute http\(s\) URL/],
+  ])('refuses %s (allowInsecureLocalhost %s)', (url, allowInsecureLocalhost, problem) => {
+    expect(configuredUrlProblem(url, allowInsecureLocalhost)).toMatch(problem)
+  })
+})
+
+describe('insecureUrlAdvice', () => {
+  it('suggests allowInsecureLocalhost only for a loopback host without it', () => {
+    expect(insecureUrlAdvice('http://localhost:8080/fhir', false)).toMatch(
+      /needs allowInsecureLocalhost/,
+    )
+    expect(insecureUrlAdvice('http://evil.example/fhir', false)).toMatch(/only to a loopback host/)
+    expect(insecureUrlAdvice('http://evil.example/fhir', true)).toMatch(/only to a loopback host/)
+    expect(configuredUrlProblem('http://evil.example/fhir', false)).not.toMatch(/needs/)
+  })
+})
+
+describe('normalizeBaseUrl and withoutUserInfo', () => {
+  it('drops trailing slashes only', () => {
+    expect(normalizeBaseUrl('https://ehr.example.org/fhir/')).toBe('https://ehr.example.org/fhir')
+    expect(normalizeBaseUrl('https://ehr.example.org/fhir')).toBe('https://ehr.example.org/fhir')
+    expect(normalizeBaseUrl('https://ehr.example.org/r4//')).toBe('https://ehr.example.org/r4')
+  })
+  it('replaces user info and leaves other URLs as they are', () => {
+    expect(withoutUserInfo('https://alice:secret@ehr.example.org/fhir')).toBe(
+      'https://[REDACTED]@ehr.example.org/fhir',
+    )
+    expect(withoutUserInfo('https://ehr.example.org/fhir')).toBe('https://ehr.example.org/fhir')
+    expect(withoutUserInfo('not a url')).toBe('not a url')
+  })
 })

@@ -1,9 +1,13 @@
 import {
+  type BasicAuthEncoding,
+  basicAuthEncodings,
   basicAuthorization,
   type Clock,
   ConfigurationError,
+  formEncodingChanges,
   type JwsSigner,
   requireNonBlankString,
+  TokenError,
 } from '@fhir-auth/core'
 
 /**
@@ -22,6 +26,11 @@ export type ClientAuthentication =
       readonly type: 'confidential_symmetric'
       readonly clientId: string
       readonly clientSecret: string
+      /**
+       * How id and secret are written in the Basic credentials: `'form-urlencoded'` (default,
+       * RFC 6749 §2.3.1) or `'raw'` (`base64(id:secret)`, as the SMART IG example shows).
+       */
+      readonly basicAuthEncoding?: BasicAuthEncoding | undefined
     }
   | {
       readonly type: 'confidential_asymmetric'
@@ -62,7 +71,17 @@ export async function authenticateClient(
   if (type === 'public') return { form: { client_id: clientId }, headers: {}, secrets: [] }
   if (type === 'confidential_symmetric') {
     const clientSecret = requireNonBlankString(authentication.clientSecret, 'clientSecret')
-    const authorization = basicAuthorization(clientId, clientSecret)
+    const encoding = readBasicAuthEncoding(authentication.basicAuthEncoding)
+    // RFC 7617 §2: a user-id containing ':' cannot be sent unencoded.
+    if (encoding === 'raw' && clientId.includes(':')) {
+      throw new ConfigurationError({
+        invalidAttribute: 'clientId',
+        invalidValue: clientId,
+        message:
+          "clientId contains ':', which basicAuthEncoding 'raw' cannot carry (RFC 7617 §2); use 'form-urlencoded'",
+      })
+    }
+    const authorization = basicAuthorization(clientId, clientSecret, encoding)
     // The credentials in the header are secret too, encoded or not.
     return { form: {}, headers: { authorization }, secrets: [clientSecret, authorization.slice(6)] }
   }
@@ -86,6 +105,53 @@ export async function authenticateClient(
     invalidValue: type,
     validValues: ['public', 'confidential_symmetric', 'confidential_asymmetric'],
   })
+}
+
+function readBasicAuthEncoding(value: unknown): BasicAuthEncoding {
+  if (value === undefined) return 'form-urlencoded'
+  if ((basicAuthEncodings as readonly unknown[]).includes(value)) return value as BasicAuthEncoding
+  throw new ConfigurationError({
+    invalidAttribute: 'basicAuthEncoding',
+    invalidValue: value,
+    validValues: basicAuthEncodings,
+  })
+}
+
+/**
+ * A symmetric client's `invalid_client` with an id or secret that form encoding changes: the
+ * same error, its message saying so and naming the other `basicAuthEncoding` (DESIGN §12).
+ * Servers disagree on Basic credentials: RFC 6749 form-encodes id and secret first, the SMART
+ * IG's example does not. The message names no character: they are the secret's.
+ *
+ * @internal
+ */
+export function withBasicEncodingHint(
+  error: unknown,
+  authentication: ClientAuthentication,
+): unknown {
+  if (
+    !(error instanceof TokenError) ||
+    error.error !== 'invalid_client' ||
+    authentication.type !== 'confidential_symmetric' ||
+    !(
+      formEncodingChanges(authentication.clientId) ||
+      formEncodingChanges(authentication.clientSecret)
+    )
+  ) {
+    return error
+  }
+  const current = authentication.basicAuthEncoding ?? 'form-urlencoded'
+  const other = current === 'raw' ? 'form-urlencoded' : 'raw'
+  return new TokenError(
+    {
+      status: error.status,
+      error: error.error,
+      errorDescription: error.errorDescription,
+      errorUri: error.errorUri,
+      message: `${error.message}. The client id or secret has characters that form encoding changes, and servers differ on Basic credentials (${current === 'raw' ? 'sent as they are' : 'sent form-urlencoded, RFC 6749 §2.3.1'}): if the credentials are right, set basicAuthEncoding to '${other}'`,
+    },
+    error.cause === undefined ? undefined : { cause: error.cause },
+  )
 }
 
 let clientAssertionModule: Promise<typeof import('./client-assertion.js')> | undefined

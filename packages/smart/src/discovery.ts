@@ -2,6 +2,7 @@ import {
   ConfigurationError,
   DiscoveryError,
   HttpError,
+  normalizeBaseUrl,
   parseJsonObjectBody,
   safeUrl,
   sendRequest,
@@ -23,7 +24,7 @@ export interface DiscoverSmartOptions extends TransportOptions {
  * @see https://hl7.org/fhir/smart-app-launch/STU2.2/conformance.html#using-well-known
  */
 export function smartConfigurationUrl(baseUrl: string): string {
-  return `${baseUrl.replace(/\/+$/, '')}/.well-known/smart-configuration`
+  return `${normalizeBaseUrl(baseUrl)}/.well-known/smart-configuration`
 }
 
 /**

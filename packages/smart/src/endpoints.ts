@@ -1,4 +1,4 @@
-import { checkUrl, DiscoveryError, safeUrl } from '@fhir-auth/core'
+import { checkUrl, DiscoveryError, insecureUrlAdvice, safeUrl } from '@fhir-auth/core'
 import type { SmartMetadata } from './smart-metadata.js'
 
 /** The discovered endpoints a SMART flow can need. */
@@ -42,7 +42,7 @@ export function requireDiscoveredEndpoint(
   if (problem === 'insecure-url') {
     throw new DiscoveryError({
       endpoint,
-      message: `discovered ${field} ${safeUrl(value)} is not HTTPS${allowInsecureLocalhost ? '' : ' (loopback HTTP needs allowInsecureLocalhost)'}`,
+      message: `discovered ${field} ${safeUrl(value)} is not HTTPS ${insecureUrlAdvice(value, allowInsecureLocalhost)}`,
     })
   }
   return value

@@ -1,6 +1,6 @@
 import {
   ConfigurationError,
-  checkUrl,
+  configuredUrlProblem,
   describeMemberNames,
   type HttpResponse,
   isJsonObject,
@@ -49,13 +49,15 @@ export async function registerSmartClient(
   options: RegisterSmartClientOptions,
 ): Promise<RegistrationResponse> {
   const { registrationEndpoint, metadata, authorization } = options
-  if (
-    typeof registrationEndpoint !== 'string' ||
-    checkUrl(registrationEndpoint, options.allowInsecureLocalhost === true) !== undefined
-  ) {
+  // The same policy as every configured URL (DESIGN §12), user info included.
+  const endpointProblem =
+    typeof registrationEndpoint === 'string'
+      ? configuredUrlProblem(registrationEndpoint, options.allowInsecureLocalhost === true)
+      : 'must be an absolute http(s) URL'
+  if (endpointProblem !== undefined) {
     throw new ConfigurationError({
       invalidAttribute: 'registrationEndpoint',
-      message: `registrationEndpoint must be an HTTPS URL${options.allowInsecureLocalhost ? ' or loopback HTTP' : ''}`,
+      message: `registrationEndpoint ${endpointProblem}`,
     })
   }
   if (!isPlainObject(metadata) || !isSerializable(metadata)) {

@@ -1,4 +1,4 @@
-import { DiscoveryError, isJsonObject } from '@fhir-auth/core'
+import { DiscoveryError, isJsonObject, normalizeBaseUrl } from '@fhir-auth/core'
 
 /** One entry of `associated_endpoints` (SMART 2.2.0, experimental): a URL and its capabilities. */
 export interface AssociatedEndpoint {
@@ -88,7 +88,7 @@ export class SmartMetadata {
   private constructor(raw: Readonly<Record<string, unknown>>, source: SmartMetadataSource) {
     this.raw = raw
     this.discoveryUrl = source.endpoint
-    this.#baseUrl = `${String(source.baseUrl).replace(/\/+$/, '')}/`
+    this.#baseUrl = `${normalizeBaseUrl(String(source.baseUrl))}/`
   }
 
   /**
@@ -233,8 +233,9 @@ export class SmartMetadata {
   }
 }
 
+/** A string member; blank (`""`, spaces) counts as absent, so it never resolves to the base URL. */
 function text(value: unknown): string | undefined {
-  return typeof value === 'string' && value !== '' ? value : undefined
+  return typeof value === 'string' && value.trim() !== '' ? value : undefined
 }
 
 function strings(value: unknown): readonly string[] | undefined {

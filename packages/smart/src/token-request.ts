@@ -5,7 +5,11 @@ import {
   TokenError,
   type TransportOptions,
 } from '@fhir-auth/core'
-import { authenticateClient, type ClientAuthentication } from './client-authentication.js'
+import {
+  authenticateClient,
+  type ClientAuthentication,
+  withBasicEncodingHint,
+} from './client-authentication.js'
 import { transportOf } from './option-checks.js'
 import { parseTokenResponse, type TokenResponse } from './token-response.js'
 
@@ -62,8 +66,14 @@ export async function postAuthenticatedTokenRequest(
     tokenEndpoint,
     options.now,
   )
-  return postTokenRequest(options, { ...form, ...authentication.form }, authentication.headers, [
-    ...secrets,
-    ...authentication.secrets,
-  ])
+  try {
+    return await postTokenRequest(
+      options,
+      { ...form, ...authentication.form },
+      authentication.headers,
+      [...secrets, ...authentication.secrets],
+    )
+  } catch (error) {
+    throw withBasicEncodingHint(error, options.clientAuthentication)
+  }
 }

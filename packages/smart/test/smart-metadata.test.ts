@@ -132,6 +132,26 @@ describe('SmartMetadata accessors', () => {
     expect(parsed.tokenEndpoint).toBe('https://fhir.example.org/r4/token')
   })
 
+  it.each(['', ' ', '\t\n'])(
+    'reads a blank endpoint (%j) as absent, never as the base URL (DESIGN §12)',
+    (blank) => {
+      const parsed = metadata({
+        authorization_endpoint: blank,
+        token_endpoint: blank,
+        registration_endpoint: blank,
+        jwks_uri: blank,
+        issuer: blank,
+        capabilities: ['launch-standalone'],
+      })
+      expect(parsed.authorizationEndpoint).toBeUndefined()
+      expect(parsed.tokenEndpoint).toBeUndefined()
+      expect(parsed.registrationEndpoint).toBeUndefined()
+      expect(parsed.jwksUri).toBeUndefined()
+      expect(parsed.issuer).toBeUndefined()
+      expect(parsed.supportsStandaloneLaunch()).toBe(false)
+    },
+  )
+
   it('leaves a value as it is when the base URL cannot resolve it', () => {
     const parsed = SmartMetadata.fromJson({ token_endpoint: 'token' }, { baseUrl: 'not a url' })
     expect(parsed.tokenEndpoint).toBe('token')

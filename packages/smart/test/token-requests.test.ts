@@ -1,4 +1,4 @@
-import { ConfigurationError } from '@fhir-auth/core'
+import { ConfigurationError, TokenError } from '@fhir-auth/core'
 import { type CapturedRequest, fakeFetch, jsonResponse } from '@fhir-auth/test-utils/fake-fetch'
 import { decodeProtectedHeader, jwtVerify } from 'jose'
 import { beforeAll, describe, expect, it } from 'vitest'
@@ -102,6 +102,94 @@ describe('exchangeAuthorizationCode', () => {
     })
     await exchange(fetch, { type: 'confidential_symmetric', clientId, clientSecret })
     fetch.assertDone()
+  })
+
+  it("symmetric client with basicAuthEncoding 'raw': base64 of the UTF-8 of id:secret as they are", async () => {
+    const clientSecret = 'a~b+c/d=e:f%g é'
+    const raw = new TextEncoder().encode(`my-app:${clientSecret}`)
+    const fetch = fakeFetch({
+      method: 'POST',
+      url: tokenEndpoint,
+      headers: { authorization: `Basic ${btoa(String.fromCharCode(...raw))}` },
+      form: codeForm,
+      respond: () => jsonResponse(tokens),
+    })
+    await exchange(fetch, {
+      type: 'confidential_symmetric',
+      clientId: 'my-app',
+      clientSecret,
+      basicAuthEncoding: 'raw',
+    })
+    fetch.assertDone()
+  })
+
+  it.each([
+    [{ basicAuthEncoding: 'raw', clientId: 'my:app' }, 'clientId'],
+    [{ basicAuthEncoding: 'base64', clientId: 'my-app' }, 'basicAuthEncoding'],
+  ])('refuses %j before any request', async (overrides, attribute) => {
+    const fetch = fakeFetch()
+    const error = await rejectionOf(() =>
+      exchange(fetch, {
+        type: 'confidential_symmetric',
+        clientSecret: 'secret-value',
+        ...overrides,
+      } as ClientAuthentication),
+    )
+    expect(error).toBeInstanceOf(ConfigurationError)
+    expect((error as ConfigurationError).invalidAttribute).toBe(attribute)
+    fetch.assertDone()
+  })
+
+  describe('invalid_client with credentials that form encoding changes', () => {
+    const refuse = () =>
+      fakeFetch({
+        method: 'POST',
+        url: tokenEndpoint,
+        respond: () => jsonResponse({ error: 'invalid_client' }, 401),
+      })
+    it.each([
+      ['form-urlencoded', 'raw'],
+      ['raw', 'form-urlencoded'],
+    ] as const)(
+      '%s: the TokenError names basicAuthEncoding %s, not the secret',
+      async (current, other) => {
+        const clientSecret = 'se~cr+et/=%é'
+        const error = await rejectionOf(() =>
+          exchange(refuse(), {
+            type: 'confidential_symmetric',
+            clientId: 'my-app',
+            clientSecret,
+            basicAuthEncoding: current,
+          }),
+        )
+        expect(error).toBeInstanceOf(TokenError)
+        expect(error).toMatchObject({ error: 'invalid_client', status: 401 })
+        expect((error as TokenError).message).toMatch(/characters that form encoding changes/)
+        expect((error as TokenError).message).toContain(`set basicAuthEncoding to '${other}'`)
+        expect(JSON.stringify([(error as Error).message, error])).not.toContain('se~cr')
+      },
+    )
+    it('gives no hint when encoding cannot be the cause, or for another error', async () => {
+      const plain = await rejectionOf(() =>
+        exchange(refuse(), {
+          type: 'confidential_symmetric',
+          clientId: 'my-app',
+          clientSecret: 'plain-Secret_1',
+        }),
+      )
+      expect((plain as TokenError).message).not.toMatch(/basicAuthEncoding/)
+      const grant = await rejectionOf(() =>
+        exchange(
+          fakeFetch({
+            method: 'POST',
+            url: tokenEndpoint,
+            respond: () => jsonResponse({ error: 'invalid_grant' }, 400),
+          }),
+          { type: 'confidential_symmetric', clientId: 'my-app', clientSecret: 'se+cret' },
+        ),
+      )
+      expect((grant as TokenError).message).not.toMatch(/basicAuthEncoding/)
+    })
   })
 
   it.each([

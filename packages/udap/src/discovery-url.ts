@@ -1,4 +1,4 @@
-import { requireNonBlankString } from '@fhir-auth/core'
+import { normalizeBaseUrl, requireNonBlankString } from '@fhir-auth/core'
 
 /**
  * The UDAP discovery URL of a FHIR server: the base URL without trailing slashes, then
@@ -16,7 +16,7 @@ import { requireNonBlankString } from '@fhir-auth/core'
  * @see https://hl7.org/fhir/us/udap-security/STU2/discovery.html#multiple-trust-communities
  */
 export function udapDiscoveryUrl(baseUrl: string, community?: string): string {
-  const url = `${requireNonBlankString(baseUrl, 'baseUrl').replace(/\/+$/, '')}/.well-known/udap`
+  const url = `${normalizeBaseUrl(requireNonBlankString(baseUrl, 'baseUrl'))}/.well-known/udap`
   if (community === undefined) return url
   return `${url}?community=${encodeURIComponent(requireNonBlankString(community, 'community'))}`
 }

@@ -1,5 +1,5 @@
 import { DiscoveryError, isJsonObject } from '@fhir-auth/core'
-import { endpointProblem } from './uri.js'
+import { endpointMember, endpointProblem } from './uri.js'
 
 /**
  * The UDAP metadata document (IG STU2 table 2.2) after the structural checks of
@@ -116,7 +116,7 @@ export function parseUdapMetadata(
   const tokenEndpoint = requiredEndpoint('token_endpoint')
   const registrationEndpoint = requiredEndpoint('registration_endpoint')
   let authorizationEndpoint: string | undefined
-  if (json.authorization_endpoint !== undefined) {
+  if (endpointMember(json.authorization_endpoint) !== undefined) {
     const problem = endpointProblem(json.authorization_endpoint, options.allowInsecureLocalhost)
     if (problem !== undefined) fatal.push(`authorization_endpoint ${problem}`)
     else authorizationEndpoint = json.authorization_endpoint as string

@@ -6,8 +6,10 @@ import {
   DiscoveryError,
   describeValue,
   isJsonObject,
+  normalizeBaseUrl,
   requireNonBlankString,
   safeUrl,
+  withoutUserInfo,
 } from '@fhir-auth/core'
 import { decodeCompactJws } from '@fhir-auth/core/jws'
 import { udapDiscoveryUrl } from './discovery-url.js'
@@ -16,7 +18,7 @@ import { frozenJsonCopy } from './json-value.js'
 import { readJwsHeader } from './jws-header.js'
 import { requireCryptoBackend, requireDate, requireOptions } from './option-checks.js'
 import { checkTrustInputShapes, type UdapTrustInputs } from './trust-inputs.js'
-import { endpointProblem } from './uri.js'
+import { endpointMember, endpointProblem } from './uri.js'
 
 /** Options of {@link verifySignedMetadata}. */
 export interface VerifySignedMetadataOptions extends UdapTrustInputs {
@@ -63,7 +65,8 @@ export const signedMetadataMaxLifetimeSeconds = 365 * 24 * 60 * 60
  *    message); checked before the signature so a misordered `x5c` is reported as such;
  * 4. the signature verifies with the public key of `x5c[0]`;
  * 5. `iss` is present and exactly equal (no normalisation: case and trailing slash matter, IG
- *    7.1.5) to a URI subject alternative name of `x5c[0]` and to `baseUrl`; `sub` equals `iss`;
+ *    7.1.5) to a URI subject alternative name of `x5c[0]`, and equal to `baseUrl` but for a
+ *    trailing slash, which is not significant on a base URL; `sub` equals `iss`;
  * 6. `exp` is a number in the future; `iat` a number not more than 60 s in the future; `exp` is
  *    after `iat` and at most 365 days after it; `nbf`, when present, has passed; `jti` is a
  *    non-empty string;
@@ -228,8 +231,12 @@ function checkIdentity(
       `iss ${describeValue(iss)} is not a URI subject alternative name of the signing certificate (${leaf.subjectAltNameUris.map((uri) => JSON.stringify(uri)).join(', ') || 'none'})`,
     )
   }
-  if (iss !== baseUrl) {
-    throw fail(`iss ${describeValue(iss)} does not equal the base URL ${describeValue(baseUrl)}`)
+  // The base URL comparison ignores a trailing slash on either side (DESIGN §12: it is not
+  // significant on a base URL); the SAN comparison above stays exact.
+  if (normalizeBaseUrl(iss) !== normalizeBaseUrl(baseUrl)) {
+    throw fail(
+      `iss ${describeValue(iss)} does not equal the base URL ${describeValue(withoutUserInfo(baseUrl))}`,
+    )
   }
   if (sub !== iss) throw fail('sub does not equal iss')
 }
@@ -260,11 +267,14 @@ function checkEndpoints(
 ): void {
   const names = ['token_endpoint', 'registration_endpoint']
   // IG STU2: authorization_endpoint SHALL be signed when the unsigned document has one; a
-  // signed one is checked either way, since it is the one the client will use.
+  // signed one is checked either way, since it is the one the client will use. Blank is absent.
   const unsignedAuthorizationEndpoint = isJsonObject(unsignedMetadata)
-    ? unsignedMetadata.authorization_endpoint
+    ? endpointMember(unsignedMetadata.authorization_endpoint)
     : undefined
-  if (unsignedAuthorizationEndpoint !== undefined || claims.authorization_endpoint !== undefined) {
+  if (
+    unsignedAuthorizationEndpoint !== undefined ||
+    endpointMember(claims.authorization_endpoint) !== undefined
+  ) {
     names.push('authorization_endpoint')
   }
   for (const name of names) {

@@ -61,7 +61,9 @@ export class UdapMetadata {
     this.#tokenEndpoint = token_endpoint
     this.#registrationEndpoint = registration_endpoint
     this.#authorizationEndpoint =
-      typeof authorization_endpoint === 'string' ? authorization_endpoint : undefined
+      typeof authorization_endpoint === 'string' && authorization_endpoint.trim() !== ''
+        ? authorization_endpoint
+        : undefined
     Object.freeze(this)
   }
 

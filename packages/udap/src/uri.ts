@@ -20,8 +20,18 @@ export function isAbsoluteUri(value: unknown): value is string {
 }
 
 /**
+ * An endpoint member as the client reads it: a blank string (`""`, spaces) counts as absent
+ * (DESIGN §12), so it is never resolved or reported as a malformed URL.
+ *
+ * @internal
+ */
+export function endpointMember(value: unknown): unknown {
+  return typeof value === 'string' && value.trim() === '' ? undefined : value
+}
+
+/**
  * Describes why an endpoint URL is not usable under the transport policy (HTTPS, or loopback
- * HTTP with `allowInsecureLocalhost`), or `undefined` when it is.
+ * HTTP with `allowInsecureLocalhost`), or `undefined` when it is. Blank counts as missing.
  *
  * @internal
  */
@@ -29,7 +39,7 @@ export function endpointProblem(
   value: unknown,
   allowInsecureLocalhost: boolean,
 ): string | undefined {
-  if (value === undefined) return 'is missing'
+  if (endpointMember(value) === undefined) return 'is missing'
   if (typeof value !== 'string') return 'is not a string'
   const problem = checkUrl(value, allowInsecureLocalhost)
   if (problem === 'invalid-url') return 'is not an absolute URL'

@@ -254,12 +254,12 @@ describe('discoverUdapMetadata', () => {
       expect(error.message).toMatch(/exp is in the past/)
     })
 
-    it('requires the base URL exactly as signed', async () => {
+    it('accepts the base URL with a trailing slash: it is not significant (DESIGN §12)', async () => {
       const document = metadataDocument(await signedMetadata(pki))
       const fetch = discoveryServer(() => jsonResponse(document))
-      const error = await discoveryFailure(discover({ fetch, baseUrl: `${baseUrl}/` }))
+      const metadata = await discover({ fetch, baseUrl: `${baseUrl}/` })
       expect(fetch.calls[0]?.url).toBe(discoveryUrl)
-      expect(error.message).toMatch(/does not equal the base URL/)
+      expect(metadata.signedClaims.iss).toBe(baseUrl)
     })
 
     it('logs tolerated deviations as warnings and still succeeds', async () => {

@@ -57,6 +57,15 @@ describe('parseUdapMetadata', () => {
       fatal({ registration_endpoint: '/register' }, /registration_endpoint is not an absolute URL/)
     })
 
+    it('counts a blank endpoint as absent (DESIGN §12)', () => {
+      fatal({ token_endpoint: '' }, /token_endpoint is missing/)
+      fatal({ registration_endpoint: '  ' }, /registration_endpoint is missing/)
+      for (const blank of ['', ' ', '\t']) {
+        const { document } = parse({ authorization_endpoint: blank })
+        expect(document.authorization_endpoint).toBeUndefined()
+      }
+    })
+
     it('refuses an authorization endpoint that is present but not HTTPS', () => {
       fatal(
         { authorization_endpoint: 'http://auth.example.test/authorize' },

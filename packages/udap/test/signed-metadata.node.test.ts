@@ -50,7 +50,7 @@ async function refusalMessage(promise: Promise<unknown>): Promise<string> {
 }
 
 describe('verifySignedMetadata against minted server certificates', () => {
-  it('compares iss and SAN exactly: case and trailing slash matter', async () => {
+  it('compares iss and SAN exactly (case and trailing slash matter); iss and the base URL but for a trailing slash', async () => {
     const upperCaseHost = baseUrl.replace('client.example', 'CLIENT.example')
     expect(await refusalMessage(verifyWithSans([upperCaseHost], signedClaims(pki.now)))).toMatch(
       /not a URI subject alternative name/,
@@ -59,12 +59,20 @@ describe('verifySignedMetadata against minted server certificates', () => {
     expect(await refusalMessage(verifyWithSans([slashedUrl], signedClaims(pki.now)))).toMatch(
       /not a URI subject alternative name/,
     )
+    // A trailing slash on a base URL is not significant (DESIGN §12), on either side.
     const slashedClaims = signedClaims(pki.now, { iss: slashedUrl, sub: slashedUrl })
-    expect(await refusalMessage(verifyWithSans([slashedUrl], slashedClaims))).toMatch(
-      /does not equal the base URL/,
-    )
+    await expect(verifyWithSans([slashedUrl], slashedClaims)).resolves.toMatchObject({
+      claims: { iss: slashedUrl },
+    })
     await expect(verifyWithSans([slashedUrl], slashedClaims, slashedUrl)).resolves.toMatchObject({
       claims: { iss: slashedUrl },
     })
+    await expect(
+      verifyWithSans([baseUrl], signedClaims(pki.now), slashedUrl),
+    ).resolves.toMatchObject({ claims: { iss: baseUrl } })
+    const upperCaseClaims = signedClaims(pki.now, { iss: upperCaseHost, sub: upperCaseHost })
+    expect(await refusalMessage(verifyWithSans([upperCaseHost], upperCaseClaims))).toMatch(
+      /does not equal the base URL/,
+    )
   })
 })

@@ -2,7 +2,12 @@ import { CertificateChainError, ConfigurationError, DiscoveryError } from '@fhir
 import { webCryptoBackend } from '@fhir-auth/crypto-webcrypto'
 import type { TestLeafName } from '@fhir-auth/test-pki'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { type VerifySignedMetadataOptions, verifySignedMetadata } from '../src/index.js'
+import {
+  parseUdapMetadata,
+  UdapMetadata,
+  type VerifySignedMetadataOptions,
+  verifySignedMetadata,
+} from '../src/index.js'
 import { base64Url } from './support/jws.js'
 import {
   authorizationEndpoint,
@@ -15,7 +20,7 @@ import {
   type TestPki,
   tokenEndpoint,
 } from './support/pki.js'
-import { signedClaims, signedMetadata } from './support/udap-server.js'
+import { metadataDocument, signedClaims, signedMetadata } from './support/udap-server.js'
 
 const crypto = webCryptoBackend
 let pki: TestPki
@@ -397,6 +402,24 @@ describe('verifySignedMetadata', () => {
         ),
         /signed claims lack registration_endpoint/,
       )
+    })
+
+    it('treats a blank authorization endpoint, signed or unsigned, as absent', async () => {
+      const claims = signedClaims(pki.now, { authorization_endpoint: '' })
+      const verified = await verify(await signedWith(pki.server, claims), {
+        unsignedMetadata: { authorization_endpoint: ' ' },
+      })
+      expect(verified.claims.authorization_endpoint).toBe('')
+      const metadata = new UdapMetadata({
+        raw: {},
+        document: parseUdapMetadata(metadataDocument('a.b.c', { authorization_endpoint: '' }), {
+          endpoint: 'https://x.example/.well-known/udap',
+          allowInsecureLocalhost: false,
+        }).document,
+        signedClaims: verified.claims,
+        serverCertificate: verified.serverCertificate,
+      })
+      expect(metadata.authorizationEndpoint).toBeUndefined()
     })
 
     it('requires a signed authorization endpoint when the unsigned document has one', async () => {

@@ -8,8 +8,9 @@
  * with `hl7-b2b`, cancellation — with a P-256 identity and with an RSA identity loaded from
  * PKCS#12 —, and the unregistered-client flow. Failures: a wrong code, a replayed code, a wrong
  * client secret, registration without the initial access token, a failed discovery, time-outs
- * on both token endpoints, a token after cancellation, a hostile UDAP discovery variant and a
- * wrong PKCS#12 password.
+ * on both token endpoints, a token after cancellation, a hostile UDAP discovery variant, a
+ * wrong PKCS#12 password, and token endpoints echoing a code, a client assertion and a UDAP
+ * authentication token in errors longer than the library's 512-character cut.
  */
 import {
   Client,
@@ -44,6 +45,12 @@ export interface SecretRun {
   readonly logger: CapturingLogger
   readonly secrets: readonly RunSecret[]
   readonly privateKeyPems: readonly RunSecret[]
+  /**
+   * The first 8 characters of each secret a server echoed in an error longer than the
+   * 512-character cut: a leaked prefix would contain them. Scanned in logs and errors only
+   * (every JWS starts alike, and public objects hold signed metadata).
+   */
+  readonly echoedPrefixes: readonly RunSecret[]
   /** Every expected failure, by name. */
   readonly errors: ReadonlyMap<string, unknown>
   /** Every public object the run created (clients, configs, metadata), by name. */
@@ -76,6 +83,7 @@ class RunRecorder {
   readonly logger = createCapturingLogger()
   readonly secrets: RunSecret[] = []
   readonly privateKeyPems: RunSecret[] = []
+  readonly echoedPrefixes: RunSecret[] = []
   readonly errors = new Map<string, unknown>()
   readonly objects = new Map<string, unknown>()
   readonly completed: string[] = []
@@ -116,6 +124,46 @@ function hangingOn(path: string): FetchLike {
     new URL(url).pathname === path && init.method === 'POST'
       ? new Promise<Response>(() => {})
       : globalThis.fetch(url, init)
+}
+
+/** Where an echoing token endpoint puts the echoed form member in its error description. */
+type EchoPlacement = 'straddling the cut' | 'whole'
+
+/**
+ * A `fetch` whose token endpoint answers a POST with an OAuth error quoting one member of the
+ * request form, in an `error_description` (and `error_uri`) longer than the 512 characters the
+ * library keeps: the redaction must see the whole secret before anything is cut. Other requests
+ * pass on to the sandbox.
+ */
+function echoingTokenEndpoint(
+  run: RunRecorder,
+  label: string,
+  member: string,
+  placement: EchoPlacement,
+  minimumLength = 8,
+): FetchLike {
+  return async (url, init) => {
+    if (!(new URL(url).pathname.endsWith('/token') && init.method === 'POST')) {
+      return globalThis.fetch(url, init)
+    }
+    const value = new URLSearchParams(String(init.body)).get(member) ?? ''
+    if (value.length < minimumLength) {
+      throw new Error(`${label}: the ${member} sent has ${value.length} characters`)
+    }
+    run.secret(`${label} ${member}`, value)
+    run.echoedPrefixes.push({ label: `${label} ${member} (prefix)`, value: value.slice(0, 8) })
+    // Straddling: the value starts 12 characters before the cut, so a cut-then-redact leaves 12.
+    const padding = placement === 'straddling the cut' ? 'x'.repeat(500) : 'could not verify '
+    const body = {
+      error: 'invalid_grant',
+      error_description: `${padding}${value} was refused`,
+      error_uri: `https://errors.hardening.test/?${padding}${encodeURIComponent(value)}`,
+    }
+    return new Response(JSON.stringify(body), {
+      status: 400,
+      headers: { 'content-type': 'application/json' },
+    })
+  }
 }
 
 /** Starts both sandboxes and runs every flow once. The caller closes the sandboxes. */
@@ -169,6 +217,7 @@ export async function runEveryFlow(): Promise<SecretRun> {
     logger: run.logger,
     secrets: dedupe(run.secrets),
     privateKeyPems: run.privateKeyPems,
+    echoedPrefixes: run.echoedPrefixes,
     errors: run.errors,
     objects: run.objects,
     completed: run.completed,
@@ -326,6 +375,31 @@ async function smartFlows(run: RunRecorder, sandbox: SmartSandbox, keys: SmartKe
   await run.failure('SMART refresh with a spent refresh token', () =>
     publicApp.refreshToken({ refreshToken: String(run.tokenResponses[0]?.refresh_token) }),
   )
+
+  // Long echoes: a server quoting a secret in an error longer than the library's 512-character cut.
+  const codeEcho = client(
+    'long echo (code)',
+    { clientId: 'h-public' },
+    {
+      clientType: 'public',
+      fetch: echoingTokenEndpoint(run, 'SMART long echo', 'code', 'straddling the cut'),
+    },
+  )
+  const forEcho = await authorize(run, sandbox, codeEcho, 'get', 'SMART long echo')
+  await run.failure('SMART long echo (code near the cut)', () =>
+    codeEcho.requestAccessToken(forEcho),
+  )
+  const assertionEcho = client(
+    'long echo (assertion)',
+    { clientId: 'h-rs384', privateKey: keys.rsKeys.privateKeyPem, kid: keys.rsKeys.kid },
+    {
+      clientType: 'confidential_asymmetric',
+      fetch: echoingTokenEndpoint(run, 'SMART long echo', 'client_assertion', 'whole', 513),
+    },
+  )
+  await run.failure('SMART long echo (client_assertion over 512 characters)', () =>
+    assertionEcho.requestBackendToken({ scopes: ['system/*.rs'] }),
+  )
 }
 
 /** Authorizes with the sandbox's headless user agent; records code and verifier as secrets. */
@@ -458,6 +532,17 @@ async function udapFlows(run: RunRecorder, sandbox: UdapSandbox): Promise<void> 
   )
   await run.failure('UDAP token time-out', () =>
     slow.requestBackendToken({ clientUri: unregisteredUri, b2b, ...trust }),
+  )
+  const echo = client(
+    'UDAP long echo',
+    {
+      privateKey: unregisteredCertificate.privateKeyPem,
+      certificateChain: unregisteredCertificate.chainDer,
+    },
+    { fetch: echoingTokenEndpoint(run, 'UDAP long echo', 'client_assertion', 'whole', 513) },
+  )
+  await run.failure('UDAP long echo (authentication token with x5c)', () =>
+    echo.requestBackendToken({ clientUri: unregisteredUri, b2b, ...trust }),
   )
 }
 

@@ -354,7 +354,7 @@ describe('configuration checks on a real client', () => {
   it('new Client checks clientType kind, protocol, then clientType value, with the spec fields', () => {
     const construct = (options: unknown) => () =>
       new Client(
-        { baseUrl: fixture.sandbox.fhirBaseUrl },
+        { baseUrl: fixture.sandbox.fhirBaseUrl, allowInsecureLocalhost: true },
         options as ConstructorParameters<typeof Client>[1],
       )
     const allTypes = ['public', 'confidential_symmetric', 'confidential_asymmetric']
@@ -370,7 +370,10 @@ describe('configuration checks on a real client', () => {
     expect(construct({ protocol: 'udap', clientType: 'public' })).toThrow(
       expect.objectContaining({ invalidAttribute: 'clientType' }),
     )
-    const client = new Client({ baseUrl: fixture.sandbox.fhirBaseUrl })
+    const client = new Client({
+      baseUrl: fixture.sandbox.fhirBaseUrl,
+      allowInsecureLocalhost: true,
+    })
     expect(client.clientType).toBe('public')
     expect(() => {
       client.clientType = 'private' as 'public'

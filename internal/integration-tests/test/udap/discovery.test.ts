@@ -88,6 +88,30 @@ describe('signed endpoints', () => {
   })
 })
 
+describe('a baseUrl with a trailing slash (DESIGN §12)', () => {
+  it('discovers at the same URL and passes the iss comparison, then registers and gets a token', async () => {
+    const client = createUdapClient(
+      sandbox,
+      identityOf(certificate),
+      {},
+      {
+        baseUrl: `${sandbox.fhirBaseUrl}/`,
+      },
+    )
+    const discoveryPath = new URL(sandbox.endpoints.discovery).pathname
+    const discoveries = requestsTo(sandbox, discoveryPath).length
+    const metadata = await client.serverMetadata(trust)
+    expect(metadata.signedClaims.iss).toBe(sandbox.fhirBaseUrl)
+    expect(requestsTo(sandbox, discoveryPath).length).toBe(discoveries + 1)
+    await client.registerClient(clientCredentialsRegistration, {
+      clientUri: defaultClientUri,
+      ...trust,
+    })
+    const token = await client.requestBackendToken({ b2b: b2bContext, ...trust })
+    expect(typeof token.access_token).toBe('string')
+  })
+})
+
 describe('the discovery cache', () => {
   it('validates once for the same community and trust inputs, concurrent callers included', async () => {
     const client = createUdapClient(sandbox, identityOf(certificate))

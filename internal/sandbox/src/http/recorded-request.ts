@@ -67,25 +67,25 @@ function parseJsonOrNull(text: string): unknown {
 }
 
 /**
- * The requests a sandbox received, oldest first, capped so that a long benchmark does not
- * grow memory without bound (the oldest entries are dropped first).
+ * The requests a sandbox received (or other records of them), oldest first, capped so that a
+ * long benchmark does not grow memory without bound (the oldest entries are dropped first).
  */
-export class RequestLog {
-  readonly #entries: RecordedRequest[] = []
+export class RequestLog<T = RecordedRequest> {
+  readonly #entries: T[] = []
   readonly #limit: number
 
   constructor(limit: number) {
     this.#limit = limit
   }
 
-  add(request: RecordedRequest): void {
+  add(request: T): void {
     if (this.#limit <= 0) return
     this.#entries.push(request)
     if (this.#entries.length > this.#limit) this.#entries.shift()
   }
 
   /** A snapshot: later requests do not change an array already returned. */
-  entries(): readonly RecordedRequest[] {
+  entries(): readonly T[] {
     return [...this.#entries]
   }
 

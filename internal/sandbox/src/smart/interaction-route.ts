@@ -1,8 +1,8 @@
 /// <reference path="./oidc-provider.d.ts" />
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { InteractionDetails, InteractionResult, Provider } from 'oidc-provider'
+import { consentDecisionHeader } from '../http/headless-user-agent.js'
 import { sendJson } from '../http/responses.js'
-import { consentDecisionHeader } from './headless-user-agent.js'
 import { type LaunchContext, type LaunchRegistry, resolveLaunchContext } from './launch-context.js'
 import { isAppLaunchScope, splitScopes } from './smart-scopes.js'
 

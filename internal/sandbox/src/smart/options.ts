@@ -1,10 +1,14 @@
+import type {
+  AuthorizeOptions,
+  AuthorizeRequest,
+  AuthorizeResult,
+} from '../http/headless-user-agent.js'
 import type { RecordedRequest } from '../http/recorded-request.js'
 import type {
   DiscoveryOverride,
   DiscoveryResponseOverride,
   SmartConfigurationDocument,
 } from './discovery-document.js'
-import type { AuthorizeOptions, AuthorizeRequest, AuthorizeResult } from './headless-user-agent.js'
 import type { LaunchRequest } from './launch-context.js'
 import type { SandboxClient } from './sandbox-client.js'
 
@@ -43,6 +47,14 @@ export interface SmartSandboxOptions {
   readonly clientAssertionAlgorithms?: readonly ClientAssertionAlgorithm[]
   /** How many requests `sandbox.requests` keeps (oldest dropped first). Default 10 000. */
   readonly requestLogLimit?: number
+  /**
+   * How the token endpoint reads HTTP Basic client credentials. `'form-urlencoded'` (default):
+   * oidc-provider's own reading, RFC 6749 §2.3.1 (id and secret each form-urlencoded). `'raw'`:
+   * `base64(id:secret)` taken as it is, split at the first `:`, as the SMART IG example and some
+   * real SMART servers read it — so a client that form-encodes a secret with `+ / = : % ~` or
+   * non-ASCII is refused with `invalid_client`, as it would be there.
+   */
+  readonly basicAuthDecoding?: 'form-urlencoded' | 'raw'
 }
 
 /** The endpoint URLs of a running sandbox. */

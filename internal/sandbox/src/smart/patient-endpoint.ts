@@ -1,7 +1,14 @@
 /// <reference path="./oidc-provider.d.ts" />
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Provider, StoredToken } from 'oidc-provider'
-import { sendJson } from '../http/responses.js'
+import {
+  bearerToken,
+  fhirIdPattern,
+  sendInsufficientScope,
+  sendInvalidToken,
+  sendOperationOutcome,
+  sendPatient,
+} from '../http/fhir-responses.js'
 import { allowsRead, splitScopes } from './smart-scopes.js'
 
 /** Settings of the protected Patient read. */
@@ -9,9 +16,6 @@ export interface PatientEndpointSettings {
   readonly provider: Provider
   readonly fhirBaseUrl: string
 }
-
-/** FHIR ids: 1–64 of letters, digits, `-` and `.`. */
-const fhirIdPattern = /^[A-Za-z0-9\-.]{1,64}$/
 
 /**
  * `GET {fhirBase}/Patient/{id}`: a resource server that trusts only tokens this sandbox
@@ -41,15 +45,7 @@ export async function handlePatientRead(
   }
   const token = await findToken(settings, bearerToken(request))
   if (token === undefined) {
-    sendJson(
-      response,
-      401,
-      operationOutcome('login', 'a valid access token from this server is required'),
-      {
-        'www-authenticate': 'Bearer realm="fhir", error="invalid_token"',
-      },
-      'application/fhir+json',
-    )
+    sendInvalidToken(response)
     return
   }
   const scopes = splitScopes(token.scope)
@@ -59,34 +55,10 @@ export async function handlePatientRead(
     allowsRead(scopes, 'Patient', 'user') ||
     (allowsRead(scopes, 'Patient', 'patient') && patientInContext === patientId)
   if (!mayRead) {
-    sendJson(
-      response,
-      403,
-      operationOutcome('forbidden', 'the access token does not allow reading this Patient'),
-      {
-        'www-authenticate': 'Bearer realm="fhir", error="insufficient_scope"',
-      },
-      'application/fhir+json',
-    )
+    sendInsufficientScope(response, 'the access token does not allow reading this Patient')
     return
   }
-  sendJson(
-    response,
-    200,
-    {
-      resourceType: 'Patient',
-      id: patientId,
-      active: true,
-      name: [{ family: 'Sandbox', given: [patientId] }],
-    },
-    {},
-    'application/fhir+json',
-  )
-}
-
-function bearerToken(request: IncomingMessage): string | undefined {
-  const match = /^Bearer +([A-Za-z0-9\-._~+/]+=*)$/i.exec(request.headers.authorization ?? '')
-  return match?.[1]
+  sendPatient(response, patientId)
 }
 
 async function findToken(
@@ -99,21 +71,4 @@ async function findToken(
   if (token === undefined || token.isExpired) return undefined
   const audiences = typeof token.aud === 'string' ? [token.aud] : (token.aud ?? [])
   return audiences.includes(settings.fhirBaseUrl) ? token : undefined
-}
-
-function operationOutcome(code: string, diagnostics: string): Record<string, unknown> {
-  return {
-    resourceType: 'OperationOutcome',
-    issue: [{ severity: 'error', code, diagnostics }],
-  }
-}
-
-/** Sends an OperationOutcome with the given status. */
-export function sendOperationOutcome(
-  response: ServerResponse,
-  status: number,
-  code: string,
-  diagnostics: string,
-): void {
-  sendJson(response, status, operationOutcome(code, diagnostics), {}, 'application/fhir+json')
 }

@@ -2,11 +2,17 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Provider } from 'oidc-provider'
 import { mediaTypeOf, parseJsonObject } from '../http/body-format.js'
+import { sendOperationOutcome } from '../http/fhir-responses.js'
 import { receiveRequest } from '../http/read-body.js'
 import type { RequestLog } from '../http/recorded-request.js'
 import { replayRequest } from '../http/replayed-request.js'
 import { sendJson, sendText } from '../http/responses.js'
 import { relaxSameSiteNoneCookies } from '../http/same-site-cookies.js'
+import {
+  type BasicAuthDecoding,
+  presentBasicCredentials,
+  type SecretStandIns,
+} from './basic-credentials.js'
 import type { ClientScopeRegistry } from './client-scopes.js'
 import {
   type DiscoveryOverride,
@@ -14,7 +20,7 @@ import {
   type SmartConfigurationDocument,
 } from './discovery-document.js'
 import { handleInteraction, type InteractionSettings } from './interaction-route.js'
-import { handlePatientRead, sendOperationOutcome } from './patient-endpoint.js'
+import { handlePatientRead } from './patient-endpoint.js'
 import { interactionPathPrefix, providerRoutes } from './provider-configuration.js'
 import { splitScopes } from './smart-scopes.js'
 
@@ -30,6 +36,9 @@ export interface SmartFrontSettings {
   readonly clientScopes: ClientScopeRegistry
   readonly interaction: InteractionSettings
   readonly fhirBaseUrl: string
+  /** See `SmartSandboxOptions.basicAuthDecoding`. */
+  readonly basicAuthDecoding: BasicAuthDecoding
+  readonly secretStandIns: SecretStandIns
 }
 
 /** Path of the sandbox's SMART style sheet (`smart_style_url`). */
@@ -158,6 +167,7 @@ async function forwardToProvider(
   }
   relaxSameSiteNoneCookies(response)
   const replayed = replayRequest(request, forwardedBody)
+  presentBasicCredentials(replayed, settings.basicAuthDecoding, settings.secretStandIns)
   if (heldScope !== undefined) settings.clientScopes.holdRegistrationScope(replayed, heldScope)
   await settings.providerCallback(replayed, response)
 }

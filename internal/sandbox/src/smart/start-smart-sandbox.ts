@@ -3,12 +3,13 @@ import { randomBytes } from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { ConfigurationError } from '@fhir-auth/core'
 import type { Provider } from 'oidc-provider'
+import { runAuthorization } from '../http/headless-user-agent.js'
 import { type LoopbackServer, startLoopbackServer } from '../http/loopback-server.js'
 import { RequestLog } from '../http/recorded-request.js'
 import { nonEmptyText, nonNegativeInteger, positiveInteger } from '../option-checks.js'
+import { type BasicAuthDecoding, SecretStandIns } from './basic-credentials.js'
 import { ClientScopeRegistry } from './client-scopes.js'
 import { buildSmartConfiguration, type DiscoveryOverride } from './discovery-document.js'
-import { runAuthorization } from './headless-user-agent.js'
 import { type LaunchContext, LaunchRegistry, type LaunchRequest } from './launch-context.js'
 import { loadOidcProvider } from './load-provider.js'
 import { SandboxStore } from './memory-adapter.js'
@@ -71,6 +72,7 @@ export async function startSmartSandbox(options: SmartSandboxOptions = {}): Prom
     const launches = new LaunchRegistry()
     const launchContexts = new Map<string, LaunchContext>()
     const clientScopes = new ClientScopeRegistry()
+    const secretStandIns = new SecretStandIns()
     const requestLog = new RequestLog(settings.requestLogLimit)
     const provider = new oidcProvider.Provider(
       origin,
@@ -115,6 +117,8 @@ export async function startSmartSandbox(options: SmartSandboxOptions = {}): Prom
       requestLog,
       clientScopes,
       fhirBaseUrl,
+      basicAuthDecoding: settings.basicAuthDecoding,
+      secretStandIns,
       interaction: {
         provider,
         accountId: settings.userId,
@@ -125,7 +129,7 @@ export async function startSmartSandbox(options: SmartSandboxOptions = {}): Prom
     })
 
     const addClient = (client: SandboxClient) =>
-      registerClient(provider, store, clientScopes, client)
+      registerClient(provider, store, clientScopes, secretStandIns, client)
     for (const client of settings.clients) await addClient(client)
 
     let closing: Promise<void> | undefined
@@ -178,6 +182,7 @@ interface SandboxSettings {
   readonly backendAccessTokenLifetimeSeconds: number
   readonly clientAssertionAlgorithms: readonly string[]
   readonly requestLogLimit: number
+  readonly basicAuthDecoding: BasicAuthDecoding
 }
 
 function readOptions(options: SmartSandboxOptions): SandboxSettings {
@@ -216,13 +221,26 @@ function readOptions(options: SmartSandboxOptions): SandboxSettings {
       ) ?? 300,
     clientAssertionAlgorithms: options.clientAssertionAlgorithms ?? ['RS384', 'ES384'],
     requestLogLimit: nonNegativeInteger(options.requestLogLimit, 'requestLogLimit') ?? 10_000,
+    basicAuthDecoding: readBasicAuthDecoding(options.basicAuthDecoding),
   }
+}
+
+function readBasicAuthDecoding(value: unknown): BasicAuthDecoding {
+  if (value === undefined || value === 'form-urlencoded' || value === 'raw') {
+    return value ?? 'form-urlencoded'
+  }
+  throw new ConfigurationError({
+    invalidAttribute: 'basicAuthDecoding',
+    invalidValue: value,
+    validValues: ['form-urlencoded', 'raw'],
+  })
 }
 
 async function registerClient(
   provider: Provider,
   store: SandboxStore,
   clientScopes: ClientScopeRegistry,
+  secretStandIns: SecretStandIns,
   client: SandboxClient,
 ): Promise<void> {
   if (
@@ -245,6 +263,9 @@ async function registerClient(
     })
   }
   const metadata = toClientMetadata(client)
+  if (typeof client.client_secret === 'string') {
+    metadata.client_secret = secretStandIns.register(client.client_id, client.client_secret)
+  }
   try {
     await provider.Client.validate(metadata)
   } catch (cause) {

@@ -37,7 +37,8 @@ const logoPathPattern = /\.(png|jpe?g|gif)$/i
  * advertised, `refresh_token` only with `authorization_code`; `token_endpoint_auth_method` is
  * `private_key_jwt`; `client_name` is set; `contacts` has a `mailto:` URI; `scope` is set and
  * at least one requested scope is supported; with `authorization_code`, `redirect_uris` are
- * https URLs, `response_types` is `["code"]` and `logo_uri` an https PNG/JPG/GIF URL; without
+ * https URLs (or loopback http, RFC 8252 §7.3), `response_types` is `["code"]` and `logo_uri`
+ * an https PNG/JPG/GIF URL; without
  * it, `redirect_uris` and `response_types` are absent.
  *
  * @see https://hl7.org/fhir/us/udap-security/STU2/registration.html#software-statement
@@ -128,8 +129,8 @@ function checkAuthorizationCodeClaims(
   if (!Array.isArray(redirectUris) || redirectUris.length === 0) {
     return 'redirect_uris is required with authorization_code'
   }
-  if (!redirectUris.every((uri) => isHttpsUrl(uri) && !uri.includes('#'))) {
-    return 'every redirect_uri must be an absolute https URL without a fragment'
+  if (!redirectUris.every((uri) => isRedirectUri(uri))) {
+    return 'every redirect_uri must be an absolute https URL (or loopback http) without a fragment'
   }
   const responseTypes = claims.response_types
   if (!Array.isArray(responseTypes) || responseTypes.length !== 1 || responseTypes[0] !== 'code') {
@@ -150,6 +151,20 @@ function checkClientCredentialsClaims(
   if (claims.response_types !== undefined)
     return 'response_types is only allowed with authorization_code'
   return undefined
+}
+
+/**
+ * An https redirect URI (IG STU2 §3.1), or http on a loopback host (RFC 8252 §7.3: native and
+ * local apps; the sandbox is loopback-only, so local test apps and data holders use it), never
+ * with a fragment (RFC 6749 §3.1.2).
+ */
+function isRedirectUri(value: unknown): value is string {
+  if (typeof value !== 'string' || value.includes('#') || !URL.canParse(value)) return false
+  const url = new URL(value)
+  return (
+    url.protocol === 'https:' ||
+    (url.protocol === 'http:' && ['127.0.0.1', '[::1]', 'localhost'].includes(url.hostname))
+  )
 }
 
 function isHttpsUrl(value: unknown): value is string {

@@ -2,7 +2,8 @@ import type { KeyObject } from 'node:crypto'
 import type { CommunityPki, SigningMaterial } from './community-pki.js'
 import {
   type CertificateVariant,
-  type HostileDiscoveryVariant,
+  discoveryVariantOf,
+  type HostileVariant,
   isCertificateVariant,
 } from './hostile-variants.js'
 import { signMetadata } from './signed-metadata.js'
@@ -19,13 +20,15 @@ export interface DiscoveryContext {
   readonly endpoints: AdvertisedEndpoints
   /** The endpoints the `http-endpoints` variant advertises instead. */
   readonly plainHttpEndpoints: AdvertisedEndpoints
+  /** The unsigned `authorization_endpoint` of the `unsigned-authorization-endpoint` variant. */
+  readonly unsignedAuthorizationEndpoint: string
   readonly defaultCommunity: CommunityPki
   /** Every recognised community by URI, the default one included. */
   readonly communities: ReadonlyMap<string, CommunityPki>
   readonly hostileCertificates: Readonly<Record<CertificateVariant, SigningMaterial>>
   /** The SAN of the `san-other-url` / `iss-differs-from-base-url` certificate. */
   readonly otherUrl: string
-  readonly hostile: () => HostileDiscoveryVariant | undefined
+  readonly hostile: () => HostileVariant | undefined
   readonly foreignKey: () => Promise<KeyObject>
   readonly now: () => Date
 }
@@ -52,7 +55,8 @@ export async function processDiscovery(
   const community =
     requested === null ? context.defaultCommunity : context.communities.get(requested)
   if (community === undefined) return { status: 204 }
-  const variant = context.hostile()
+  const active = context.hostile()
+  const variant = discoveryVariantOf(active)
   const material =
     variant !== undefined && isCertificateVariant(variant)
       ? context.hostileCertificates[variant]
@@ -67,5 +71,10 @@ export async function processDiscovery(
     otherUrl: context.otherUrl,
     foreignKey: context.foreignKey,
   })
-  return { status: 200, body: buildUdapMetadata(context.capabilities, endpoints, signedMetadata) }
+  // The signed claims stay right; only the plain JSON lies (IG STU2 §2.3: signed values win).
+  const unsigned =
+    active === 'unsigned-authorization-endpoint' && endpoints.authorization !== undefined
+      ? { ...endpoints, authorization: context.unsignedAuthorizationEndpoint }
+      : endpoints
+  return { status: 200, body: buildUdapMetadata(context.capabilities, unsigned, signedMetadata) }
 }

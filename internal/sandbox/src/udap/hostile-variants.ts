@@ -103,3 +103,60 @@ export function isCertificateVariant(
 ): variant is CertificateVariant {
   return (certificateVariants as readonly string[]).includes(variant)
 }
+
+/**
+ * Ways to make the authorization-code flow wrong in exactly one respect, for a client's (or a
+ * data holder's) negative tests. They change what this sandbox sends, never what it accepts.
+ * Unlike {@link hostileDiscoveryVariants}, a conformant client does not refuse discovery for
+ * them: it must notice them later (or, for the unsigned endpoint, never be misled).
+ *
+ * @see https://hl7.org/fhir/us/udap-security/STU2/general.html#the-state-parameter
+ * @see https://hl7.org/fhir/us/udap-security/STU2/user.html
+ */
+export const hostileAuthorizationVariants = [
+  /**
+   * Discovery's unsigned `authorization_endpoint` differs from the signed one (it points to
+   * `/unsigned-authorize`, which refuses every request and counts in `requestCounts.other`);
+   * the signed claim stays right. A client must authorize at the signed one (IG STU2 §2.3:
+   * signed values take precedence), so this is no reason to refuse the metadata. Needs
+   * `authorization_code`.
+   */
+  'unsigned-authorization-endpoint',
+  /** Authorization responses (code or error) carry another `state` than the client sent. */
+  'wrong-state',
+  /** Authorization responses (code or error) carry no `state`. */
+  'missing-state',
+  /** ID tokens carry another `nonce` than the authorization request sent (or one when none was). */
+  'id-token-wrong-nonce',
+  /** ID tokens carry another `aud` than the client's `client_id`. */
+  'id-token-wrong-aud',
+  /**
+   * As a data holder: every Tiered OAuth request (scope `udap` with `idp`) ends with
+   * `error=invalid_idp`, as if the IdP were not trusted.
+   */
+  'invalid-idp',
+] as const
+
+/** One of {@link hostileAuthorizationVariants}. */
+export type HostileAuthorizationVariant = (typeof hostileAuthorizationVariants)[number]
+
+/** Any hostile variant: discovery or authorization flow. One is active at a time. */
+export type HostileVariant = HostileDiscoveryVariant | HostileAuthorizationVariant
+
+/** Every {@link HostileVariant}. */
+export const hostileVariants: readonly HostileVariant[] = [
+  ...hostileDiscoveryVariants,
+  ...hostileAuthorizationVariants,
+]
+
+/** Whether `value` names a {@link HostileVariant}. */
+export function isHostileVariant(value: unknown): value is HostileVariant {
+  return (hostileVariants as readonly unknown[]).includes(value)
+}
+
+/** The discovery part of a variant: `undefined` for authorization-flow variants. */
+export function discoveryVariantOf(
+  variant: HostileVariant | undefined,
+): HostileDiscoveryVariant | undefined {
+  return variant !== undefined && isHostileDiscoveryVariant(variant) ? variant : undefined
+}

@@ -4,8 +4,15 @@
  * @packageDocumentation
  */
 
+export type { ClientJwtRule } from './client-jwt-verification.js'
 export type { RegisteredClientMetadata } from './client-metadata-rules.js'
-export { type HostileDiscoveryVariant, hostileDiscoveryVariants } from './hostile-variants.js'
+export {
+  type HostileAuthorizationVariant,
+  type HostileDiscoveryVariant,
+  type HostileVariant,
+  hostileAuthorizationVariants,
+  hostileDiscoveryVariants,
+} from './hostile-variants.js'
 export type {
   IssuedAccessToken,
   UdapClientTrust,
@@ -15,8 +22,26 @@ export type {
   UdapSandboxEndpoints,
   UdapSandboxOptions,
   UdapSigningAlgorithm,
+  UdapTieredOAuthOptions,
 } from './options.js'
 export type { PkiObject, UdapCrlVariants, UdapTrust } from './pki-object.js'
+export type {
+  AuthenticationTokenRecord,
+  AuthorizationOutcome,
+  AuthorizationRequestRecord,
+  TieredIdentity,
+  TieredLoginRecord,
+  TieredLoginStage,
+  TokenRequestRule,
+} from './records.js'
 export type { UdapRegistration } from './registration-store.js'
+export { defaultSandboxUser, type UdapSandboxUser } from './sandbox-user.js'
+export {
+  dataHolderCommunityUri,
+  identityProviderCommunityUri,
+  startTieredOAuthSandboxes,
+  type TieredOAuthSandboxes,
+  type TieredOAuthSandboxesOptions,
+} from './start-tiered-oauth-sandboxes.js'
 export { startUdapSandbox, udapSandboxPaths } from './start-udap-sandbox.js'
 export { defaultCommunityUri } from './udap-settings.js'

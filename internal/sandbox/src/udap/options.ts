@@ -1,8 +1,20 @@
 import type { CertificateAuthority, TestKeyPair } from '@fhir-auth/test-pki/issuer'
+import type {
+  AuthorizeOptions,
+  AuthorizeRequest,
+  AuthorizeResult,
+} from '../http/headless-user-agent.js'
 import type { RecordedRequest } from '../http/recorded-request.js'
-import type { HostileDiscoveryVariant } from './hostile-variants.js'
+import type { HostileVariant } from './hostile-variants.js'
 import type { PkiObject, UdapTrust } from './pki-object.js'
+import type {
+  AuthenticationTokenRecord,
+  AuthorizationRequestRecord,
+  TieredIdentity,
+  TieredLoginRecord,
+} from './records.js'
 import type { UdapRegistration } from './registration-store.js'
+import type { UdapSandboxUser } from './sandbox-user.js'
 
 /** The JWS algorithms UDAP STU2 names (IG 7.1.2): RS256 SHALL, ES256 SHOULD, RS384/ES384 MAY. */
 export type UdapSigningAlgorithm = 'RS256' | 'RS384' | 'ES256' | 'ES384'
@@ -18,12 +30,29 @@ export interface UdapClientTrust {
   readonly crls: readonly (string | Uint8Array)[]
 }
 
+/** The data-holder side of Tiered OAuth (IG STU2 §6); see `UdapSandboxOptions.tieredOAuth`. */
+export interface UdapTieredOAuthOptions {
+  /**
+   * Anchors and CRLs of the IdP communities this data holder trusts (more with
+   * `sandbox.trustIdentityProviders`). An IdP whose signed metadata does not chain to them is
+   * answered with `invalid_idp`.
+   */
+  readonly identityProviderTrust?: UdapClientTrust
+  /**
+   * Maps a verified IdP identity (`iss`, `sub`) to a local user; `undefined` means "unknown
+   * here" and the app gets `access_denied` (IG STU2 §6.3). Default: every identity is the
+   * sandbox's `user`.
+   */
+  readonly mapUser?: (identity: TieredIdentity) => UdapSandboxUser | undefined
+}
+
 /** Options of `startUdapSandbox`; every member is optional. */
 export interface UdapSandboxOptions {
   /**
-   * `grant_types_supported`. Default `['client_credentials']`. `authorization_code` adds an
-   * advertised `authorization_endpoint` (registration accepts such clients; the token endpoint
-   * answers only `client_credentials`).
+   * `grant_types_supported`. Default `['client_credentials']` (`['authorization_code']` with
+   * `identityProvider`). `authorization_code` adds the authorization endpoint, the
+   * authorization_code grant, ID tokens, JWKS and `openid-configuration`; `refresh_token`
+   * (only with `authorization_code`) adds refresh tokens.
    */
   readonly grantTypes?: readonly UdapGrantType[]
   /** `scopes_supported`; a `ctx/*.perm` entry also grants every `ctx/Type.perm`. */
@@ -46,8 +75,8 @@ export interface UdapSandboxOptions {
    * SAN of the certificate (udap.org JWT client auth §8, community rule of this sandbox).
    */
   readonly allowUnregisteredClients?: boolean
-  /** A hostile discovery variant active from the start; see `sandbox.setHostile`. */
-  readonly hostile?: HostileDiscoveryVariant
+  /** A hostile variant active from the start; see `sandbox.setHostile`. */
+  readonly hostile?: HostileVariant
   /** More anchors (and their CRLs) the server trusts for client certificates. */
   readonly clientTrust?: UdapClientTrust
   /**
@@ -68,6 +97,29 @@ export interface UdapSandboxOptions {
   readonly now?: () => Date
   /** How many requests `sandbox.requests` keeps (oldest dropped first). Default 10 000. */
   readonly requestLogLimit?: number
+  /**
+   * The user every authorization signs in (auto-approved). Default `{ sub: 'udap-user-1',
+   * name: 'Sandbox User', fhirUser: 'Practitioner/practitioner-1' }`.
+   */
+  readonly user?: UdapSandboxUser
+  /**
+   * Act as an OpenID Connect identity provider for Tiered OAuth (IG STU2 §6): `openid` and
+   * `udap` in `scopes_supported`, profile `udap_to`; a code grant whose scopes include `udap`
+   * gets an ID token and an access token of at most 300 s, never a refresh token.
+   */
+  readonly identityProvider?: boolean
+  /**
+   * Act as a data holder that supports Tiered OAuth (`udap` in `scopes_supported`, profile
+   * `udap_to`): an authorization request with scope `udap` and an `idp` sends the user to that
+   * IdP. `true` is `{}`. Needs `authorization_code`.
+   */
+  readonly tieredOAuth?: boolean | UdapTieredOAuthOptions
+  /**
+   * What the token endpoint does with an `extensions` claim in the authentication token of an
+   * authorization_code or refresh_token request, which the IG says clients omit (STU2 §5.3):
+   * `refuse` (`invalid_grant`, default) or `ignore`. client_credentials is not affected.
+   */
+  readonly extensionsWithAuthorizationCode?: 'refuse' | 'ignore'
 }
 
 /** The advertised endpoint URLs of a running UDAP sandbox. */
@@ -76,8 +128,14 @@ export interface UdapSandboxEndpoints {
   readonly discovery: string
   readonly registration: string
   readonly token: string
-  /** Present when `authorization_code` is among the grant types. */
+  /** `/authorize`; present when `authorization_code` is among the grant types (as are the next). */
   readonly authorization?: string
+  /** `/jwks`: the key that signs ID tokens. */
+  readonly jwks?: string
+  /** `${fhirBaseUrl}/.well-known/openid-configuration`. */
+  readonly openidConfiguration?: string
+  /** `/idp-callback`: the redirect URI this data holder registers at IdPs (Tiered OAuth). */
+  readonly identityProviderCallback?: string
 }
 
 /** How many requests reached each endpoint since start or the last `clearRequests()`. */
@@ -85,6 +143,10 @@ export interface UdapRequestCounts {
   readonly discovery: number
   readonly registration: number
   readonly token: number
+  /** The authorization endpoint (and the IdP callback). */
+  readonly authorization: number
+  /** `openid-configuration`, JWKS and the FHIR `Patient` read. */
+  readonly resource: number
   readonly other: number
 }
 
@@ -98,6 +160,12 @@ export interface IssuedAccessToken {
   /** The `hl7-b2b` extension object of the authentication token, when one was sent. */
   readonly b2b?: Readonly<Record<string, unknown>>
   readonly expiresAt: Date
+  /** The grant that issued it: `client_credentials`, `authorization_code` or `refresh_token`. */
+  readonly grantType: UdapGrantType
+  /** The signed-in user's `sub` (authorization code and refresh). */
+  readonly subject?: string
+  /** Revoked: its code was replayed or a rotated refresh token was reused. */
+  readonly revoked: boolean
 }
 
 /** A running UDAP sandbox; see `startUdapSandbox`. */
@@ -139,15 +207,50 @@ export interface UdapSandbox {
   readonly registrations: ReadonlyMap<string, UdapRegistration>
   /** Every access token issued, oldest first. */
   readonly accessTokens: readonly IssuedAccessToken[]
-  /** The active hostile discovery variant, if any. */
-  readonly hostile: HostileDiscoveryVariant | undefined
+  /** The active hostile variant, if any. */
+  readonly hostile: HostileVariant | undefined
   /**
-   * Makes discovery wrong in exactly one way from the next request on (`undefined` restores
-   * conformant metadata). Registration and token endpoints are unaffected.
+   * Makes discovery (a `hostileDiscoveryVariants` entry) or the authorization flow (a
+   * `hostileAuthorizationVariants` entry) wrong in exactly one way from the next request on;
+   * `undefined` restores conformant behaviour. What the server accepts never changes.
    *
-   * @throws {ConfigurationError} `invalidAttribute: 'hostile'` for an unknown variant.
+   * @throws {ConfigurationError} `invalidAttribute: 'hostile'` for an unknown variant, or
+   *   `unsigned-authorization-endpoint` without `authorization_code`.
    */
-  setHostile(variant: HostileDiscoveryVariant | undefined): void
+  setHostile(variant: HostileVariant | undefined): void
+  /** `= fhirBaseUrl`: `iss` of the ID tokens it issues, the `idp` value that names it as IdP. */
+  readonly issuer: string
+  /**
+   * A headless user agent: sends the authorization request (`{ url }` GET or `{ endpoint,
+   * params }` POST, on `origin` or `publicOrigin`), follows redirects across loopback origins
+   * (data holder → IdP → data holder) with its own cookie jar, and stops at the redirect to
+   * the client's redirect URI (the request's `redirect_uri`, else the only registered one),
+   * which it never contacts. `decision: 'deny'` makes the user refuse at every sandbox.
+   *
+   * @throws {ConfigurationError} a malformed request or one for another origin.
+   * @throws {HttpError} reason `redirect`: more than ten hops.
+   */
+  authorize(request: AuthorizeRequest, options?: AuthorizeOptions): Promise<AuthorizeResult>
+  /** Every authorization request received, oldest first (also emptied by `clearRequests`). */
+  readonly authorizationRequests: readonly AuthorizationRequestRecord[]
+  /** Every token request with its authentication token as judged, oldest first (idem). */
+  readonly authenticationTokens: readonly AuthenticationTokenRecord[]
+  /** Every Tiered OAuth login this sandbox ran as data holder, oldest first (idem). */
+  readonly tieredLogins: readonly TieredLoginRecord[]
+  /** This data holder's `client_id` at each IdP it registered with, by IdP base URL. */
+  readonly identityProviderClients: ReadonlyMap<string, string>
+  /** The public JWKS at `endpoints.jwks` (the RSA key that signs ID tokens, with `x5c`). */
+  readonly jwks: { readonly keys: readonly Readonly<Record<string, unknown>>[] }
+  /**
+   * Trusts more anchors (and their CRLs) for client certificates from now on, e.g. a data
+   * holder's community at an IdP: `idp.trustClients(dataHolder.trust)`.
+   */
+  trustClients(trust: UdapTrust | UdapClientTrust): void
+  /**
+   * Trusts more IdP communities for Tiered OAuth from now on:
+   * `dataHolder.trustIdentityProviders(idp.trust)`.
+   */
+  trustIdentityProviders(trust: UdapTrust | UdapClientTrust): void
   /** Closes the server and its connections. Idempotent. */
   close(): Promise<void>
 }

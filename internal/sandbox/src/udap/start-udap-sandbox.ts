@@ -2,51 +2,55 @@ import type { KeyObject } from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { ConfigurationError } from '@fhir-auth/core'
 import { generateTestKeyPair } from '@fhir-auth/test-pki/issuer'
+import { runAuthorization } from '../http/headless-user-agent.js'
 import { startLoopbackServer } from '../http/loopback-server.js'
 import { receiveRequest } from '../http/read-body.js'
 import { RequestLog } from '../http/recorded-request.js'
 import { sendJson } from '../http/responses.js'
+import { AuthorizationCodes } from './authorization-codes.js'
+import type { AuthorizationEndpointContext } from './authorization-endpoint.js'
 import { CachedPathValidator } from './cached-path-validator.js'
-import { ClientTrustStore } from './client-trust-store.js'
+import { ExtensibleTrustStore } from './client-trust-store.js'
 import { CommunityPki } from './community-pki.js'
-import { type DiscoveryContext, processDiscovery } from './discovery-endpoint.js'
+import type { DiscoveryContext } from './discovery-endpoint.js'
 import { createHostileCertificates, hostileUrls } from './hostile-certificates.js'
-import {
-  type HostileDiscoveryVariant,
-  hostileDiscoveryVariants,
-  isHostileDiscoveryVariant,
-} from './hostile-variants.js'
+import type { HostileVariant } from './hostile-variants.js'
+import { IdTokenSigner } from './id-token-signer.js'
 import { JtiReplayGuard } from './jti-replay-guard.js'
-import { sendOAuthError } from './oauth-rejection.js'
-import type {
-  IssuedAccessToken,
-  UdapSandbox,
-  UdapSandboxEndpoints,
-  UdapSandboxOptions,
-} from './options.js'
+import { buildOpenIdConfiguration } from './openid-configuration.js'
+import type { UdapSandbox, UdapSandboxOptions } from './options.js'
 import { toPkiObject } from './pki-object.js'
-import { processRegistration, type RegistrationEndpointContext } from './registration-endpoint.js'
+import type {
+  AuthenticationTokenRecord,
+  AuthorizationRequestRecord,
+  TieredLoginRecord,
+} from './records.js'
+import type { RegistrationEndpointContext } from './registration-endpoint.js'
 import { RegistrationStore } from './registration-store.js'
-import { processTokenRequest, type TokenEndpointContext } from './token-endpoint.js'
+import { readSandboxUser } from './sandbox-user.js'
+import { isLoopbackUrl } from './tiered/outbound-fetch.js'
+import { TieredLogins } from './tiered/tiered-login.js'
+import type { TokenEndpointContext } from './token-endpoint.js'
+import { TokenStore } from './token-store.js'
 import type { AdvertisedCapabilities, AdvertisedEndpoints } from './udap-metadata.js'
-import { readUdapSettings } from './udap-settings.js'
+import {
+  type RouteCounter,
+  routeUdapRequest,
+  sandboxEndpoints,
+  udapSandboxPaths,
+} from './udap-routes.js'
+import { checkHostileVariant, readTrustInput, readUdapSettings } from './udap-settings.js'
 
-/** Paths the sandbox serves (relative to the origin). */
-export const udapSandboxPaths = {
-  discovery: '/fhir/.well-known/udap',
-  registration: '/register',
-  token: '/token',
-  authorization: '/authorize',
-} as const
-
-type RouteName = 'discovery' | 'registration' | 'token' | 'other'
+export { udapSandboxPaths } from './udap-routes.js'
 
 /**
  * Starts a strict UDAP Security STU2 authorization server on `127.0.0.1` (random port):
  * discovery with RS256 `signed_metadata`, dynamic client registration with software statements
- * (register, modify, cancel) and `client_credentials` tokens with UDAP authentication tokens
- * and `hl7-b2b`. Signatures are verified with jose and certificate chains with pkijs plus a
- * fail-closed CRL policy, independently of fhir-auth's own crypto code.
+ * (register, modify, cancel), `client_credentials` tokens with UDAP authentication tokens and
+ * `hl7-b2b`, and — with `authorization_code` among `grantTypes` — an authorization endpoint,
+ * code and refresh grants, ID tokens, and Tiered OAuth as IdP (`identityProvider`) or as data
+ * holder (`tieredOAuth`). Signatures are verified with jose and certificate chains with pkijs
+ * plus a fail-closed CRL policy, independently of fhir-auth's own crypto code.
  *
  * At start-up it creates, per community, a P-384 root and intermediate and an RSA 2048 server
  * certificate whose SAN URI is the FHIR base URL (which contains the random port), plus the
@@ -75,14 +79,11 @@ export async function startUdapSandbox(options: UdapSandboxOptions = {}): Promis
     const serverKeyPair = settings.serverKeyPair ?? (await generateTestKeyPair('rsa2048'))
     const publicOrigin = settings.publicOrigin ?? server.origin
     const fhirBaseUrl = `${publicOrigin}/fhir`
-    const endpoints: UdapSandboxEndpoints = {
-      discovery: `${publicOrigin}${udapSandboxPaths.discovery}`,
-      registration: `${publicOrigin}${udapSandboxPaths.registration}`,
-      token: `${publicOrigin}${udapSandboxPaths.token}`,
-      ...(settings.grantTypes.includes('authorization_code')
-        ? { authorization: `${publicOrigin}${udapSandboxPaths.authorization}` }
-        : {}),
-    }
+    const codeFlow = settings.grantTypes.includes('authorization_code')
+    const endpoints = sandboxEndpoints(publicOrigin, {
+      codeFlow,
+      tieredOAuth: settings.tieredOAuth !== undefined,
+    })
     const advertised: AdvertisedEndpoints = {
       token: endpoints.token,
       registration: endpoints.registration,
@@ -94,6 +95,7 @@ export async function startUdapSandbox(options: UdapSandboxOptions = {}): Promis
       requiredExtensions: settings.requiredExtensions,
       tokenSigningAlgorithms: settings.tokenSigningAlgorithms,
       registrationSigningAlgorithms: settings.registrationSigningAlgorithms,
+      tieredOAuth: settings.identityProvider || settings.tieredOAuth !== undefined,
     }
 
     const communityPkis = await Promise.all(
@@ -109,31 +111,55 @@ export async function startUdapSandbox(options: UdapSandboxOptions = {}): Promis
       serverKeyPair,
       now: settings.now,
     })
+    const idTokenSigner = await IdTokenSigner.create(
+      serverKeyPair.privateKey,
+      defaultPki.server.chainDer,
+    )
     let foreignKey: Promise<KeyObject> | undefined
-    const trust = new ClientTrustStore(() => ({
-      anchorsDer: [
-        ...communityPkis.map((pki) => pki.root.certificateDer),
-        ...settings.extraAnchorsDer,
-      ],
-      crlsDer: [...communityPkis.flatMap((pki) => pki.currentCrls()), ...settings.extraCrlsDer],
-    }))
-    trust.current()
+    const clientTrust = new ExtensibleTrustStore(
+      () => ({
+        anchorsDer: communityPkis.map((pki) => pki.root.certificateDer),
+        crlsDer: communityPkis.flatMap((pki) => pki.currentCrls()),
+      }),
+      { anchorsDer: settings.extraAnchorsDer, crlsDer: settings.extraCrlsDer },
+      'clientTrust',
+    )
+    const trust = clientTrust.store
+    const identityProviderTrust = new ExtensibleTrustStore(
+      () => ({ anchorsDer: [], crlsDer: [] }),
+      {
+        anchorsDer: settings.tieredOAuth?.identityProviderAnchorsDer ?? [],
+        crlsDer: settings.tieredOAuth?.identityProviderCrlsDer ?? [],
+      },
+      'tieredOAuth.identityProviderTrust',
+    )
     const pathValidator = new CachedPathValidator()
 
     const registrations = new RegistrationStore()
-    const registrationReplayGuard = new JtiReplayGuard()
-    const tokenReplayGuard = new JtiReplayGuard()
-    const accessTokens: IssuedAccessToken[] = []
+    const tokens = new TokenStore(settings.now)
+    const codes = new AuthorizationCodes(settings.now)
     const requestLog = new RequestLog(settings.requestLogLimit)
-    const counts = { discovery: 0, registration: 0, token: 0, other: 0 }
+    const authorizationRequests = new RequestLog<AuthorizationRequestRecord>(
+      settings.requestLogLimit,
+    )
+    const authenticationTokens = new RequestLog<AuthenticationTokenRecord>(settings.requestLogLimit)
+    const tieredLoginRecords = new RequestLog<TieredLoginRecord>(settings.requestLogLimit)
+    const counts: Record<RouteCounter, number> = {
+      discovery: 0,
+      registration: 0,
+      token: 0,
+      authorization: 0,
+      resource: 0,
+      other: 0,
+    }
     let hostile = settings.hostile
 
-    // Built once: every request of a route reads the same context.
-    const discoveryContext: DiscoveryContext = {
+    const discovery: DiscoveryContext = {
       fhirBaseUrl,
       capabilities,
       endpoints: advertised,
       plainHttpEndpoints: plainHttpEndpoints(advertised),
+      unsignedAuthorizationEndpoint: `${publicOrigin}${udapSandboxPaths.unsignedAuthorization}`,
       defaultCommunity: defaultPki,
       communities,
       hostileCertificates,
@@ -145,83 +171,105 @@ export async function startUdapSandbox(options: UdapSandboxOptions = {}): Promis
       },
       now: settings.now,
     }
-    const registrationContext: RegistrationEndpointContext = {
+    const registration: RegistrationEndpointContext = {
       registrationUrl: endpoints.registration,
       algorithms: settings.registrationSigningAlgorithms,
       capabilities: { grantTypes: settings.grantTypes, scopes: settings.scopesSupported },
       trust,
       pathValidator,
       registrations,
-      replayGuard: registrationReplayGuard,
+      replayGuard: new JtiReplayGuard(),
       now: settings.now,
       toleranceSeconds: settings.clockToleranceSeconds,
     }
-    const tokenContext: TokenEndpointContext = {
+    const token: TokenEndpointContext = {
       tokenUrl: endpoints.token,
       algorithms: settings.tokenSigningAlgorithms,
+      grantTypes: settings.grantTypes,
       requiredExtensions: settings.requiredExtensions,
       scopesSupported: settings.scopesSupported,
       allowUnregisteredClients: settings.allowUnregisteredClients,
+      extensionsPolicy: settings.extensionsWithAuthorizationCode,
       accessTokenLifetimeSeconds: settings.accessTokenLifetimeSeconds,
       trust,
       pathValidator,
       registrations,
-      replayGuard: tokenReplayGuard,
+      replayGuard: new JtiReplayGuard(),
+      codes,
+      tokens,
+      issuer: fhirBaseUrl,
+      fhirBaseUrl,
+      identityProvider: settings.identityProvider,
       now: settings.now,
       toleranceSeconds: settings.clockToleranceSeconds,
-      recordToken: (token) => accessTokens.push(token),
+      signIdToken: (claims) => idTokenSigner.sign(claims),
+      falsifyIdToken: () =>
+        hostile === 'id-token-wrong-nonce'
+          ? 'nonce'
+          : hostile === 'id-token-wrong-aud'
+            ? 'aud'
+            : undefined,
+      record: (entry) => authenticationTokens.add(entry),
     }
-
-    const route = async (
-      request: IncomingMessage,
-      response: ServerResponse,
-      url: URL,
-      body: Buffer,
-    ) => {
-      const routeName = routeOf(url.pathname)
-      counts[routeName] += 1
-      const contentType = request.headers['content-type']
-      switch (routeName) {
-        case 'discovery': {
-          if (request.method !== 'GET') return methodNotAllowed(response, 'GET')
-          const answer = await processDiscovery(url.searchParams, discoveryContext)
-          if (answer.status === 204) return void response.writeHead(204).end()
-          return sendJson(response, 200, answer.body, { 'cache-control': 'no-store' })
-        }
-        case 'registration': {
-          if (request.method !== 'POST') return methodNotAllowed(response, 'POST')
-          const answer = await processRegistration(
-            { contentType, body: body.toString('utf8') },
-            registrationContext,
-          )
-          if ('error' in answer) return sendOAuthError(response, answer)
-          return sendJson(response, answer.status, answer.body, {
-            'cache-control': 'no-store',
-            pragma: 'no-cache',
-          })
-        }
-        case 'token': {
-          if (request.method !== 'POST') return methodNotAllowed(response, 'POST')
-          const answer = await processTokenRequest(
-            {
-              authorization: request.headers.authorization,
-              contentType,
-              body: body.toString('utf8'),
+    const tieredOAuth = settings.tieredOAuth
+    const tieredLogins =
+      tieredOAuth === undefined || endpoints.identityProviderCallback === undefined
+        ? undefined
+        : new TieredLogins({
+            identity: {
+              clientUri: fhirBaseUrl,
+              material: defaultPki.server,
+              redirectUri: endpoints.identityProviderCallback,
+              now: settings.now,
             },
-            tokenContext,
-          )
-          if ('error' in answer) return sendOAuthError(response, answer)
-          return sendJson(response, 200, answer.body, {
-            'cache-control': 'no-store',
-            pragma: 'no-cache',
+            trust: identityProviderTrust.store,
+            pathValidator,
+            now: settings.now,
+            toleranceSeconds: settings.clockToleranceSeconds,
+            mapUser: (identity) => {
+              const mapped = (tieredOAuth.mapUser ?? (() => settings.user))(identity)
+              return mapped === undefined
+                ? undefined
+                : readSandboxUser(mapped, 'tieredOAuth.mapUser')
+            },
+            record: (entry) => tieredLoginRecords.add(entry),
           })
+    const authorization: AuthorizationEndpointContext | undefined = codeFlow
+      ? {
+          registrations,
+          codes,
+          user: settings.user,
+          now: settings.now,
+          hostile: () => hostile,
+          record: (entry) => authorizationRequests.add(entry),
+          startTieredLogin:
+            tieredLogins === undefined ? undefined : (request) => tieredLogins.start(request),
         }
-        case 'other':
-          return sendJson(response, 404, {
-            error: 'not_found',
-            error_description: `no route for ${url.pathname}`,
-          })
-      }
+      : undefined
+    const routes = {
+      discovery,
+      registration,
+      token,
+      authorization,
+      openidConfiguration:
+        endpoints.authorization === undefined || endpoints.jwks === undefined
+          ? undefined
+          : buildOpenIdConfiguration({
+              issuer: fhirBaseUrl,
+              authorizationEndpoint: endpoints.authorization,
+              tokenEndpoint: endpoints.token,
+              registrationEndpoint: endpoints.registration,
+              jwksUri: endpoints.jwks,
+              scopesSupported: settings.scopesSupported,
+              grantTypes: settings.grantTypes,
+              tokenSigningAlgorithms: settings.tokenSigningAlgorithms,
+            }),
+      jwks: idTokenSigner.jwks,
+      tieredLogins,
+      tokens,
+      count: (counter: RouteCounter) => {
+        counts[counter] += 1
+      },
     }
 
     handle = (request, response) => {
@@ -229,7 +277,7 @@ export async function startUdapSandbox(options: UdapSandboxOptions = {}): Promis
         .then((received) =>
           received === undefined
             ? undefined
-            : route(request, response, received.url, received.body),
+            : routeUdapRequest(request, response, received.url, received.body, routes),
         )
         .catch((error: unknown) => {
           console.error('UDAP sandbox: request failed', error)
@@ -244,11 +292,13 @@ export async function startUdapSandbox(options: UdapSandboxOptions = {}): Promis
         })
     }
 
+    const aliases = publicOrigin === server.origin ? [] : [publicOrigin]
     let closing: Promise<void> | undefined
     return {
       origin: server.origin,
       publicOrigin,
       fhirBaseUrl,
+      issuer: fhirBaseUrl,
       endpoints,
       community: settings.defaultCommunity,
       get trust() {
@@ -276,27 +326,56 @@ export async function startUdapSandbox(options: UdapSandboxOptions = {}): Promis
       },
       clearRequests: () => {
         requestLog.clear()
-        for (const name of Object.keys(counts) as RouteName[]) counts[name] = 0
+        authorizationRequests.clear()
+        authenticationTokens.clear()
+        tieredLoginRecords.clear()
+        for (const name of Object.keys(counts) as RouteCounter[]) counts[name] = 0
       },
       get registrations() {
         return registrations.snapshot()
       },
       get accessTokens() {
-        return [...accessTokens]
+        return tokens.snapshot()
       },
       get hostile() {
         return hostile
       },
-      setHostile: (variant: HostileDiscoveryVariant | undefined) => {
-        if (variant !== undefined && !isHostileDiscoveryVariant(variant)) {
-          throw new ConfigurationError({
-            invalidAttribute: 'hostile',
-            invalidValue: variant,
-            validValues: hostileDiscoveryVariants,
-          })
-        }
+      setHostile: (variant: HostileVariant | undefined) => {
+        checkHostileVariant(variant, settings.grantTypes)
         hostile = variant
       },
+      authorize: (request, authorizeOptions) =>
+        runAuthorization(
+          {
+            origin: server.origin,
+            aliases,
+            mayFollow: (url) => isLoopbackUrl(url) || aliases.includes(url.origin),
+            registeredRedirectUri: (clientId) => {
+              const uris =
+                clientId === undefined
+                  ? undefined
+                  : registrations.byClientId(clientId)?.metadata.redirect_uris
+              return uris?.length === 1 ? uris[0] : undefined
+            },
+          },
+          request,
+          authorizeOptions,
+        ),
+      get authorizationRequests() {
+        return authorizationRequests.entries()
+      },
+      get authenticationTokens() {
+        return authenticationTokens.entries()
+      },
+      get tieredLogins() {
+        return tieredLoginRecords.entries()
+      },
+      get identityProviderClients() {
+        return tieredLogins?.clients ?? new Map<string, string>()
+      },
+      jwks: idTokenSigner.jwks,
+      trustClients: (input) => clientTrust.add(readTrustInput(input, 'trust')),
+      trustIdentityProviders: (input) => identityProviderTrust.add(readTrustInput(input, 'trust')),
       close: () => {
         closing ??= server.close()
         return closing
@@ -306,22 +385,6 @@ export async function startUdapSandbox(options: UdapSandboxOptions = {}): Promis
     await server.close()
     throw error
   }
-}
-
-function routeOf(pathname: string): RouteName {
-  if (pathname === udapSandboxPaths.discovery) return 'discovery'
-  if (pathname === udapSandboxPaths.registration) return 'registration'
-  if (pathname === udapSandboxPaths.token) return 'token'
-  return 'other'
-}
-
-function methodNotAllowed(response: ServerResponse, allowed: string): void {
-  sendJson(
-    response,
-    405,
-    { error: 'invalid_request', error_description: `only ${allowed} is allowed here` },
-    { allow: allowed },
-  )
 }
 
 /**

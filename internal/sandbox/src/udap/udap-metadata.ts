@@ -14,6 +14,8 @@ export interface AdvertisedCapabilities {
   readonly requiredExtensions: readonly string[]
   readonly tokenSigningAlgorithms: readonly UdapSigningAlgorithm[]
   readonly registrationSigningAlgorithms: readonly UdapSigningAlgorithm[]
+  /** Tiered OAuth is supported (as IdP or data holder): profile `udap_to`. */
+  readonly tieredOAuth: boolean
 }
 
 /**
@@ -38,7 +40,12 @@ export function buildUdapMetadata(
 ): Record<string, unknown> {
   return {
     udap_versions_supported: ['1'],
-    udap_profiles_supported: ['udap_dcr', 'udap_authn', 'udap_authz'],
+    udap_profiles_supported: [
+      'udap_dcr',
+      'udap_authn',
+      'udap_authz',
+      ...(capabilities.tieredOAuth ? ['udap_to'] : []),
+    ],
     udap_authorization_extensions_supported: supportedExtensions(capabilities.requiredExtensions),
     udap_authorization_extensions_required: [...capabilities.requiredExtensions],
     udap_certifications_supported: [],

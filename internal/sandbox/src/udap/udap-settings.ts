@@ -1,13 +1,17 @@
 import { ConfigurationError } from '@fhir-auth/core'
 import type { TestKeyPair } from '@fhir-auth/test-pki/issuer'
 import { nonEmptyText, nonNegativeInteger, positiveInteger } from '../option-checks.js'
-import {
-  type HostileDiscoveryVariant,
-  hostileDiscoveryVariants,
-  isHostileDiscoveryVariant,
-} from './hostile-variants.js'
-import type { UdapGrantType, UdapSandboxOptions, UdapSigningAlgorithm } from './options.js'
+import { type HostileVariant, hostileVariants, isHostileVariant } from './hostile-variants.js'
+import type {
+  UdapClientTrust,
+  UdapGrantType,
+  UdapSandboxOptions,
+  UdapSigningAlgorithm,
+} from './options.js'
+import type { PkiObject } from './pki-object.js'
 import { readPkiInput } from './pki-object.js'
+import type { TieredIdentity } from './records.js'
+import { defaultSandboxUser, readSandboxUser, type UdapSandboxUser } from './sandbox-user.js'
 
 /** {@link UdapSandboxOptions} checked and completed with defaults. */
 export interface UdapSettings {
@@ -19,7 +23,7 @@ export interface UdapSettings {
   readonly defaultCommunity: string
   readonly communities: readonly string[]
   readonly allowUnregisteredClients: boolean
-  readonly hostile: HostileDiscoveryVariant | undefined
+  readonly hostile: HostileVariant | undefined
   readonly extraAnchorsDer: readonly Uint8Array[]
   readonly extraCrlsDer: readonly Uint8Array[]
   readonly serverKeyPair: TestKeyPair | undefined
@@ -28,6 +32,17 @@ export interface UdapSettings {
   readonly clockToleranceSeconds: number
   readonly now: () => Date
   readonly requestLogLimit: number
+  readonly user: UdapSandboxUser
+  readonly identityProvider: boolean
+  /** The data holder's Tiered OAuth, or `undefined` when off. */
+  readonly tieredOAuth:
+    | {
+        readonly identityProviderAnchorsDer: readonly Uint8Array[]
+        readonly identityProviderCrlsDer: readonly Uint8Array[]
+        readonly mapUser: ((identity: TieredIdentity) => UdapSandboxUser | undefined) | undefined
+      }
+    | undefined
+  readonly extensionsWithAuthorizationCode: 'refuse' | 'ignore'
 }
 
 const signingAlgorithms: readonly UdapSigningAlgorithm[] = ['RS256', 'RS384', 'ES256', 'ES384']
@@ -37,6 +52,7 @@ const grantTypes: readonly UdapGrantType[] = [
   'refresh_token',
 ]
 const systemScopes = ['system/*.rs', 'system/*.read']
+const identityProviderScopes = ['openid', 'udap', 'profile', 'fhirUser']
 const userScopes = [
   'user/*.rs',
   'user/*.read',
@@ -44,6 +60,7 @@ const userScopes = [
   'patient/*.read',
   'openid',
   'fhirUser',
+  'profile',
   'offline_access',
 ]
 
@@ -60,7 +77,10 @@ export function readUdapSettings(options: UdapSandboxOptions): UdapSettings {
   if (typeof options !== 'object' || options === null) {
     throw new ConfigurationError({ invalidAttribute: 'options', invalidValue: options })
   }
-  const grants = subsetOf(options.grantTypes, grantTypes, 'grantTypes') ?? ['client_credentials']
+  const identityProvider = options.identityProvider === true
+  const grants =
+    subsetOf(options.grantTypes, grantTypes, 'grantTypes') ??
+    (identityProvider ? ['authorization_code'] : ['client_credentials'])
   if (
     grants.length === 0 ||
     (grants.includes('refresh_token') && !grants.includes('authorization_code'))
@@ -72,9 +92,21 @@ export function readUdapSettings(options: UdapSandboxOptions): UdapSettings {
         'grantTypes needs at least one grant, and refresh_token only with authorization_code',
     })
   }
+  const tieredOAuth = readTieredOAuth(options.tieredOAuth)
+  if ((identityProvider || tieredOAuth !== undefined) && !grants.includes('authorization_code')) {
+    throw new ConfigurationError({
+      invalidAttribute: identityProvider ? 'identityProvider' : 'tieredOAuth',
+      invalidValue: true,
+      message: 'Tiered OAuth (identityProvider, tieredOAuth) needs the authorization_code grant',
+    })
+  }
+  // IG STU2 §2.2 and §6: `udap` is listed exactly when Tiered OAuth is supported; an IdP lists
+  // `openid` and `udap`.
   const defaultScopes = [
     ...(grants.includes('client_credentials') ? systemScopes : []),
     ...(grants.includes('authorization_code') ? userScopes : []),
+    ...(identityProvider ? identityProviderScopes : []),
+    ...(tieredOAuth !== undefined ? ['udap'] : []),
   ]
   const defaultCommunity =
     nonEmptyText(options.defaultCommunity, 'defaultCommunity') ?? defaultCommunityUri
@@ -86,18 +118,21 @@ export function readUdapSettings(options: UdapSandboxOptions): UdapSettings {
       message: 'communities must not repeat the default community',
     })
   }
-  if (options.hostile !== undefined && !isHostileDiscoveryVariant(options.hostile)) {
+  checkHostileVariant(options.hostile, grants)
+  const extensionsPolicy = options.extensionsWithAuthorizationCode ?? 'refuse'
+  if (extensionsPolicy !== 'refuse' && extensionsPolicy !== 'ignore') {
     throw new ConfigurationError({
-      invalidAttribute: 'hostile',
-      invalidValue: options.hostile,
-      validValues: hostileDiscoveryVariants,
+      invalidAttribute: 'extensionsWithAuthorizationCode',
+      invalidValue: extensionsPolicy,
+      validValues: ['refuse', 'ignore'],
     })
   }
   return {
     grantTypes: grants,
-    scopesSupported:
-      nonEmpty(stringList(options.scopesSupported, 'scopesSupported'), 'scopesSupported') ??
-      defaultScopes,
+    scopesSupported: nonEmpty(
+      stringList(options.scopesSupported, 'scopesSupported'),
+      'scopesSupported',
+    ) ?? [...new Set(defaultScopes)],
     requiredExtensions: stringList(
       options.requiredAuthorizationExtensions,
       'requiredAuthorizationExtensions',
@@ -120,12 +155,8 @@ export function readUdapSettings(options: UdapSandboxOptions): UdapSettings {
     communities,
     allowUnregisteredClients: options.allowUnregisteredClients === true,
     hostile: options.hostile,
-    extraAnchorsDer: (options.clientTrust?.anchors ?? []).flatMap((entry) =>
-      readPkiInput(entry, 'clientTrust.anchors'),
-    ),
-    extraCrlsDer: (options.clientTrust?.crls ?? []).flatMap((entry) =>
-      readPkiInput(entry, 'clientTrust.crls'),
-    ),
+    extraAnchorsDer: readTrustInput(options.clientTrust, 'clientTrust').anchorsDer,
+    extraCrlsDer: readTrustInput(options.clientTrust, 'clientTrust').crlsDer,
     serverKeyPair: options.serverKeyPair,
     publicOrigin: readOrigin(options.publicOrigin),
     accessTokenLifetimeSeconds:
@@ -134,6 +165,98 @@ export function readUdapSettings(options: UdapSandboxOptions): UdapSettings {
       nonNegativeInteger(options.clockToleranceSeconds, 'clockToleranceSeconds') ?? 5,
     now: readClock(options.now),
     requestLogLimit: nonNegativeInteger(options.requestLogLimit, 'requestLogLimit') ?? 10_000,
+    user: options.user === undefined ? defaultSandboxUser : readSandboxUser(options.user, 'user'),
+    identityProvider,
+    tieredOAuth,
+    extensionsWithAuthorizationCode: extensionsPolicy,
+  }
+}
+
+/**
+ * Checks a hostile variant for this server.
+ *
+ * @throws {ConfigurationError} `invalidAttribute: 'hostile'` for an unknown variant, or
+ *   `unsigned-authorization-endpoint` on a server without `authorization_code`.
+ */
+export function checkHostileVariant(
+  variant: unknown,
+  grants: readonly UdapGrantType[],
+): asserts variant is HostileVariant | undefined {
+  if (variant !== undefined && !isHostileVariant(variant)) {
+    throw new ConfigurationError({
+      invalidAttribute: 'hostile',
+      invalidValue: variant,
+      validValues: hostileVariants,
+    })
+  }
+  if (variant === 'unsigned-authorization-endpoint' && !grants.includes('authorization_code')) {
+    throw new ConfigurationError({
+      invalidAttribute: 'hostile',
+      invalidValue: variant,
+      message: 'unsigned-authorization-endpoint needs the authorization_code grant',
+    })
+  }
+}
+
+/** The DER of trust inputs given as PEM/DER (`UdapClientTrust`) or `PkiObject`s (`UdapTrust`). */
+export function readTrustInput(
+  trust: { readonly anchors: readonly unknown[]; readonly crls: readonly unknown[] } | undefined,
+  attribute: string,
+): { anchorsDer: Uint8Array[]; crlsDer: Uint8Array[] } {
+  if (trust === undefined) return { anchorsDer: [], crlsDer: [] }
+  if (
+    typeof trust !== 'object' ||
+    trust === null ||
+    !Array.isArray(trust.anchors) ||
+    !Array.isArray(trust.crls)
+  ) {
+    throw new ConfigurationError({
+      invalidAttribute: attribute,
+      invalidValue: trust,
+      message: `${attribute} must be { anchors, crls } (PEM text, DER bytes or { pem, der })`,
+    })
+  }
+  const read = (entry: unknown, name: string) =>
+    readPkiInput(isPkiObject(entry) ? entry.der : (entry as string | Uint8Array), name)
+  return {
+    anchorsDer: trust.anchors.flatMap((entry) => read(entry, `${attribute}.anchors`)),
+    crlsDer: trust.crls.flatMap((entry) => read(entry, `${attribute}.crls`)),
+  }
+}
+
+function isPkiObject(value: unknown): value is PkiObject {
+  return (
+    typeof value === 'object' && value !== null && (value as PkiObject).der instanceof Uint8Array
+  )
+}
+
+function readTieredOAuth(value: unknown): UdapSettings['tieredOAuth'] {
+  if (value === undefined || value === false) return undefined
+  const options = (value === true ? {} : value) as {
+    identityProviderTrust?: UdapClientTrust
+    mapUser?: unknown
+  }
+  if (typeof options !== 'object' || options === null) {
+    throw new ConfigurationError({
+      invalidAttribute: 'tieredOAuth',
+      invalidValue: value,
+      message: 'tieredOAuth must be true or { identityProviderTrust?, mapUser? }',
+    })
+  }
+  if (options.mapUser !== undefined && typeof options.mapUser !== 'function') {
+    throw new ConfigurationError({
+      invalidAttribute: 'tieredOAuth.mapUser',
+      invalidValue: options.mapUser,
+      message: 'tieredOAuth.mapUser must be a function',
+    })
+  }
+  const trust = readTrustInput(options.identityProviderTrust, 'tieredOAuth.identityProviderTrust')
+  return {
+    identityProviderAnchorsDer: trust.anchorsDer,
+    identityProviderCrlsDer: trust.crlsDer,
+    mapUser: options.mapUser as
+      | ((identity: TieredIdentity) => UdapSandboxUser | undefined)
+      | undefined,
   }
 }
 

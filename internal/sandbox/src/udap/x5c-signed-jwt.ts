@@ -17,10 +17,16 @@ export interface VerifiedX5cJwt {
   readonly leafDer: Uint8Array
 }
 
+/**
+ * Which JWS rule a token broke: not a compact JWS (`jws`), `alg` not allowed, `x5c` missing or
+ * unusable, the signature, or a payload that is not a JSON object.
+ */
+export type X5cJwtRule = 'jws' | 'alg' | 'x5c' | 'signature' | 'payload'
+
 /** The outcome of {@link verifyX5cSignedJwt}; `message` never contains the token. */
 export type X5cJwtResult =
   | { readonly verified: true; readonly jwt: VerifiedX5cJwt }
-  | { readonly verified: false; readonly message: string }
+  | { readonly verified: false; readonly rule: X5cJwtRule; readonly message: string }
 
 const standardBase64 = /^[A-Za-z0-9+/]+={0,2}$/
 
@@ -43,24 +49,25 @@ export async function verifyX5cSignedJwt(
   try {
     header = decodeProtectedHeader(token)
   } catch {
-    return rejected('is not a compact JWS with a JSON protected header')
+    return rejected('jws', 'is not a compact JWS with a JSON protected header')
   }
   const algorithm = header.alg
   if (typeof algorithm !== 'string' || !allowedAlgorithms.includes(algorithm)) {
     return rejected(
+      'alg',
       `alg ${JSON.stringify(algorithm ?? null)} is not one of the advertised ${allowedAlgorithms.join(', ')}`,
     )
   }
   const x5c = header.x5c
   if (!Array.isArray(x5c) || x5c.length === 0) {
-    return rejected('has no x5c header (a non-empty array of certificates is required)')
+    return rejected('x5c', 'has no x5c header (a non-empty array of certificates is required)')
   }
   const chain: pkijs.Certificate[] = []
   const chainDer: Uint8Array[] = []
   for (const [index, entry] of x5c.entries()) {
     const parsed = typeof entry === 'string' ? parseX5cEntry(entry) : undefined
     if (parsed === undefined) {
-      return rejected(`x5c[${index}] is not a standard-base64 DER X.509 certificate`)
+      return rejected('x5c', `x5c[${index}] is not a standard-base64 DER X.509 certificate`)
     }
     chain.push(parsed.certificate)
     chainDer.push(parsed.der)
@@ -72,11 +79,12 @@ export async function verifyX5cSignedJwt(
     payload = (await compactVerify(token, key, { algorithms: [algorithm] })).payload
   } catch {
     return rejected(
+      'signature',
       `signature does not verify with the key of the x5c[0] certificate (alg ${algorithm})`,
     )
   }
   const claims = parseJsonObject(new TextDecoder().decode(payload))
-  if (claims === undefined) return rejected('payload is not a JSON object')
+  if (claims === undefined) return rejected('payload', 'payload is not a JSON object')
   return { verified: true, jwt: { algorithm, claims, chain, chainDer, leafDer } }
 }
 
@@ -115,6 +123,6 @@ function parseX5cEntry(entry: string): ParsedEntry | undefined {
   }
 }
 
-function rejected(problem: string): X5cJwtResult {
-  return { verified: false, message: problem }
+function rejected(rule: X5cJwtRule, problem: string): X5cJwtResult {
+  return { verified: false, rule, message: problem }
 }

@@ -1,8 +1,7 @@
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { type Browser, chromium } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type SmartSandbox, startSmartSandbox } from '../../src/index.js'
+import { type CallbackServer, startCallbackServer } from '../support/callback-server.js'
 import { authorizationUrl, prepareAuthorization } from './support/authorization.js'
 import { postForm } from './support/http.js'
 
@@ -12,18 +11,14 @@ const scope = 'openid fhirUser launch/patient patient/*.rs offline_access'
 
 let sandbox: SmartSandbox
 let browser: Browser
-let callbackServer: Server
+let callbackServer: CallbackServer
 let redirectUri: string
-const callbacks: URL[] = []
+let callbacks: readonly URL[]
 
 beforeAll(async () => {
-  callbackServer = createServer((request, response) => {
-    const url = new URL(request.url ?? '/', 'http://127.0.0.1')
-    if (url.pathname === '/callback') callbacks.push(url)
-    response.end('ok')
-  })
-  await new Promise<void>((resolve) => callbackServer.listen(0, '127.0.0.1', resolve))
-  redirectUri = `http://127.0.0.1:${(callbackServer.address() as AddressInfo).port}/callback`
+  callbackServer = await startCallbackServer()
+  redirectUri = callbackServer.redirectUri
+  callbacks = callbackServer.callbacks
   ;[sandbox, browser] = await Promise.all([
     startSmartSandbox({
       clients: [
@@ -41,10 +36,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close()
   await sandbox?.close()
-  await new Promise<void>((resolve) => {
-    callbackServer.close(() => resolve())
-    callbackServer.closeAllConnections()
-  })
+  await callbackServer?.close()
 })
 
 describe('a real browser (headless Chromium) through the sandbox', () => {

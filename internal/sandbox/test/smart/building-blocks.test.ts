@@ -1,12 +1,12 @@
 import { createPrivateKey, createPublicKey, type JsonWebKey, sign, verify } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
+import { CookieJar } from '../../src/http/cookie-jar.js'
 import { recordRequest } from '../../src/http/recorded-request.js'
 import { generateClientKeys } from '../../src/index.js'
 import {
   smartAssertionProblem,
   type VerifiedAssertion,
 } from '../../src/smart/client-assertion-rules.js'
-import { CookieJar } from '../../src/smart/cookie-jar.js'
 import { SandboxStore } from '../../src/smart/memory-adapter.js'
 import { smartClientProblems } from '../../src/smart/sandbox-client.js'
 import { ConfigurationErrorForTests } from './support/imports.js'

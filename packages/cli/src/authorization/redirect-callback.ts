@@ -1,4 +1,4 @@
-import { ConfigurationError, parseOAuthErrorBody, TokenError } from '@fhir-auth/core'
+import { ConfigurationError, parseOAuthErrorBody, redactSecrets, TokenError } from '@fhir-auth/core'
 
 /** What the redirect URL is checked against. */
 export interface RedirectExpectations {
@@ -47,11 +47,16 @@ export function readAuthorizationCode(redirectUrl: string, expected: RedirectExp
       message: `the redirect URL's iss ${JSON.stringify(issuer)} is not the server's issuer ${JSON.stringify(expected.issuer)} (RFC 9207 mix-up protection); no code was exchanged`,
     })
   }
-  const error = parseOAuthErrorBody({
-    error: parameters.get('error') ?? undefined,
-    error_description: parameters.get('error_description') ?? undefined,
-    error_uri: parameters.get('error_uri') ?? undefined,
-  })
+  // A code in the same redirect is cut out of the server's text before the text is clipped.
+  const code = parameters.get('code') ?? undefined
+  const error = parseOAuthErrorBody(
+    {
+      error: parameters.get('error') ?? undefined,
+      error_description: parameters.get('error_description') ?? undefined,
+      error_uri: parameters.get('error_uri') ?? undefined,
+    },
+    (text) => redactSecrets(text, [code]),
+  )
   if (error !== undefined) {
     throw new TokenError({
       error: error.error,
@@ -60,8 +65,7 @@ export function readAuthorizationCode(redirectUrl: string, expected: RedirectExp
       message: `the authorization server refused the request: ${error.error}${error.errorDescription === undefined ? '' : ` (${error.errorDescription})`}`,
     })
   }
-  const code = parameters.get('code')
-  if (code === null || code.trim() === '') {
+  if (code === undefined || code.trim() === '') {
     throw new TokenError({ message: 'the redirect URL has no authorization code' })
   }
   return code

@@ -1,4 +1,9 @@
-import type { AuthorizationUrlResult, Client, ClientConfigInput } from '@fhir-auth/client'
+import type {
+  AuthorizationUrlResult,
+  BasicAuthEncoding,
+  Client,
+  ClientConfigInput,
+} from '@fhir-auth/client'
 import { ConfigurationError } from '@fhir-auth/core'
 import {
   checkExclusive,
@@ -53,6 +58,13 @@ const options: readonly OptionSpec[] = [
     valueName: 'VAR',
     description: 'environment variable holding the client secret (confidential symmetric client)',
   },
+  {
+    name: 'basic-auth-encoding',
+    kind: 'string',
+    valueName: 'form-urlencoded|raw',
+    description:
+      'with --client-secret-env: how id and secret go in HTTP Basic (default form-urlencoded, RFC 6749; raw = base64(id:secret))',
+  },
   { ...keyOption, description: `${keyOption.description} (confidential asymmetric client)` },
   kidOption,
   {
@@ -98,7 +110,7 @@ export const authorizeCommand: Command = {
   name: 'authorize',
   summary: 'authorize a SMART app in a browser and exchange the code for tokens',
   synopsis: [
-    '--base-url <url> --client-id <id> --redirect-uri <uri> --scope <scope>… [--launch <token>] [--post] [--client-secret-env <VAR> | --key <file> --kid <kid>]',
+    '--base-url <url> --client-id <id> --redirect-uri <uri> --scope <scope>… [--launch <token>] [--post] [--client-secret-env <VAR> [--basic-auth-encoding raw] | --key <file> --kid <kid>]',
     '… --url-only',
     '… --redirect-url <url> --state <state> --code-verifier-env <VAR>',
   ],
@@ -108,6 +120,7 @@ export const authorizeCommand: Command = {
     'Interactive: open the printed URL (or submit the printed form), sign in, then paste the URL the browser was redirected to. The code is exchanged only when its state matches. --json writes two lines on stdout: {"authorizationRequest": …} first, then the token response.',
     'Scripts: --url-only prints the request with its state and code verifier (JSON: {authorizationRequest, state, codeVerifier}); a second run with --redirect-url, --state and the verifier in an environment variable exchanges the code.',
     'Client type: public by default; --client-secret-env makes a confidential symmetric client, --key with --kid a confidential asymmetric one. Prints the token response (tokens included); stderr never shows a token, code or verifier.',
+    'HTTP Basic: id and secret are form-urlencoded first (RFC 6749 §2.3.1); servers that expect base64(id:secret) as it is (the SMART IG example) need --basic-auth-encoding raw when the id or secret has characters such as ~ + / = : % or non-ASCII.',
     secretsNote,
   ],
   async execute(flags: ParsedFlags, context: CommandContext): Promise<void> {
@@ -179,9 +192,17 @@ async function authorizeClient(flags: ParsedFlags, context: CommandContext): Pro
   }
   const secretVariable = flags.string('client-secret-env')
   if (secretVariable !== undefined) {
+    const encoding = readBasicAuthEncoding(flags)
     const clientSecret = readEnvironmentSecret(secretVariable, '--client-secret-env', context)
-    return createClient(context, { ...config, clientSecret }, 'smart', 'confidential_symmetric')
+    return createClient(
+      context,
+      { ...config, clientSecret },
+      'smart',
+      'confidential_symmetric',
+      encoding,
+    )
   }
+  checkOnlyWith(flags, ['basic-auth-encoding'], 'client-secret-env')
   const keyFile = flags.string('key')
   if (keyFile === undefined) {
     checkOnlyWith(flags, ['kid'], 'key')
@@ -191,6 +212,17 @@ async function authorizeClient(flags: ParsedFlags, context: CommandContext): Pro
   const privateKey = await readPrivateKeyFile(keyFile, '--key')
   context.secrets.addPrivateKeyPem(privateKey)
   return createClient(context, { ...config, privateKey, kid }, 'smart', 'confidential_asymmetric')
+}
+
+/**
+ * Reads `--basic-auth-encoding`.
+ *
+ * @throws ConfigurationError on `--basic-auth-encoding` (a usage error) for another value.
+ */
+function readBasicAuthEncoding(flags: ParsedFlags): BasicAuthEncoding | undefined {
+  const value = flags.string('basic-auth-encoding')
+  if (value === undefined || value === 'form-urlencoded' || value === 'raw') return value
+  throw usageError('--basic-auth-encoding', '--basic-auth-encoding must be form-urlencoded or raw')
 }
 
 function requestDocument(request: AuthorizationUrlResult): Record<string, unknown> {

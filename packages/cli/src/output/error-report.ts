@@ -38,11 +38,30 @@ export function reportError(
 ): void {
   const chain = causeLinks(error).map(summarise)
   const [first] = chain
-  const hint = attributeHint(error, attributeHints) ?? transportHint(error)
   const message = first === undefined ? 'unknown failure' : first.message
+  // One hint at most: a message that already names a flag (the library's advice, in flags)
+  // gets no second one.
+  const hint = namesFlag(message) ? undefined : attributeHint(error, attributeHints)
   output.stderr(`error: ${oneLine(message)}${hint === undefined ? '' : ` (${hint})`}\n`)
   if (output.isVerbose) output.stderr(verboseDetail(chain, error))
   if (output.isJson) output.errorDocument({ error: { ...first, causes: chain.slice(1) } })
+}
+
+/**
+ * Library options as the CLI user writes them: the library's messages name its options
+ * (`allowInsecureLocalhost`), a CLI user knows the flags.
+ */
+const optionFlags: ReadonlyArray<readonly [RegExp, string]> = [
+  [/\ballowInsecureLocalhost\b/g, '--allow-insecure-localhost'],
+  [/\bbasicAuthEncoding\b/g, '--basic-auth-encoding'],
+]
+
+function inFlags(message: string): string {
+  return optionFlags.reduce((text, [option, flag]) => text.replace(option, flag), message)
+}
+
+function namesFlag(message: string): boolean {
+  return /(^|[\s(])--[a-z]/.test(message)
 }
 
 function summarise(error: unknown): ErrorSummary {
@@ -51,7 +70,9 @@ function summarise(error: unknown): ErrorSummary {
   const summary: Record<string, unknown> = {
     name: error.name,
     // A foreign error is a bug or a runtime failure: say so instead of passing it off as ours.
-    message: isOurs ? error.message : `unexpected failure (${error.name}): ${error.message}`,
+    message: isOurs
+      ? inFlags(error.message)
+      : `unexpected failure (${error.name}): ${error.message}`,
   }
   const record = error as unknown as Record<string, unknown>
   for (const field of detailFields) {
@@ -71,17 +92,6 @@ function attributeHint(
   const attribute = (error as unknown as Record<string, unknown>).invalidAttribute
   if (typeof attribute !== 'string' || attribute.startsWith('--')) return undefined
   return Object.hasOwn(hints, attribute) ? hints[attribute] : undefined
-}
-
-/** The flag that lifts core's HTTPS rule, when a plain-HTTP URL was refused anywhere in the chain. */
-function transportHint(error: unknown): string | undefined {
-  const isInsecureUrl = (link: unknown): boolean => {
-    const record = link as Record<string, unknown>
-    return link instanceof Error && record.code === 'ERR_HTTP' && record.reason === 'insecure-url'
-  }
-  return causeLinks(error).some(isInsecureUrl)
-    ? 'for a loopback development server add --allow-insecure-localhost'
-    : undefined
 }
 
 function verboseDetail(chain: readonly ErrorSummary[], error: unknown): string {

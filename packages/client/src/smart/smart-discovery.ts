@@ -1,4 +1,4 @@
-import { ConfigurationError, DiscoveryError } from '@fhir-auth/core'
+import { ConfigurationError, DiscoveryError, safeUrl } from '@fhir-auth/core'
 import {
   type DiscoveredEndpointField,
   discoverSmartConfiguration,
@@ -33,11 +33,14 @@ export class SmartDiscovery {
   metadata(signal?: AbortSignal): Promise<SmartMetadata> {
     if (this.#metadata !== undefined) return Promise.resolve(this.#metadata)
     // The shared request is not tied to any one caller's signal; each caller races its own.
-    this.#pending ??= this.#fetch().finally(() => {
-      this.#pending = undefined
-    })
+    const shared = () => {
+      this.#pending ??= this.#fetch().finally(() => {
+        this.#pending = undefined
+      })
+      return this.#pending
+    }
     const endpoint = this.#context.config.baseUrl ?? ''
-    return raceCallerSignal(this.#pending, signal, smartConfigurationUrlOf(endpoint))
+    return raceCallerSignal(shared, signal, smartConfigurationUrlOf(endpoint))
   }
 
   async authorizationEndpoint(signal?: AbortSignal): Promise<string> {
@@ -95,7 +98,7 @@ export class SmartDiscovery {
         message: 'baseUrl is required for SMART discovery',
       })
     }
-    const endpoint = smartConfigurationUrl(config.baseUrl)
+    const endpoint = safeUrl(smartConfigurationUrl(config.baseUrl))
     options.logger.info(`Fetching SMART configuration from ${endpoint}`, {
       event: 'smart.discovery',
     })
@@ -122,5 +125,5 @@ export class SmartDiscovery {
 }
 
 function smartConfigurationUrlOf(baseUrl: string): string {
-  return baseUrl === '' ? '(no baseUrl)' : smartConfigurationUrl(baseUrl)
+  return baseUrl === '' ? '(no baseUrl)' : safeUrl(smartConfigurationUrl(baseUrl))
 }

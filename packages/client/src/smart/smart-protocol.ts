@@ -183,7 +183,12 @@ export class SmartProtocol {
           perCall ?? this.#context.config.clientSecret,
           'clientSecret',
         )
-        return { type: 'confidential_symmetric', clientId, clientSecret }
+        return {
+          type: 'confidential_symmetric',
+          clientId,
+          clientSecret,
+          basicAuthEncoding: this.#context.options.basicAuthEncoding,
+        }
       }
       case 'confidential_asymmetric':
         return {

@@ -1,4 +1,4 @@
-import { type CertificateInput, ConfigurationError, type CrlInput } from '@fhir-auth/core'
+import { type CertificateInput, ConfigurationError, type CrlInput, safeUrl } from '@fhir-auth/core'
 import { discoverUdapMetadata, type UdapMetadata, udapDiscoveryUrl } from '@fhir-auth/udap'
 import type { UdapTrustOptions } from '../operation-options.js'
 import type { ProtocolContext } from '../protocol-context.js'
@@ -30,7 +30,7 @@ export class UdapDiscoveryCache {
     const cached = this.#entries.get(key)
     if (cached !== undefined) {
       const metadata = await this.#context.raceCallerSignal(
-        cached,
+        () => cached,
         signal,
         this.#endpoint(community),
       )
@@ -39,17 +39,21 @@ export class UdapDiscoveryCache {
       return this.metadata(input, signal)
     }
     // The shared request is not tied to any one caller's signal; each caller races its own.
-    const pending = this.#fetch(trustedAnchors, crls, community)
-    this.#entries.set(key, pending)
-    pending.catch(() => {
-      if (this.#entries.get(key) === pending) this.#entries.delete(key)
-    })
-    return this.#context.raceCallerSignal(pending, signal, this.#endpoint(community))
+    // A caller whose signal is already aborted starts nothing.
+    const start = () => {
+      const pending = this.#fetch(trustedAnchors, crls, community)
+      this.#entries.set(key, pending)
+      pending.catch(() => {
+        if (this.#entries.get(key) === pending) this.#entries.delete(key)
+      })
+      return pending
+    }
+    return this.#context.raceCallerSignal(start, signal, this.#endpoint(community))
   }
 
   #endpoint(community: string | undefined): string {
     const { baseUrl } = this.#context.config
-    return baseUrl === undefined ? '(no baseUrl)' : udapDiscoveryUrl(baseUrl, community)
+    return baseUrl === undefined ? '(no baseUrl)' : safeUrl(udapDiscoveryUrl(baseUrl, community))
   }
 
   async #fetch(

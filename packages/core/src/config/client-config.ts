@@ -1,7 +1,12 @@
 import type { CertificateInput, PrivateKeyInput } from '../crypto/backend.js'
 import { ConfigurationError } from '../errors/configuration-error.js'
 import { isJsonObject } from '../http/json.js'
-import { parseAbsoluteUrl } from '../http/url-policy.js'
+import {
+  configuredUrlProblem,
+  normalizeBaseUrl,
+  parseAbsoluteUrl,
+  withoutUserInfo,
+} from '../http/url-policy.js'
 import { redacted } from '../logging/redact.js'
 
 /**
@@ -112,18 +117,39 @@ function accepts(kind: AttributeKind, value: unknown): boolean {
   }
 }
 
-/** Checks one attribute; `null` is absent; arrays are copied and frozen. */
-function readAttribute(name: string, value: unknown): unknown {
+/**
+ * Checks one attribute; `null` is absent; arrays are copied and frozen. URLs also pass the
+ * URL policy (HTTPS or loopback HTTP under `allowInsecureLocalhost`, no user info) now rather
+ * than when first fetched.
+ */
+function readAttribute(name: string, value: unknown, allowInsecureLocalhost: boolean): unknown {
   if (value === undefined || value === null) return undefined
   const kind = kinds[name] as AttributeKind
+  if (kind === 'url' && typeof value === 'string' && accepts(kind, value)) {
+    const problem = configuredUrlProblem(value, allowInsecureLocalhost)
+    if (problem !== undefined) {
+      // User info may be a password: it is replaced before the value is shown (or cut).
+      const shown = withoutUserInfo(value)
+      throw new ConfigurationError({
+        invalidAttribute: name,
+        invalidValue: shown,
+        message: `${name} ${problem}, got ${JSON.stringify(shown.slice(0, 100))}`,
+      })
+    }
+  }
   if (!accepts(kind, value)) {
     const secret = kind === 'secret' || kind === 'key'
+    // User info in anything URL-shaped may be a password: replaced before the value is shown or cut.
+    const text =
+      typeof value === 'string' && (kind === 'url' || kind === 'redirect')
+        ? withoutUserInfo(value)
+        : value
     const shown =
-      typeof value === 'string' && !secret ? JSON.stringify(value.slice(0, 100)) : typeName(value)
+      typeof text === 'string' && !secret ? JSON.stringify(text.slice(0, 100)) : typeName(value)
     throw new ConfigurationError({
       invalidAttribute: name,
       // A secret of the wrong type may still be a secret: only its type is reported.
-      invalidValue: secret ? `a ${typeName(value)}` : kind === 'chain' ? typeName(value) : value,
+      invalidValue: secret ? `a ${typeName(value)}` : kind === 'chain' ? typeName(value) : text,
       validValues: kind === 'boolean' ? ['true', 'false'] : undefined,
       message: `${name} must be ${expectations[kind]}, got ${shown}`,
     })
@@ -134,10 +160,15 @@ function readAttribute(name: string, value: unknown): unknown {
 /**
  * The resolved, validated and frozen client configuration.
  *
- * Construction checks JavaScript types and URL syntax and throws a `ConfigurationError` naming
- * the attribute. Attributes a flow needs (`clientId`, `redirectUri`, `scopes`, keys…) may be
- * absent here: each flow checks what it needs when it runs (spec). URL attributes keep the
- * exact string given (no normalisation: UDAP compares them byte for byte).
+ * Construction checks JavaScript types and URLs and throws a `ConfigurationError` naming the
+ * attribute. Every URL the library may use (`baseUrl`, `issuer`, `jwksUri`,
+ * `authorizationEndpoint`, `tokenEndpoint`) must be HTTPS — or HTTP to a loopback host under
+ * `allowInsecureLocalhost` — and carry no user info; `redirectUri` must be an absolute URL of a
+ * safe scheme (native apps use private-use schemes). Attributes a flow needs (`clientId`,
+ * `redirectUri`, `scopes`, keys…) may be absent here: each flow checks what it needs when it
+ * runs (spec). `baseUrl` is kept without trailing slashes (a trailing `/` is not significant:
+ * `aud`, discovery URLs and the UDAP `iss` comparison use this form); every other URL keeps the
+ * exact string given (UDAP compares them byte for byte).
  *
  * `toJSON()` and `util.inspect` never show `clientSecret` or `privateKey`.
  *
@@ -152,6 +183,7 @@ function readAttribute(name: string, value: unknown): unknown {
  * config.issuer // 'https://ehr.example.org/fhir'
  * ```
  * @see packages/core/README.md#configuration in the fhir-auth repository
+ * @see docs/adr/0003-http-policy.md in the fhir-auth repository
  */
 export class ClientConfig {
   readonly baseUrl: string | undefined
@@ -172,7 +204,10 @@ export class ClientConfig {
   /** The issuer as configured (undefined when it defaults to `baseUrl`), for {@link with}. */
   readonly #configuredIssuer: string | undefined
 
-  /** @throws ConfigurationError naming the first attribute with a wrong type or malformed URL. */
+  /**
+   * @throws ConfigurationError naming the first attribute with a wrong type, a malformed URL or
+   *   a URL the policy refuses.
+   */
   constructor(input: ClientConfigInput) {
     if (!isJsonObject(input)) {
       throw new ConfigurationError({
@@ -189,11 +224,16 @@ export class ClientConfig {
         })
       }
     }
+    // Read before the others so URLs are judged under it; a wrong type is reported in its turn.
+    const allowInsecureLocalhost = input.allowInsecureLocalhost === true
     const values: Record<string, unknown> = {}
-    for (const name of knownAttributes) values[name] = readAttribute(name, input[name])
+    for (const name of knownAttributes) {
+      values[name] = readAttribute(name, input[name], allowInsecureLocalhost)
+    }
     const string = (name: string) => values[name] as string | undefined
 
-    this.baseUrl = string('baseUrl')
+    const baseUrl = string('baseUrl')
+    this.baseUrl = baseUrl === undefined ? undefined : normalizeBaseUrl(baseUrl)
     this.clientId = string('clientId')
     this.redirectUri = string('redirectUri')
     this.scopes = values.scopes as readonly string[] | undefined

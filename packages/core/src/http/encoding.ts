@@ -21,12 +21,38 @@ export function formUrlEncode(value: string): string {
 }
 
 /**
- * The `Authorization` header value for HTTP Basic client authentication (RFC 6749 §2.3.1):
- * client id and secret each form-urlencoded, joined by `:`, UTF-8, base64.
+ * How the client id and secret are written inside HTTP Basic credentials:
+ *
+ * - `'form-urlencoded'` (default): each form-urlencoded first, as RFC 6749 §2.3.1 requires;
+ * - `'raw'`: as they are (`base64(id:secret)`, RFC 7617), as the SMART IG's example and some
+ *   servers expect. Both give the same header unless the id or secret holds characters that
+ *   form encoding changes (anything but letters, digits and `*-._`).
+ */
+export type BasicAuthEncoding = 'form-urlencoded' | 'raw'
+
+/** The values of {@link BasicAuthEncoding}, the default first. */
+export const basicAuthEncodings: readonly BasicAuthEncoding[] = ['form-urlencoded', 'raw']
+
+/**
+ * The `Authorization` header value for HTTP Basic client authentication: client id and secret
+ * (form-urlencoded unless `encoding` is `'raw'`), joined by `:`, UTF-8, base64.
  *
  * @see https://www.rfc-editor.org/rfc/rfc6749#section-2.3.1
+ * @see https://www.rfc-editor.org/rfc/rfc7617#section-2
  */
-export function basicAuthorization(clientId: string, clientSecret: string): string {
-  const credentials = `${formUrlEncode(clientId)}:${formUrlEncode(clientSecret)}`
+export function basicAuthorization(
+  clientId: string,
+  clientSecret: string,
+  encoding: BasicAuthEncoding = 'form-urlencoded',
+): string {
+  const credentials =
+    encoding === 'raw'
+      ? `${clientId}:${clientSecret}`
+      : `${formUrlEncode(clientId)}:${formUrlEncode(clientSecret)}`
   return `Basic ${base64Encode(new TextEncoder().encode(credentials))}`
+}
+
+/** True when form encoding changes `value`, i.e. the two {@link BasicAuthEncoding}s differ for it. */
+export function formEncodingChanges(value: string): boolean {
+  return formUrlEncode(value) !== value
 }

@@ -57,7 +57,11 @@ export function oauthErrorFromResponse<E extends FhirAuthError>(
   response: HttpResponse,
   secrets: readonly (string | undefined)[],
 ): E {
-  const oauth = parseOAuthErrorBody(tryParseJsonBody(response))
+  // The fields are redacted before they are cut (a secret straddling the cut would otherwise
+  // leave its prefix behind), and the message is built from them: both are logged and shown.
+  const oauth = parseOAuthErrorBody(tryParseJsonBody(response), (text) =>
+    redactRequestSecrets(text, secrets),
+  )
   const where = `${label} to ${safeUrl(response.url)} failed with HTTP ${response.status}`
   if (oauth?.error === undefined) {
     return new ErrorClass({
@@ -65,16 +69,12 @@ export function oauthErrorFromResponse<E extends FhirAuthError>(
       message: `${where} and no OAuth error in the body`,
     })
   }
-  // The fields get the same redaction as the message: they are logged and shown just as often.
-  const redact = (text: string | undefined) =>
-    text === undefined ? undefined : redactRequestSecrets(text, secrets)
-  const error = redact(oauth.error) as string
-  const errorDescription = redact(oauth.errorDescription)
+  const { error, errorDescription } = oauth
   return new ErrorClass({
     status: response.status,
     error,
     errorDescription,
-    errorUri: redact(oauth.errorUri),
+    errorUri: oauth.errorUri,
     message: `${where}: ${error}${errorDescription === undefined ? '' : ` (${errorDescription})`}`,
   })
 }

@@ -1,7 +1,7 @@
 import { HttpError, type HttpErrorReason } from '../errors/http-error.js'
 import { type Deadline, startDeadline } from './deadline.js'
 import { encodeForm } from './encoding.js'
-import { checkUrl } from './url-policy.js'
+import { checkUrl, insecureUrlAdvice } from './url-policy.js'
 
 /**
  * The `fetch` the library calls: narrower than `typeof fetch`, so wrappers (undici, ky, a test
@@ -127,7 +127,7 @@ async function fetchOnce(exchange: Exchange): Promise<Response> {
       problem,
       problem === 'invalid-url'
         ? 'refused: not an absolute URL'
-        : `refused: HTTPS is required${allowInsecure ? '' : ' (loopback HTTP needs allowInsecureLocalhost)'}`,
+        : `refused: HTTPS is required ${insecureUrlAdvice(url, allowInsecure)}`,
     )
   }
   const headers: Record<string, string> = { accept: 'application/json' }
@@ -294,9 +294,30 @@ function describeError(error: unknown): { name: string; code: string | undefined
   }
 }
 
+/** What the transport error codes a person meets most often mean, in words. */
+const codeMeanings: Readonly<Record<string, string>> = {
+  ENOTFOUND: 'the host name could not be resolved',
+  EAI_AGAIN: 'the host name could not be resolved (DNS did not answer)',
+  ECONNREFUSED: 'the connection was refused',
+  ECONNRESET: 'the connection was reset',
+  ETIMEDOUT: 'the connection timed out',
+  EHOSTUNREACH: 'the host is unreachable',
+  ENETUNREACH: 'the network is unreachable',
+  CERT_HAS_EXPIRED: 'the server’s TLS certificate has expired',
+  DEPTH_ZERO_SELF_SIGNED_CERT: 'the server’s TLS certificate is self-signed',
+  SELF_SIGNED_CERT_IN_CHAIN: 'the server’s TLS certificate chain is not trusted',
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'the server’s TLS certificate chain is not trusted',
+  ERR_TLS_CERT_ALTNAME_INVALID: 'the server’s TLS certificate does not name this host',
+}
+
+/** The transport failure in words, with its code: `the host name could not be resolved (ENOTFOUND)`. */
 function networkCause(error: unknown): string {
   const { name, code } = describeError(error)
-  return code ?? (name === 'TypeError' || name === 'Error' ? 'network error' : name)
+  if (code !== undefined) {
+    const meaning = codeMeanings[code]
+    return meaning === undefined ? code : `${meaning} (${code})`
+  }
+  return name === 'TypeError' || name === 'Error' ? 'network error' : name
 }
 
 /**

@@ -43,3 +43,67 @@ export function checkUrl(value: string, allowInsecureLocalhost: boolean): UrlPro
 export function isUsableUrl(value: string, allowInsecureLocalhost: boolean): boolean {
   return checkUrl(value, allowInsecureLocalhost) === undefined
 }
+
+/**
+ * A base URL as every flow uses it: without trailing slashes. A trailing `/` on a FHIR base URL
+ * is not significant (DESIGN §12): SMART `aud`, the discovery URLs and the UDAP `iss`
+ * comparison all use this form, so `https://ehr.example.org/fhir/` and
+ * `https://ehr.example.org/fhir` name the same server.
+ *
+ * @example
+ * ```ts
+ * normalizeBaseUrl('https://ehr.example.org/fhir/') // 'https://ehr.example.org/fhir'
+ * ```
+ */
+export function normalizeBaseUrl(baseUrl: string): string {
+  return baseUrl.replace(/\/+$/, '')
+}
+
+/**
+ * A URL-like text with its user info (if any) replaced, safe to show in a message or error
+ * field. Text-based, so URLs the parser refuses (a bad port, a script scheme) are covered too:
+ * everything between the scheme and the last `@` of the authority goes, as a URL parser reads it.
+ */
+export function withoutUserInfo(value: string): string {
+  return value.replace(/^(\s*[A-Za-z][A-Za-z0-9+.-]*:[\\/]*)[^/\\?#]*@/, '$1[REDACTED]@')
+}
+
+/**
+ * Why a URL the caller configured (base URL, issuer, endpoints, JWKS URL, registration endpoint)
+ * is refused, as the end of a sentence, or `undefined` when it is acceptable. The transport
+ * policy of {@link checkUrl}, applied when the configuration is built rather than when the URL
+ * is first fetched (an `http://` authorize URL or `jku` is never fetched by the library at
+ * all), plus: no user info, since credentials in a URL end up in logs and error messages.
+ *
+ * @see https://www.rfc-editor.org/rfc/rfc3986#section-3.2.1 (user information is deprecated)
+ * @see docs/adr/0003-http-policy.md in the fhir-auth repository
+ */
+export function configuredUrlProblem(
+  value: string,
+  allowInsecureLocalhost: boolean,
+): string | undefined {
+  const url = parseAbsoluteUrl(value)
+  if (url === undefined || !(url.protocol === 'https:' || url.protocol === 'http:')) {
+    return 'must be an absolute http(s) URL'
+  }
+  if (url.username !== '' || url.password !== '') {
+    return 'must not contain user info (user:password@): credentials in a URL end up in logs'
+  }
+  if (checkUrl(value, allowInsecureLocalhost) !== undefined) {
+    return `must be HTTPS ${insecureUrlAdvice(value, allowInsecureLocalhost)}`
+  }
+  return undefined
+}
+
+/**
+ * The parenthesis that follows "HTTPS is required" for a URL the policy refused: the option
+ * that lifts the rule only when it would help (a loopback host without `allowInsecureLocalhost`),
+ * else the rule itself, so no message suggests the option for a host it cannot open.
+ */
+export function insecureUrlAdvice(value: string, allowInsecureLocalhost: boolean): string {
+  const url = parseAbsoluteUrl(value)
+  const loopbackHttp = url?.protocol === 'http:' && isLoopbackHostname(url.hostname)
+  return loopbackHttp && !allowInsecureLocalhost
+    ? '(loopback HTTP needs allowInsecureLocalhost)'
+    : '(plain HTTP is allowed only to a loopback host)'
+}

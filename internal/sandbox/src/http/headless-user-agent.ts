@@ -1,5 +1,5 @@
 import { ConfigurationError, HttpError } from '@fhir-auth/core'
-import { parseJsonObject } from '../http/body-format.js'
+import { parseJsonObject } from './body-format.js'
 import { CookieJar } from './cookie-jar.js'
 
 /**
@@ -49,22 +49,43 @@ export const consentDecisionHeader = 'x-sandbox-consent'
 /** Hops allowed before giving up: authorize, login, resume, consent, resume, and spare. */
 const maximumHops = 10
 
+/** Where a user agent may go, beyond the sandbox it starts at. */
+export interface UserAgentScope {
+  /** Where the sandbox listens; the first request must be on it or on an alias. */
+  readonly origin: string
+  /** Origins that stand for {@link origin} (a `publicOrigin`): requests go to `origin`. */
+  readonly aliases?: readonly string[]
+  /**
+   * Whether a redirect to `url` (not the client's) may be followed. Default: any URL (the SMART
+   * provider redirects only within itself). A redirect that may not be followed ends the run
+   * like the client's redirect.
+   */
+  readonly mayFollow?: (url: URL) => boolean
+  /** The client's redirect URI when the request names none (e.g. its only registered one). */
+  readonly registeredRedirectUri?: (clientId: string | undefined) => string | undefined
+}
+
 /**
- * Plays the user's browser through an authorization on the sandbox: sends the request,
- * follows the provider's redirects with a cookie jar of its own, and stops at the redirect to
- * the client's `redirect_uri` (which it never contacts).
+ * Plays the user's browser through an authorization on a sandbox: sends the request, follows
+ * the redirects (within the sandbox, and across sandboxes where `scope.mayFollow` allows) with
+ * a cookie jar of its own, and stops at the redirect to the client's `redirect_uri` (which it
+ * never contacts).
  *
+ * @param scope the sandbox's origin, or a {@link UserAgentScope}.
  * @throws {ConfigurationError} `request` is not a GET URL or an endpoint with params, or it
  *   targets another origin than the sandbox's.
  * @throws {HttpError} reason `redirect`: more than ten hops without reaching the client.
  * @see https://hl7.org/fhir/smart-app-launch/STU2.2/app-launch.html#obtain-authorization-code
  */
 export async function runAuthorization(
-  sandboxOrigin: string,
+  scope: string | UserAgentScope,
   request: AuthorizeRequest,
   options: AuthorizeOptions | undefined = {},
 ): Promise<AuthorizeResult> {
-  const first = firstHop(sandboxOrigin, request)
+  const agent: UserAgentScope = typeof scope === 'string' ? { origin: scope } : scope
+  const sandboxOrigins = [agent.origin, ...(agent.aliases ?? [])]
+  const first = firstHop(sandboxOrigins, request)
+  const redirectUri = first.redirectUri ?? agent.registeredRedirectUri?.(first.clientId)
   const jar = new CookieJar()
   let url = first.url
   let method = first.method
@@ -76,7 +97,7 @@ export async function runAuthorization(
     const cookie = jar.headerFor(url)
     if (cookie !== undefined) headers.cookie = cookie
     if (body !== undefined) headers['content-type'] = 'application/x-www-form-urlencoded'
-    const response = await fetch(url, {
+    const response = await fetch(listeningUrl(url, agent), {
       method,
       headers,
       redirect: 'manual',
@@ -89,7 +110,10 @@ export async function runAuthorization(
     }
     await response.body?.cancel()
     const target = new URL(location, url)
-    if (isClientRedirect(target, sandboxOrigin, first.redirectUri)) {
+    if (
+      isClientRedirect(target, sandboxOrigins, redirectUri) ||
+      !(agent.mayFollow?.(target) ?? true)
+    ) {
       return redirectResult(target, response.status)
     }
     url = target
@@ -98,9 +122,15 @@ export async function runAuthorization(
   }
   throw new HttpError({
     reason: 'redirect',
-    url: `${sandboxOrigin}/`,
+    url: `${agent.origin}/`,
     message: `the authorization did not reach the client's redirect_uri within ${maximumHops} redirects`,
   })
+}
+
+/** `url` with an alias origin replaced by the origin the sandbox listens on. */
+function listeningUrl(url: URL, agent: UserAgentScope): URL {
+  if (!(agent.aliases ?? []).includes(url.origin)) return url
+  return new URL(`${url.pathname}${url.search}`, agent.origin)
 }
 
 interface FirstHop {
@@ -108,9 +138,10 @@ interface FirstHop {
   readonly method: 'GET' | 'POST'
   readonly body: string | undefined
   readonly redirectUri: string | undefined
+  readonly clientId: string | undefined
 }
 
-function firstHop(sandboxOrigin: string, request: AuthorizeRequest): FirstHop {
+function firstHop(sandboxOrigins: readonly string[], request: AuthorizeRequest): FirstHop {
   if (typeof request !== 'object' || request === null) {
     throw new ConfigurationError({
       invalidAttribute: 'request',
@@ -119,12 +150,13 @@ function firstHop(sandboxOrigin: string, request: AuthorizeRequest): FirstHop {
     })
   }
   if ('url' in request && typeof request.url === 'string') {
-    const url = sandboxUrl(sandboxOrigin, request.url, 'url')
+    const url = sandboxUrl(sandboxOrigins, request.url, 'url')
     return {
       url,
       method: 'GET',
       body: undefined,
       redirectUri: url.searchParams.get('redirect_uri') ?? undefined,
+      clientId: url.searchParams.get('client_id') ?? undefined,
     }
   }
   if ('endpoint' in request && typeof request.endpoint === 'string') {
@@ -137,10 +169,11 @@ function firstHop(sandboxOrigin: string, request: AuthorizeRequest): FirstHop {
       })
     }
     return {
-      url: sandboxUrl(sandboxOrigin, request.endpoint, 'endpoint'),
+      url: sandboxUrl(sandboxOrigins, request.endpoint, 'endpoint'),
       method: 'POST',
       body: new URLSearchParams(params).toString(),
       redirectUri: params.redirect_uri,
+      clientId: params.client_id,
     }
   }
   throw new ConfigurationError({
@@ -150,7 +183,7 @@ function firstHop(sandboxOrigin: string, request: AuthorizeRequest): FirstHop {
   })
 }
 
-function sandboxUrl(sandboxOrigin: string, value: string, attribute: string): URL {
+function sandboxUrl(sandboxOrigins: readonly string[], value: string, attribute: string): URL {
   let url: URL
   try {
     url = new URL(value)
@@ -164,30 +197,30 @@ function sandboxUrl(sandboxOrigin: string, value: string, attribute: string): UR
       { cause },
     )
   }
-  if (url.origin !== sandboxOrigin) {
+  if (!sandboxOrigins.includes(url.origin)) {
     throw new ConfigurationError({
       invalidAttribute: attribute,
       invalidValue: url.origin,
-      message: `${attribute} must be on the sandbox origin ${sandboxOrigin}, not ${url.origin}`,
+      message: `${attribute} must be on the sandbox origin ${sandboxOrigins.join(' or ')}, not ${url.origin}`,
     })
   }
   return url
 }
 
 /**
- * The redirect that ends the authorization: to the requested `redirect_uri` (same origin and
- * path), or — when the request named none — anywhere off the sandbox origin.
+ * The redirect that ends the authorization: to the client's `redirect_uri` (same origin and
+ * path), or — when it is not known — anywhere off the sandbox origins.
  */
 function isClientRedirect(
   target: URL,
-  sandboxOrigin: string,
+  sandboxOrigins: readonly string[],
   redirectUri: string | undefined,
 ): boolean {
   if (redirectUri !== undefined && URL.canParse(redirectUri)) {
     const expected = new URL(redirectUri)
     return target.origin === expected.origin && target.pathname === expected.pathname
   }
-  return target.origin !== sandboxOrigin
+  return !sandboxOrigins.includes(target.origin)
 }
 
 function redirectResult(target: URL, status: number): AuthorizeResult {

@@ -1,16 +1,19 @@
 interface StoredCookie {
+  readonly host: string
   readonly name: string
   readonly value: string
   readonly path: string
 }
 
 /**
- * The smallest cookie store that carries oidc-provider's session and interaction cookies
- * across the authorize → interaction → resume hops of one sandbox origin.
+ * The smallest cookie store that carries the sandboxes' session cookies across the hops of an
+ * authorization (oidc-provider's authorize → interaction → resume; a UDAP data holder → IdP →
+ * data holder).
  *
- * It keeps name, value and path (RFC 6265 §5.1.4 path matching) and honours deletion by an
- * expiry in the past or `Max-Age=0`; domain, `Secure` and `SameSite` do not matter on one
- * loopback origin and are ignored.
+ * Cookies are host-only (RFC 6265 §5.3 step 6: the `Domain` attribute is ignored) and, as in
+ * browsers, not scoped by port: every sandbox on `127.0.0.1` sees them. It keeps name, value
+ * and path (§5.1.4 path matching) and honours deletion by an expiry in the past or
+ * `Max-Age=0`; `Secure` and `SameSite` do not matter on loopback and are ignored.
  *
  * @see https://www.rfc-editor.org/rfc/rfc6265#section-5.2
  */
@@ -24,8 +27,8 @@ export class CookieJar {
 
   /** The `Cookie` header value for a request to `url`, or `undefined` when none match. */
   headerFor(url: URL): string | undefined {
-    const matching = [...this.#cookies.values()].filter((cookie) =>
-      pathMatches(url.pathname, cookie.path),
+    const matching = [...this.#cookies.values()].filter(
+      (cookie) => cookie.host === url.hostname && pathMatches(url.pathname, cookie.path),
     )
     if (matching.length === 0) return undefined
     return matching.map((cookie) => `${cookie.name}=${cookie.value}`).join('; ')
@@ -46,9 +49,10 @@ export class CookieJar {
       if (key === 'max-age' && Number(attributeValue) <= 0) expired = true
       if (key === 'expires' && Date.parse(attributeValue) <= Date.now()) expired = true
     }
-    const key = `${name}\u0000${path}`
+    const host = requestUrl.hostname
+    const key = `${host}\u0000${name}\u0000${path}`
     if (expired) this.#cookies.delete(key)
-    else this.#cookies.set(key, { name, value, path })
+    else this.#cookies.set(key, { host, name, value, path })
   }
 }
 
