@@ -360,6 +360,26 @@ describe('sendRequest: what a transport error may say', () => {
     expect(Object.entries(cause)).toContainEqual(['code', 'UND_ERR_SOCKET'])
   })
 
+  it.each([
+    ['ENOTFOUND', 'the host name could not be resolved'],
+    ['EAI_AGAIN', 'the host name could not be resolved (DNS did not answer)'],
+    ['ECONNREFUSED', 'the connection was refused'],
+    ['ECONNRESET', 'the connection was reset'],
+    ['ETIMEDOUT', 'the connection timed out'],
+    ['EHOSTUNREACH', 'the host is unreachable'],
+    ['ENETUNREACH', 'the network is unreachable'],
+    ['CERT_HAS_EXPIRED', 'the server’s TLS certificate has expired'],
+    ['DEPTH_ZERO_SELF_SIGNED_CERT', 'the server’s TLS certificate is self-signed'],
+    ['SELF_SIGNED_CERT_IN_CHAIN', 'the server’s TLS certificate chain is not trusted'],
+    ['UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'the server’s TLS certificate chain is not trusted'],
+    ['ERR_TLS_CERT_ALTNAME_INVALID', 'the server’s TLS certificate does not name this host'],
+  ])('says what %s means', async (code, meaning) => {
+    const { error } = await networkError(
+      Object.assign(new TypeError('fetch failed'), { cause: { code } }),
+    )
+    expect(error.message).toBe(`GET ${url} failed: ${meaning} (${code})`)
+  })
+
   it('reads the code from the cause, as undici reports it', async () => {
     const { cause } = await networkError(
       Object.assign(new TypeError('fetch failed'), { cause: { code: 'ECONNREFUSED' } }),
