@@ -5,20 +5,14 @@
  * Each case fails if its rule is dropped (see docs/testing.md, mutation testing).
  */
 import { describe, expect, it } from 'vitest'
+import { failureOf } from '../../../internal/test-utils/src/failure.js'
 // By path: test-utils depends on core, so core cannot depend on it (a cycle in the workspace).
 import { fakeFetch, jsonResponse } from '../../../internal/test-utils/src/fake-fetch.js'
 import { type FetchLike, HttpError, sendRequest } from '../src/index.js'
 
 const url = 'https://as.example.org/token'
 
-async function httpError(promise: Promise<unknown>): Promise<HttpError> {
-  const outcome = await promise.then(
-    () => undefined,
-    (error: unknown) => error,
-  )
-  expect(outcome).toBeInstanceOf(HttpError)
-  return outcome as HttpError
-}
+const httpError = (promise: Promise<unknown>) => failureOf(promise, HttpError)
 
 /** A fetch answering every call with `answer()`: for answers a real `Response` cannot be. */
 function answering(answer: () => unknown): FetchLike {

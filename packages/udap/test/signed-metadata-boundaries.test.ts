@@ -7,6 +7,7 @@
  */
 import { type CryptoBackend, CryptoError, DiscoveryError } from '@fhir-auth/core'
 import { webCryptoBackend } from '@fhir-auth/crypto-webcrypto'
+import { failureOf } from '@fhir-auth/test-utils/failure'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { type VerifySignedMetadataOptions, verifySignedMetadata } from '../src/index.js'
 import { base64Url, signTestJwsText, x5cOf } from './support/jws.js'
@@ -33,22 +34,11 @@ function verify(jwt: unknown, overrides: Partial<VerifySignedMetadataOptions> = 
   })
 }
 
-/** The error `promise` rejects with; fails the test when it resolves. */
-async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
-  const outcome = await promise.then(
-    () => ({ resolved: true as const }),
-    (error: unknown) => ({ resolved: false as const, error }),
-  )
-  expect(outcome.resolved, 'expected a rejection').toBe(false)
-  return outcome.resolved ? undefined : outcome.error
-}
-
 /** The DiscoveryError of `promise`, whose message must contain `check`. */
 async function refusal(promise: Promise<unknown>, check: string): Promise<DiscoveryError> {
-  const error = await rejectionOf(promise)
-  expect(error).toBeInstanceOf(DiscoveryError)
-  expect((error as DiscoveryError).message).toContain(`failed validation: ${check}`)
-  return error as DiscoveryError
+  const error = await failureOf(promise, DiscoveryError)
+  expect(error.message).toContain(`failed validation: ${check}`)
+  return error
 }
 
 /** Metadata signed by the server with these claim overrides. */
@@ -153,9 +143,11 @@ describe('what a backend failure becomes', () => {
       'verifySignature',
       'verifyCertificateChain',
     ] as const) {
-      expect(
-        await rejectionOf(verify(await signedMetadata(pki), { crypto: failing(member, bug) })),
-      ).toBe(bug)
+      const outcome = await failureOf(
+        verify(await signedMetadata(pki), { crypto: failing(member, bug) }),
+        TypeError,
+      )
+      expect(outcome).toBe(bug)
     }
   })
 
