@@ -1,11 +1,13 @@
 /**
  * Runs every portable test in Node, in the edge runtime and in headless Chromium in one Vitest
- * run (see test/support/runtime-projects.ts); `*.node.test.ts` files run in Node only. The
- * global setup starts the loopback HTTP server the `sendRequest` tests reach from each runtime.
+ * run (the projects are shared with the other portable packages: see
+ * internal/test-utils/src/vitest/runtime-projects.ts); `*.node.test.ts` files run in Node only.
+ * The global setup starts the loopback HTTP server the `sendRequest` tests reach from each
+ * runtime.
  */
 import { defineConfig } from 'vitest/config'
+import { runtimeProjects } from '../../internal/test-utils/src/vitest/runtime-projects.js'
 import { packageTestConfig } from '../../vitest.shared.js'
-import { runtimeProjects } from './test/support/runtime-projects.js'
 
 const shared = packageTestConfig(import.meta.dirname)
 

@@ -271,10 +271,12 @@ describe.each(parsers)('$name when the server echoes request secrets', (parser) 
           })
           // Redaction before truncation: a fragment the cut left behind starts with these.
           const prefix = { [`${which} (first 12 characters)`]: secrets[which].slice(0, 12) }
-          await expectTypedOutcome(() => parser.parse(response, values), {
+          const outcome = await expectTypedOutcome(() => parser.parse(response, values), {
             maxElapsedMs: marginMs,
             secrets: { ...secrets, ...prefix },
           })
+          // A failure status is never a success, whatever the body says.
+          expect(outcome.kind === 'typed-error' && outcome.error.name).toBe(parser.errorName)
         },
       ),
       propertySettings(`${parser.name} echo`, 80),

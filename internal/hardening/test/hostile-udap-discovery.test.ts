@@ -172,7 +172,12 @@ describe('verifySignedMetadata over hostile JWTs', () => {
           container,
         })
         const jwt = identity.signNodes(toJsonNode(identity.validHeader()), claims)
-        await expectTypedOutcome(() => verify(jwt, backend.crypto), { maxElapsedMs: marginMs })
+        const outcome = await expectTypedOutcome(() => verify(jwt, backend.crypto), {
+          maxElapsedMs: marginMs,
+        })
+        // Verified claims carrying the deep extension, or a DiscoveryError: nothing else.
+        if (outcome.kind === 'success') expect(outcome.value).toHaveProperty('claims.extension')
+        else expect(outcome.error.name).toBe('DiscoveryError')
       }
     }
   })

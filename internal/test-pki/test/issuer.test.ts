@@ -151,12 +151,17 @@ describe('CertificateAuthority.issue', () => {
     ).toBe(false)
   })
 
-  it('issues EC certificates quickly enough to mint one per test run', async () => {
+  it('mints certificates one after another with distinct serial numbers', async () => {
+    // How fast is a benchmark's question (internal/bench), not a test's: a wall-clock bound
+    // fails on a loaded machine. The time is printed for the curious.
     const started = performance.now()
-    for (let index = 0; index < 10; index++)
-      await intermediate.issue({ commonName: `quick ${index}` })
-    const perCertificateMs = (performance.now() - started) / 10
-    expect(perCertificateMs).toBeLessThan(200)
+    const serials = new Set<string>()
+    for (let index = 0; index < 10; index++) {
+      const issued = await intermediate.issue({ commonName: `quick ${index}` })
+      serials.add(new X509Certificate(issued.certificateDer).serialNumber)
+    }
+    console.info(`EC certificate: ${((performance.now() - started) / 10).toFixed(1)} ms each`)
+    expect(serials.size).toBe(10)
   })
 })
 

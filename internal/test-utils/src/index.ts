@@ -1,6 +1,9 @@
 /**
- * `@fhir-auth/test-utils`: helpers shared by fhir-auth's test suites — a logger that records
- * every call, and a scanner that proves no secret reaches logs, errors or printed objects.
+ * `@fhir-auth/test-utils`: helpers shared by fhir-auth's test suites (Node) — a logger that
+ * records every call, a scanner that proves no secret reaches logs, errors or printed objects,
+ * and a loopback port that refuses connections. The portable helpers have their own subpaths,
+ * which import no Node module: `@fhir-auth/test-utils/fake-fetch` (the one fake `fetch`) and
+ * `@fhir-auth/test-utils/failure` (the error an operation fails with).
  *
  * @packageDocumentation
  */
@@ -12,6 +15,7 @@ export {
   createCapturingLogger,
   safeJson,
 } from './capturing-logger.js'
+export { type RefusingOrigin, refusingLoopbackOrigin } from './refusing-port.js'
 export {
   compactJwsPattern,
   pemPrivateKeyPattern,

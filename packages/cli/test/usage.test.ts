@@ -131,6 +131,6 @@ describe('--timeout', () => {
     expect(result.exitCode, result.stderr).toBe(1)
     expect(result.stderr).toContain('reason: timeout')
     expect(elapsed).toBeGreaterThanOrEqual(190)
-    expect(elapsed).toBeLessThan(5000)
+    expect(result.stderr).toContain('200 ms')
   })
 })

@@ -162,12 +162,14 @@ describe('authorizationUrl', () => {
     })
 
     it('accepts method as a string in lower case and names the valid values otherwise', async () => {
-      const error = (await rejection(
-        new Client(launchConfig, { fetch: standardServer().fetch }).authorizationUrl({
-          method: 'patch' as never,
-        }),
-      )) as ConfigurationError
-      expect(error.validValues).toEqual(['get', 'post'])
+      const client = new Client(launchConfig, { fetch: standardServer().fetch })
+      expect((await client.authorizationUrl({ method: 'get' })).authUrl).toContain('?')
+      expect((await client.authorizationUrl({ method: 'post' })).params).toMatchObject({
+        response_type: 'code',
+      })
+      const error = await rejection(client.authorizationUrl({ method: 'patch' as never }))
+      expect(error).toBeInstanceOf(ConfigurationError)
+      expect(error).toMatchObject({ invalidAttribute: 'method', validValues: ['get', 'post'] })
     })
 
     it('authorizationEndpoint when discovery has none', async () => {
@@ -210,6 +212,13 @@ describe('authorizationUrl', () => {
     expect(
       (await allowed.authorizationUrl()).authUrl.startsWith('http://127.0.0.1:8080/authorize?'),
     ).toBe(true)
+    // The same discovered endpoint from an HTTPS server, without the flag: refused.
+    const httpsServer = fakeServer({ [discoveryUrl]: () => json(document) })
+    const error = await rejection(
+      new Client(launchConfig, { fetch: httpsServer.fetch }).authorizationUrl(),
+    )
+    expect(error).toBeInstanceOf(DiscoveryError)
+    expect((error as DiscoveryError).endpoint).toBe(discoveryUrl)
   })
 })
 
@@ -416,9 +425,30 @@ describe('requestBackendToken', () => {
     )
     await client.requestBackendToken({ scopes: ['system/Observation.rs'] })
     const form = formOf(server.requests.find((request) => request.url === tokenUrl))
-    expect(form).toMatchObject({ grant_type: 'client_credentials', scope: 'system/Observation.rs' })
+    expect(form).toMatchObject({
+      grant_type: 'client_credentials',
+      scope: 'system/Observation.rs',
+      client_assertion_type: 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer',
+    })
+    expect(form.client_assertion).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/)
     expect(form).not.toHaveProperty('client_id')
-    expect(form).not.toHaveProperty('client_secret')
+  })
+
+  it('authenticates with the assertion only, even when a client secret is configured too', async () => {
+    const server = standardServer()
+    const secret = 'backend-secret-value'
+    const client = new Client(
+      { ...backendConfig, privateKey: ecKeyPem(), clientSecret: secret },
+      { fetch: server.fetch, crypto: testBackend() },
+    )
+    await client.requestBackendToken({ scopes: ['system/Observation.rs'] })
+    const request = server.requests.find((sent) => sent.url === tokenUrl)
+    expect(formOf(request).client_assertion).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/)
+    expect(formOf(request)).not.toHaveProperty('client_secret')
+    expect(Object.keys(request?.headers ?? {}).map((name) => name.toLowerCase())).not.toContain(
+      'authorization',
+    )
+    expect(JSON.stringify(request)).not.toContain(secret)
   })
 
   it('falls back to configured scopes, then to system/*.rs with one deprecation warning', async () => {

@@ -25,6 +25,13 @@ describe('isLoopbackHostname', () => {
     '127.0.0.256',
     'example.org',
     '',
+    // Not four decimal octets: a three-part or five-part name, and octets that only start or
+    // end with digits (`1e2` is 100 to Number(), so only the anchored pattern refuses it).
+    '127.0.0',
+    '127.0.0.1.5',
+    '127.0.0.1e2',
+    '127.0.0.e12',
+    '127.0.0.0x1',
   ])('refuses %s', (host) => {
     expect(isLoopbackHostname(host)).toBe(false)
   })
@@ -33,6 +40,8 @@ describe('isLoopbackHostname', () => {
 describe('checkUrl', () => {
   it('accepts HTTPS', () => {
     expect(checkUrl('https://ehr.example.org/fhir', false)).toBeUndefined()
+    expect(isUsableUrl('https://ehr.example.org/fhir', false)).toBe(true)
+    expect(isUsableUrl('http://127.0.0.1/', true)).toBe(true)
   })
   it.each([
     'http://127.0.0.1:8080/fhir',
@@ -74,6 +83,7 @@ describe('configuredUrlProblem', () => {
     ['http://127.0.0.1/fhir', false, /allowInsecureLocalhost/],
     ['https://user:pass@ehr.example.org', false, /user info/],
     ['https://user@ehr.example.org', false, /user info/],
+    ['https://:secret@ehr.example.org', false, /user info/],
     ['http://user:pass@127.0.0.1/', true, /user info/],
     ['javascript:alert(1)', true, /absolute http\(s\) URL/],
     ['/relative', false, /absolute http\(s\) URL/],
@@ -91,6 +101,14 @@ describe('insecureUrlAdvice', () => {
     expect(insecureUrlAdvice('http://evil.example/fhir', true)).toMatch(/only to a loopback host/)
     expect(configuredUrlProblem('http://evil.example/fhir', false)).not.toMatch(/needs/)
   })
+
+  it('names the rule, not the option, for other schemes and for text that is not a URL', () => {
+    for (const value of ['ws://localhost/socket', 'ftp://127.0.0.1/x', 'not a url']) {
+      expect(insecureUrlAdvice(value, false)).toBe(
+        '(plain HTTP is allowed only to a loopback host)',
+      )
+    }
+  })
 })
 
 describe('normalizeBaseUrl and withoutUserInfo', () => {
@@ -105,5 +123,13 @@ describe('normalizeBaseUrl and withoutUserInfo', () => {
     )
     expect(withoutUserInfo('https://ehr.example.org/fhir')).toBe('https://ehr.example.org/fhir')
     expect(withoutUserInfo('not a url')).toBe('not a url')
+    expect(withoutUserInfo('  https://alice@ehr.example.org/')).toBe(
+      '  https://[REDACTED]@ehr.example.org/',
+    )
+  })
+
+  it("touches only the URL's own user info, not a URI quoted later in it", () => {
+    const quoting = 'https://ehr.example.org/fhir?contact=mailto:ops@example.org'
+    expect(withoutUserInfo(quoting)).toBe(quoting)
   })
 })

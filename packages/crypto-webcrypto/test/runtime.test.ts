@@ -10,10 +10,10 @@ const runtimeGlobals = globalThis as {
 
 describe('test runtime', () => {
   it('runs in the runtime its Vitest project names', ({ task }) => {
-    // Browser projects are named after their instance: `chromium (chromium)`.
+    // The browser project is named after its instance (internal/test-utils runtime-projects).
     const project = task.file.projectName ?? ''
-    expect(project).toMatch(/^(node|edge|chromium \(chromium\))$/)
-    if (project.startsWith('chromium')) {
+    expect(project).toMatch(/^(node|edge|chromium)$/)
+    if (project === 'chromium') {
       // Real headless Chromium, not a DOM emulation.
       expect(navigator.userAgent).toMatch(/HeadlessChrome\/\d+/)
       expect(runtimeGlobals.process?.versions?.node).toBeUndefined()

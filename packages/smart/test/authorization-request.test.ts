@@ -165,4 +165,17 @@ describe('buildAuthorizationRequest option checks', () => {
     )
     expect(error.invalidAttribute).toBe(attribute)
   })
+
+  it.each([
+    [{ authorizationEndpoint: '/authorize' }, 'authorizationEndpoint must be an absolute URL'],
+    [{ launch: 5 }, 'launch must be a string'],
+  ])('says why %j is refused', async (change, message) => {
+    const error = await configurationFailure(() =>
+      buildAuthorizationRequest({
+        ...options,
+        ...change,
+      } as unknown as AuthorizationRequestOptions),
+    )
+    expect(error.message).toContain(message)
+  })
 })

@@ -100,7 +100,10 @@ describe('createClientAssertion', () => {
         lifetimeSeconds,
       }),
     )
-    expect((error as ConfigurationError).invalidAttribute).toBe('lifetimeSeconds')
+    expect(error).toMatchObject({
+      invalidAttribute: 'lifetimeSeconds',
+      message: expect.stringContaining('lifetimeSeconds must be a positive number'),
+    })
   })
 
   it('requires a kid', async () => {
@@ -122,6 +125,9 @@ describe('createClientAssertion', () => {
       expect(error).toBeInstanceOf(ConfigurationError)
       expect((error as ConfigurationError).invalidAttribute).toBe('jwtAlgorithm')
       expect((error as ConfigurationError).validValues).toEqual(['RS384', 'ES384'])
+      expect((error as ConfigurationError).message).toContain(
+        `SMART client assertions must be signed with RS384 or ES384, not ${alg}`,
+      )
     },
   )
 
@@ -133,7 +139,10 @@ describe('createClientAssertion', () => {
         signer: 'PEM' as unknown as JwsSigner,
       }),
     )
-    expect((error as ConfigurationError).invalidAttribute).toBe('signer')
+    expect(error).toMatchObject({
+      invalidAttribute: 'signer',
+      message: expect.stringContaining('signer must be a JwsSigner'),
+    })
   })
 
   it.each([

@@ -1,7 +1,7 @@
 import { ConfigurationError, DiscoveryError, HttpError } from '@fhir-auth/core'
+import { fakeFetch, hangingFetch, jsonResponse } from '@fhir-auth/test-utils/fake-fetch'
 import { describe, expect, it } from 'vitest'
 import { discoverSmartConfiguration, SmartMetadata, smartConfigurationUrl } from '../src/index.js'
-import { fakeFetch, hangingFetch, jsonResponse } from './fake-fetch.js'
 import { rejectionOf } from './test-support.js'
 
 const baseUrl = 'https://fhir.example.org/r4'

@@ -1,7 +1,12 @@
 import { ConfigurationError, type HttpError, RegistrationError } from '@fhir-auth/core'
+import {
+  type FakeFetch,
+  fakeFetch,
+  hangingFetch,
+  jsonResponse,
+} from '@fhir-auth/test-utils/fake-fetch'
 import { describe, expect, it } from 'vitest'
 import { registerSmartClient } from '../src/index.js'
-import { type FakeFetch, fakeFetch, hangingFetch, jsonResponse } from './fake-fetch.js'
 import { rejectionOf } from './test-support.js'
 
 const registrationEndpoint = 'https://auth.example.org/register'

@@ -4,6 +4,7 @@
  * `fetch` implementations that put the request into their error messages.
  */
 import type { FetchLike, JwsSigner } from '@fhir-auth/core'
+import { hangingFetch } from '@fhir-auth/test-utils/fake-fetch'
 import { beforeAll, describe, expect, it } from 'vitest'
 import {
   type ClientAuthentication,
@@ -14,7 +15,6 @@ import {
   requestBackendServicesToken,
   resolveBackendScopes,
 } from '../src/index.js'
-import { hangingFetch } from './fake-fetch.js'
 import {
   captureLogger,
   createTestKey,

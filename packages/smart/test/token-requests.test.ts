@@ -1,4 +1,5 @@
 import { ConfigurationError, TokenError } from '@fhir-auth/core'
+import { type CapturedRequest, fakeFetch, jsonResponse } from '@fhir-auth/test-utils/fake-fetch'
 import { decodeProtectedHeader, jwtVerify } from 'jose'
 import { beforeAll, describe, expect, it } from 'vitest'
 import {
@@ -8,7 +9,6 @@ import {
   requestBackendServicesToken,
   resolveBackendScopes,
 } from '../src/index.js'
-import { type CapturedRequest, fakeFetch, jsonResponse } from './fake-fetch.js'
 import { captureLogger, createTestKey, rejectionOf, type TestKey } from './test-support.js'
 
 const tokenEndpoint = 'https://auth.example.org/token'

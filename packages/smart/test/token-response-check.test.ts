@@ -31,9 +31,15 @@ describe('isTokenResponseValid', () => {
   it('does not require expires_in for app launch', () => {
     const { expires_in: _omitted, ...rest } = good
     expect(check(rest).valid).toBe(true)
+    expect(isTokenResponseValid(rest)).toBe(true)
     expect(check(rest, 'backend_services').warnings).toEqual([
       `${prefix}required field 'expires_in' is missing or blank (SMART Backend Services)`,
     ])
+    for (const expiresIn of [null, '', '  ']) {
+      expect(check({ ...good, expires_in: expiresIn }, 'backend_services').warnings).toEqual([
+        `${prefix}required field 'expires_in' is missing or blank (SMART Backend Services)`,
+      ])
+    }
   })
 
   it.each([null, undefined, 'a string', 42, [good], true])(
@@ -63,6 +69,22 @@ describe('isTokenResponseValid', () => {
     ['token_type BEARER', { token_type: 'BEARER' }, `token_type is "BEARER"; expected 'Bearer'`],
     ['token_type DPoP', { token_type: 'DPoP' }, `token_type is "DPoP"; expected 'Bearer'`],
     ['token_type a number', { token_type: 1 }, "token_type is 1; expected 'Bearer'"],
+    ['token_type null', { token_type: null }, "required field 'token_type' is missing"],
+    [
+      'token_type long and token-like',
+      { token_type: 'eyJhbGci0iJ.tail-Bearer' },
+      "token_type is a string of 23 characters; expected 'Bearer'",
+    ],
+    [
+      'token_type that starts like a word',
+      { token_type: 'Bearer 0123456789abcdef' },
+      "token_type is a string of 23 characters; expected 'Bearer'",
+    ],
+    [
+      'token_type a word longer than 16 letters',
+      { token_type: 'Bearerbearerbearer' },
+      "token_type is a string of 18 characters; expected 'Bearer'",
+    ],
   ])('warns once for %s', (_label, change, warning) => {
     expect(check({ ...good, ...change })).toMatchObject({
       valid: false,
@@ -107,6 +129,9 @@ describe('isTokenResponseValid', () => {
     )
     const { proxy: revoked, revoke } = Proxy.revocable({}, {})
     revoke()
+    const unreadable = captureLogger()
+    expect(isTokenResponseValid(throwingGetter, { logger: unreadable })).toBe(false)
+    expect(unreadable.warnings()).toEqual([`${prefix}response could not be read`])
     for (const hostile of [throwingGetter, trap, revoked, Object.create(null), new Map()]) {
       const logger = captureLogger()
       expect(() => isTokenResponseValid(hostile, { logger })).not.toThrow()
@@ -130,6 +155,9 @@ describe('isTokenResponseValid', () => {
       },
     })
     expect(isTokenResponseValid(good, hostileOptions)).toBe(true)
+    // Unreadable options check as app launch: expires_in is then not required.
+    const { expires_in: _omitted, ...withoutExpiry } = good
+    expect(isTokenResponseValid(withoutExpiry, hostileOptions)).toBe(true)
   })
 
   it('uses the default logger when none is given', () => {

@@ -1,5 +1,6 @@
 import { ConfigurationError, HttpError, type JwsSigner, TokenError } from '@fhir-auth/core'
 import { webCryptoBackend } from '@fhir-auth/crypto-webcrypto'
+import { type ExpectedRequest, fakeFetch, jsonResponse } from '@fhir-auth/test-utils/fake-fetch'
 import { beforeAll, describe, expect, it } from 'vitest'
 import {
   type B2bExtensionInput,
@@ -8,7 +9,6 @@ import {
   requestUdapClientCredentialsToken,
   type UdapClientCredentialsOptions,
 } from '../src/index.js'
-import { fakeFetch, jsonResponse, type Responder } from './support/fake-fetch.js'
 import { clientUri, createTestPki, type TestPki, tokenEndpoint } from './support/pki.js'
 import { verifyWithX5c } from './support/verify.js'
 
@@ -135,8 +135,13 @@ describe('buildB2bExtension', () => {
 })
 
 describe('requestUdapClientCredentialsToken', () => {
-  function request(respond: Responder, overrides: Partial<UdapClientCredentialsOptions> = {}) {
-    const fetch = fakeFetch(respond)
+  /** One token request answered by `respond`; without `respond`, no request may be made. */
+  function request(
+    respond: ExpectedRequest['respond'] | undefined,
+    overrides: Partial<UdapClientCredentialsOptions> = {},
+  ) {
+    const url = overrides.tokenEndpoint ?? tokenEndpoint
+    const fetch = respond === undefined ? fakeFetch() : fakeFetch({ method: 'POST', url, respond })
     const result = requestUdapClientCredentialsToken({
       tokenEndpoint,
       issuer: 'client-123',
@@ -167,11 +172,11 @@ describe('requestUdapClientCredentialsToken', () => {
     }
     const { fetch, result } = request(() => jsonResponse(body))
     await expect(result).resolves.toEqual(body)
-    const [sent] = fetch.requests
+    const [sent] = fetch.calls
     expect(sent).toMatchObject({ method: 'POST', url: tokenEndpoint, redirect: 'manual' })
     expect(sent?.headers.get('authorization')).toBeNull()
     expect(sent?.headers.get('content-type')).toBe('application/x-www-form-urlencoded')
-    const form = new URLSearchParams(sent?.body)
+    const form = new URLSearchParams(sent?.bodyText)
     expect([...form.keys()].sort()).toEqual([
       'client_assertion',
       'client_assertion_type',
@@ -197,7 +202,7 @@ describe('requestUdapClientCredentialsToken', () => {
     await plain.result
     const plainClaims = (
       await verifyWithX5c(
-        new URLSearchParams(plain.fetch.requests[0]?.body).get('client_assertion') ?? '',
+        new URLSearchParams(plain.fetch.calls[0]?.bodyText).get('client_assertion') ?? '',
       )
     ).claims
     expect(plainClaims).not.toHaveProperty('extensions')
@@ -207,7 +212,7 @@ describe('requestUdapClientCredentialsToken', () => {
     await both.result
     const bothClaims = (
       await verifyWithX5c(
-        new URLSearchParams(both.fetch.requests[0]?.body).get('client_assertion') ?? '',
+        new URLSearchParams(both.fetch.calls[0]?.bodyText).get('client_assertion') ?? '',
       )
     ).claims
     expect(Object.keys(bothClaims.extensions as object).sort()).toEqual(['hl7-b2b', 'tefca-ias'])
@@ -219,7 +224,7 @@ describe('requestUdapClientCredentialsToken', () => {
     })
     await result
     const { claims } = await verifyWithX5c(
-      new URLSearchParams(fetch.requests[0]?.body).get('client_assertion') ?? '',
+      new URLSearchParams(fetch.calls[0]?.bodyText).get('client_assertion') ?? '',
     )
     expect(claims).toMatchObject({ iss: clientUri, sub: clientUri })
   })
@@ -259,7 +264,7 @@ describe('requestUdapClientCredentialsToken', () => {
   it('never puts the assertion into error messages', async () => {
     let assertion = ''
     const { result } = request((sent) => {
-      assertion = new URLSearchParams(sent.body).get('client_assertion') ?? ''
+      assertion = new URLSearchParams(sent.bodyText).get('client_assertion') ?? ''
       return jsonResponse(
         { error: 'invalid_request', error_description: `bad assertion ${assertion}` },
         400,
@@ -296,12 +301,12 @@ describe('requestUdapClientCredentialsToken', () => {
     ]
     for (const [name, overrides, attribute] of cases) {
       it(`refuses ${name}`, async () => {
-        const { fetch, result } = request(() => jsonResponse({ access_token: 't' }), overrides)
+        const { fetch, result } = request(undefined, overrides)
         await expect(result).rejects.toMatchObject({
           name: 'ConfigurationError',
           invalidAttribute: attribute,
         })
-        expect(fetch.requests).toHaveLength(0)
+        expect(fetch.calls).toHaveLength(0)
       })
     }
   })

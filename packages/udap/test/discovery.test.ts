@@ -5,6 +5,7 @@ import {
   HttpError,
 } from '@fhir-auth/core'
 import { webCryptoBackend } from '@fhir-auth/crypto-webcrypto'
+import { type ExpectedRequest, fakeFetch, jsonResponse } from '@fhir-auth/test-utils/fake-fetch'
 import { beforeAll, describe, expect, it } from 'vitest'
 import {
   type DiscoverUdapOptions,
@@ -12,7 +13,6 @@ import {
   UdapMetadata,
   udapDiscoveryUrl,
 } from '../src/index.js'
-import { fakeFetch, jsonResponse } from './support/fake-fetch.js'
 import { captureLogger } from './support/logger.js'
 import {
   authorizationEndpoint,
@@ -43,6 +43,11 @@ function discover(overrides: Partial<DiscoverUdapOptions> & Pick<DiscoverUdapOpt
     logger: captureLogger(),
     ...overrides,
   })
+}
+
+/** A server answering the one discovery GET (at `url`) with `respond`. */
+function discoveryServer(respond: ExpectedRequest['respond'], url = discoveryUrl) {
+  return fakeFetch({ method: 'GET', url, respond })
 }
 
 async function discoveryFailure(promise: Promise<unknown>): Promise<DiscoveryError> {
@@ -84,11 +89,11 @@ describe('discoverUdapMetadata', () => {
       authorization_endpoint: authorizationEndpoint,
       grant_types_supported: ['authorization_code', 'client_credentials'],
     })
-    const fetch = fakeFetch(() => jsonResponse(document))
+    const fetch = discoveryServer(() => jsonResponse(document))
     const logger = captureLogger()
     const metadata = await discover({ fetch, logger })
-    expect(fetch.requests).toHaveLength(1)
-    expect(fetch.requests[0]).toMatchObject({
+    expect(fetch.calls).toHaveLength(1)
+    expect(fetch.calls[0]).toMatchObject({
       method: 'GET',
       url: discoveryUrl,
       redirect: 'manual',
@@ -115,9 +120,12 @@ describe('discoverUdapMetadata', () => {
 
   it('sends the community parameter', async () => {
     const document = metadataDocument(await signedMetadata(pki))
-    const fetch = fakeFetch(() => jsonResponse(document))
+    const fetch = discoveryServer(
+      () => jsonResponse(document),
+      `${discoveryUrl}?community=udap%3A%2F%2Ffhirlabs.net%2F`,
+    )
     await discover({ fetch, community: 'udap://fhirlabs.net/' })
-    expect(fetch.requests[0]?.url).toBe(`${discoveryUrl}?community=udap%3A%2F%2Ffhirlabs.net%2F`)
+    expect(fetch.calls[0]?.url).toBe(`${discoveryUrl}?community=udap%3A%2F%2Ffhirlabs.net%2F`)
   })
 
   describe('checks before any request', () => {
@@ -141,7 +149,7 @@ describe('discoverUdapMetadata', () => {
           name: 'ConfigurationError',
           invalidAttribute: attribute,
         })
-        expect(fetch.requests).toHaveLength(0)
+        expect(fetch.calls).toHaveLength(0)
       })
     }
   })
@@ -149,28 +157,31 @@ describe('discoverUdapMetadata', () => {
   describe('responses', () => {
     it('reports 404 as a server without UDAP support', async () => {
       const error = await discoveryFailure(
-        discover({ fetch: fakeFetch(() => new Response('', { status: 404 })) }),
+        discover({ fetch: discoveryServer(() => new Response('', { status: 404 })) }),
       )
       expect(error).toMatchObject({ status: 404, endpoint: discoveryUrl })
       expect(error.message).toMatch(/does not support UDAP/)
     })
 
     it('reports 204 for a community as an unrecognised community', async () => {
-      const fetch = fakeFetch(() => new Response(null, { status: 204 }))
+      const fetch = discoveryServer(
+        () => new Response(null, { status: 204 }),
+        `${discoveryUrl}?community=udap%3A%2F%2Funknown.example%2F`,
+      )
       const error = await discoveryFailure(
         discover({ fetch, community: 'udap://unknown.example/' }),
       )
       expect(error.status).toBe(204)
       expect(error.message).toMatch(/community not recognised.*udap:\/\/unknown\.example\//)
       const plain = await discoveryFailure(
-        discover({ fetch: fakeFetch(() => new Response(null, { status: 204 })) }),
+        discover({ fetch: discoveryServer(() => new Response(null, { status: 204 })) }),
       )
       expect(plain.message).toMatch(/returned no UDAP metadata/)
     })
 
     it('reports other failing statuses with the status', async () => {
       const error = await discoveryFailure(
-        discover({ fetch: fakeFetch(() => jsonResponse({ error: 'x' }, 503)) }),
+        discover({ fetch: discoveryServer(() => jsonResponse({ error: 'x' }, 503)) }),
       )
       expect(error.status).toBe(503)
       expect(error.message).toMatch(/HTTP 503/)
@@ -178,18 +189,18 @@ describe('discoverUdapMetadata', () => {
 
     it('reports a body that is not a JSON object', async () => {
       const notJson = await discoveryFailure(
-        discover({ fetch: fakeFetch(() => new Response('<html>', { status: 200 })) }),
+        discover({ fetch: discoveryServer(() => new Response('<html>', { status: 200 })) }),
       )
       expect(notJson.cause).toBeInstanceOf(HttpError)
       expect(notJson.message).toMatch(/not valid JSON/)
       const array = await discoveryFailure(
-        discover({ fetch: fakeFetch(() => jsonResponse([1, 2])) }),
+        discover({ fetch: discoveryServer(() => jsonResponse([1, 2])) }),
       )
       expect(array.message).toMatch(/not an object/)
     })
 
     it('reports a transport failure with the HttpError as cause', async () => {
-      const fetch = fakeFetch(() => Promise.reject(new TypeError('fetch failed')))
+      const fetch = discoveryServer(() => Promise.reject(new TypeError('fetch failed')))
       const error = await discoveryFailure(discover({ fetch }))
       expect(error.cause).toBeInstanceOf(HttpError)
       expect((error.cause as HttpError).reason).toBe('network')
@@ -201,7 +212,7 @@ describe('discoverUdapMetadata', () => {
         discover({ fetch, baseUrl: 'http://fhir.example.test/r4' }),
       )
       expect((error.cause as HttpError).reason).toBe('insecure-url')
-      expect(fetch.requests).toHaveLength(0)
+      expect(fetch.calls).toHaveLength(0)
     })
   })
 
@@ -210,7 +221,7 @@ describe('discoverUdapMetadata', () => {
       const logger = captureLogger()
       const document = metadataDocument(await signedMetadata(pki), { token_endpoint: undefined })
       const error = await discoveryFailure(
-        discover({ fetch: fakeFetch(() => jsonResponse(document)), logger }),
+        discover({ fetch: discoveryServer(() => jsonResponse(document)), logger }),
       )
       expect(error.message).toMatch(/token_endpoint is missing/)
       expect(logger.entries.filter((entry) => entry.level === 'error')).toHaveLength(1)
@@ -226,7 +237,7 @@ describe('discoverUdapMetadata', () => {
           claims: signedClaims(pki.now, { iss: clientUri, sub: clientUri }),
         }),
       )
-      const fetch = fakeFetch(() => jsonResponse(document))
+      const fetch = discoveryServer(() => jsonResponse(document), `${clientUri}/.well-known/udap`)
       const error = await discoveryFailure(discover({ fetch, baseUrl: clientUri }))
       expect(error.message).toMatch(
         /signed_metadata .* failed validation: the x5c certificate chain is not trusted \(revoked\)/,
@@ -237,7 +248,7 @@ describe('discoverUdapMetadata', () => {
 
     it('uses the injected clock', async () => {
       const document = metadataDocument(await signedMetadata(pki))
-      const fetch = fakeFetch(() => jsonResponse(document))
+      const fetch = discoveryServer(() => jsonResponse(document))
       const later = new Date(pki.now.getTime() + 2 * 3_600_000)
       const error = await discoveryFailure(discover({ fetch, now: () => later }))
       expect(error.message).toMatch(/exp is in the past/)
@@ -245,9 +256,9 @@ describe('discoverUdapMetadata', () => {
 
     it('accepts the base URL with a trailing slash: it is not significant (DESIGN §12)', async () => {
       const document = metadataDocument(await signedMetadata(pki))
-      const fetch = fakeFetch(() => jsonResponse(document))
+      const fetch = discoveryServer(() => jsonResponse(document))
       const metadata = await discover({ fetch, baseUrl: `${baseUrl}/` })
-      expect(fetch.requests[0]?.url).toBe(discoveryUrl)
+      expect(fetch.calls[0]?.url).toBe(discoveryUrl)
       expect(metadata.signedClaims.iss).toBe(baseUrl)
     })
 
@@ -256,7 +267,10 @@ describe('discoverUdapMetadata', () => {
       const document = metadataDocument(await signedMetadata(pki), {
         udap_profiles_supported: ['udap_dcr', 'udap_authn'],
       })
-      const metadata = await discover({ fetch: fakeFetch(() => jsonResponse(document)), logger })
+      const metadata = await discover({
+        fetch: discoveryServer(() => jsonResponse(document)),
+        logger,
+      })
       expect(metadata.tokenEndpoint).toBe(tokenEndpoint)
       expect(metadata.registrationEndpoint).toBe(registrationEndpoint)
       const warnings = logger.entries.filter((entry) => entry.level === 'warn')

@@ -1,5 +1,6 @@
 import { HttpError, RegistrationError } from '@fhir-auth/core'
 import { webCryptoBackend } from '@fhir-auth/crypto-webcrypto'
+import { type ExpectedRequest, fakeFetch, jsonResponse } from '@fhir-auth/test-utils/fake-fetch'
 import { beforeAll, describe, expect, it } from 'vitest'
 import {
   cancelUdapRegistration,
@@ -9,7 +10,6 @@ import {
   registerUdapClient,
   type UdapRegistrationRequestOptions,
 } from '../src/index.js'
-import { fakeFetch, jsonResponse, type Responder } from './support/fake-fetch.js'
 import { clientUri, createTestPki, registrationEndpoint } from './support/pki.js'
 import { verifyWithX5c } from './support/verify.js'
 
@@ -47,8 +47,19 @@ beforeAll(async () => {
   cancellationStatement = await sign('cancel', metadata)
 })
 
-function register(respond: Responder, overrides: Partial<UdapRegistrationRequestOptions> = {}) {
-  const fetch = fakeFetch(respond)
+type Respond = ExpectedRequest['respond']
+
+/** The fake registration endpoint: one POST answered by `respond`, or no request at all. */
+function registrationFetch(respond: Respond | undefined, endpoint: string | undefined) {
+  const url = endpoint ?? registrationEndpoint
+  return respond === undefined ? fakeFetch() : fakeFetch({ method: 'POST', url, respond })
+}
+
+function register(
+  respond: Respond | undefined,
+  overrides: Partial<UdapRegistrationRequestOptions> = {},
+) {
+  const fetch = registrationFetch(respond, overrides.registrationEndpoint)
   const result = registerUdapClient({
     registrationEndpoint,
     softwareStatement: registrationStatement,
@@ -58,8 +69,11 @@ function register(respond: Responder, overrides: Partial<UdapRegistrationRequest
   return { fetch, result }
 }
 
-function cancel(respond: Responder, overrides: Partial<UdapRegistrationRequestOptions> = {}) {
-  const fetch = fakeFetch(respond)
+function cancel(
+  respond: Respond | undefined,
+  overrides: Partial<UdapRegistrationRequestOptions> = {},
+) {
+  const fetch = registrationFetch(respond, overrides.registrationEndpoint)
   const result = cancelUdapRegistration({
     registrationEndpoint,
     softwareStatement: cancellationStatement,
@@ -88,11 +102,11 @@ describe('registerUdapClient', () => {
     }
     const { fetch, result } = register(() => jsonResponse(body, 201))
     await expect(result).resolves.toEqual(body)
-    const [request] = fetch.requests
+    const [request] = fetch.calls
     expect(request).toMatchObject({ method: 'POST', url: registrationEndpoint, redirect: 'manual' })
     expect(request?.headers.get('content-type')).toBe('application/json')
     expect(request?.headers.get('authorization')).toBeNull()
-    expect(JSON.parse(request?.body ?? '')).toEqual({
+    expect(JSON.parse(request?.bodyText ?? '')).toEqual({
       software_statement: registrationStatement,
       udap: '1',
     })
@@ -110,7 +124,7 @@ describe('registerUdapClient', () => {
       certifications: [certification],
     })
     await result
-    expect(JSON.parse(fetch.requests[0]?.body ?? '')).toEqual({
+    expect(JSON.parse(fetch.calls[0]?.bodyText ?? '')).toEqual({
       software_statement: registrationStatement,
       udap: '1',
       certifications: [certification],
@@ -224,24 +238,24 @@ describe('registerUdapClient', () => {
     ]
     for (const [name, overrides, attribute] of cases) {
       it(`refuses ${name}`, async () => {
-        const { fetch, result } = register(() => jsonResponse({ client_id: 'c' }, 201), overrides)
+        const { fetch, result } = register(undefined, overrides)
         await expect(result).rejects.toMatchObject({
           name: 'ConfigurationError',
           invalidAttribute: attribute,
         })
-        expect(fetch.requests).toHaveLength(0)
+        expect(fetch.calls).toHaveLength(0)
       })
     }
 
     it('refuses a cancellation statement, which would cancel instead of register', async () => {
-      const { fetch, result } = register(() => jsonResponse({ client_id: 'c' }, 201), {
+      const { fetch, result } = register(undefined, {
         softwareStatement: cancellationStatement,
       })
       await expect(result).rejects.toMatchObject({
         invalidAttribute: 'softwareStatement',
         message: expect.stringMatching(/cancelUdapRegistration/),
       })
-      expect(fetch.requests).toHaveLength(0)
+      expect(fetch.calls).toHaveLength(0)
     })
 
     it('accepts a loopback HTTP endpoint under allowInsecureLocalhost', async () => {
@@ -251,7 +265,7 @@ describe('registerUdapClient', () => {
         allowInsecureLocalhost: true,
       })
       await result
-      expect(fetch.requests[0]?.url).toBe(loopback)
+      expect(fetch.calls[0]?.url).toBe(loopback)
     })
   })
 })
@@ -261,7 +275,7 @@ describe('cancelUdapRegistration', () => {
     const body = { client_id: 'client-123', grant_types: [] }
     const { fetch, result } = cancel(() => jsonResponse(body, 200))
     await expect(result).resolves.toEqual(body)
-    expect(JSON.parse(fetch.requests[0]?.body ?? '')).toEqual({
+    expect(JSON.parse(fetch.calls[0]?.bodyText ?? '')).toEqual({
       software_statement: cancellationStatement,
       udap: '1',
     })
@@ -287,11 +301,9 @@ describe('cancelUdapRegistration', () => {
   })
 
   it('refuses a registration statement before any request', async () => {
-    const { fetch, result } = cancel(() => jsonResponse({ client_id: 'c', grant_types: [] }), {
-      softwareStatement: registrationStatement,
-    })
+    const { fetch, result } = cancel(undefined, { softwareStatement: registrationStatement })
     await expect(result).rejects.toMatchObject({ invalidAttribute: 'softwareStatement' })
-    expect(fetch.requests).toHaveLength(0)
+    expect(fetch.calls).toHaveLength(0)
   })
 
   it('reports UDAP error codes', async () => {

@@ -13,8 +13,8 @@ import {
 } from '@fhir-auth/client'
 import { startUdapSandbox, type UdapSandbox } from '@fhir-auth/sandbox'
 import type { IssuedCertificate } from '@fhir-auth/test-pki/issuer'
+import { failureOf } from '@fhir-auth/test-utils/failure'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { failureOf } from './support/rejection.js'
 import { countsOf } from './support/sandbox-requests.js'
 import {
   b2bContext,

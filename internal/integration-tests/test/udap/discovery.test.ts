@@ -12,9 +12,9 @@ import {
 import { startUdapSandbox, type UdapSandbox } from '@fhir-auth/sandbox'
 import type { IssuedCertificate } from '@fhir-auth/test-pki/issuer'
 import { createCapturingLogger } from '@fhir-auth/test-utils'
+import { failureOf, syncFailureOf } from '@fhir-auth/test-utils/failure'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createRecordingFetch } from './support/recording-fetch.js'
-import { failureOf, syncFailureOf } from './support/rejection.js'
 import { countsOf, requestsTo } from './support/sandbox-requests.js'
 import {
   b2bContext,

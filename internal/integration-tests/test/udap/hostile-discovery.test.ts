@@ -18,8 +18,8 @@ import {
   type UdapSandbox,
 } from '@fhir-auth/sandbox'
 import type { IssuedCertificate } from '@fhir-auth/test-pki/issuer'
+import { failureOf } from '@fhir-auth/test-utils/failure'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { failureOf } from './support/rejection.js'
 import { countsOf } from './support/sandbox-requests.js'
 import {
   clientCredentialsRegistration,

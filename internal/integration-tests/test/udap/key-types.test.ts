@@ -16,9 +16,9 @@ import {
 import { createWebCryptoBackend } from '@fhir-auth/crypto-webcrypto'
 import { startUdapSandbox, type UdapSandbox } from '@fhir-auth/sandbox'
 import { testPki } from '@fhir-auth/test-pki'
+import { failureOf } from '@fhir-auth/test-utils/failure'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { inspectJws, standardBase64, verifiesWithFirstX5c } from './support/jws-inspection.js'
-import { failureOf } from './support/rejection.js'
 import { clientAssertionOf, requestsTo, softwareStatementOf } from './support/sandbox-requests.js'
 import {
   b2bContext,

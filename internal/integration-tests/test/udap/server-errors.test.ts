@@ -8,8 +8,8 @@ import { startUdapSandbox, type UdapSandbox } from '@fhir-auth/sandbox'
 import { testPki } from '@fhir-auth/test-pki'
 import { createCertificateAuthority, type IssuedCertificate } from '@fhir-auth/test-pki/issuer'
 import { SecretScanner } from '@fhir-auth/test-utils'
+import { failureOf } from '@fhir-auth/test-utils/failure'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { failureOf } from './support/rejection.js'
 import {
   clientAssertionOf,
   countsOf,

@@ -6,9 +6,9 @@
 import { ConfigurationError, type TokenResponse } from '@fhir-auth/client'
 import { startUdapSandbox, type UdapSandbox } from '@fhir-auth/sandbox'
 import type { IssuedCertificate } from '@fhir-auth/test-pki/issuer'
+import { failureOf } from '@fhir-auth/test-utils/failure'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { inspectJws, verifiesWithFirstX5c } from './support/jws-inspection.js'
-import { failureOf } from './support/rejection.js'
 import { clientAssertionOf, countsOf, requestsTo } from './support/sandbox-requests.js'
 import {
   b2bContext,

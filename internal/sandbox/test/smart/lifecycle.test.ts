@@ -14,14 +14,10 @@ async function start(options: Parameters<typeof startSmartSandbox>[0] = {}): Pro
 }
 
 describe('startSmartSandbox', () => {
-  it('listens on 127.0.0.1 with a random port and starts well under a second', async () => {
-    await start()
-    const startedAt = performance.now()
+  it('listens on 127.0.0.1 with a random port', async () => {
     const sandbox = await start()
-    const elapsedMs = performance.now() - startedAt
 
     expect(sandbox.origin).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
-    expect(elapsedMs).toBeLessThan(1_000)
     expect(sandbox.initialAccessToken).toMatch(/^[A-Za-z0-9_-]{43}$/)
   })
 

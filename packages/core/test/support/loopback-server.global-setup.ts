@@ -8,12 +8,14 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { TestProject } from 'vitest/node'
+// By path: test-utils depends on core, so core cannot depend on it (a cycle in the workspace).
+import { refusingLoopbackOrigin } from '../../../../internal/test-utils/src/refusing-port.js'
 
 declare module 'vitest' {
   export interface ProvidedContext {
     /** `http://127.0.0.1:<port>` of the loopback server. */
     loopbackOrigin: string
-    /** `http://127.0.0.1:<port>` where nothing listens. */
+    /** `http://127.0.0.1:<port>` where nothing listens, held so that nothing can. */
     closedLoopbackOrigin: string
   }
 }
@@ -55,11 +57,12 @@ export default async function setup(project: TestProject): Promise<() => Promise
   })
   project.provide('loopbackOrigin', await listen(server))
 
-  // A port that was just free: connecting to it is refused.
-  const closed = createServer()
-  const closedOrigin = await listen(closed)
-  await close(closed)
-  project.provide('closedLoopbackOrigin', closedOrigin)
+  // Refuses connections until teardown: a port merely released could be taken by a server
+  // another test starts meanwhile.
+  const down = await refusingLoopbackOrigin()
+  project.provide('closedLoopbackOrigin', down.origin)
 
-  return () => close(server)
+  return async () => {
+    await Promise.all([close(server), down.close()])
+  }
 }

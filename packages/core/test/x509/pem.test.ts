@@ -39,30 +39,31 @@ describe('encodePem and decodePemBlocks', () => {
 
   it('chooses the error reason from the label', () => {
     const broken = (label: string) => `-----BEGIN ${label}-----\n!\n-----END ${label}-----`
-    const reasonOf = (label: string) => {
-      try {
-        decodePemBlocks(broken(label), label)
-      } catch (error) {
-        return (error as CryptoError).reason
-      }
-      return 'none'
+    for (const [label, reason] of [
+      ['PRIVATE KEY', 'invalid-key'],
+      ['X509 CRL', 'invalid-crl'],
+      ['CERTIFICATE', 'invalid-certificate'],
+    ] as const) {
+      expect(() => decodePemBlocks(broken(label), label)).toThrow(
+        expect.objectContaining({ name: 'CryptoError', reason }),
+      )
     }
-    expect(reasonOf('PRIVATE KEY')).toBe('invalid-key')
-    expect(reasonOf('X509 CRL')).toBe('invalid-crl')
-    expect(reasonOf('CERTIFICATE')).toBe('invalid-certificate')
   })
 
   it('never puts the PEM body in the message', () => {
     const body = 'MIIBVQIBADANBgkqhkiG9w0BAQEFAASCAT8wggE7AgEAAkEA*secret'
-    try {
+    const decode = () =>
       decodePemBlocks(
         `-----BEGIN PRIVATE KEY-----\n${body}\n-----END PRIVATE KEY-----`,
         'PRIVATE KEY',
       )
-      expect.fail('expected an error')
-    } catch (error) {
-      expect((error as Error).message).not.toContain('MIIB')
-    }
+    expect(decode).toThrow(
+      expect.objectContaining({
+        name: 'CryptoError',
+        reason: 'invalid-key',
+        message: expect.not.stringContaining('MIIB'),
+      }),
+    )
   })
 })
 

@@ -36,7 +36,20 @@ export async function signTestJws(
   key: string,
   algorithm: TestJwsAlgorithm = 'RS256',
 ): Promise<string> {
-  const signingInput = `${base64Url(JSON.stringify({ alg: algorithm, ...header }))}.${base64Url(JSON.stringify(claims))}`
+  return signTestJwsText(header, JSON.stringify(claims), key, algorithm)
+}
+
+/**
+ * Signs `header` and a claims set given as JSON text, for claims `JSON.stringify` cannot write
+ * (a number such as `1e400`, which parses to Infinity).
+ */
+export async function signTestJwsText(
+  header: Record<string, unknown>,
+  claimsJson: string,
+  key: string,
+  algorithm: TestJwsAlgorithm = 'RS256',
+): Promise<string> {
+  const signingInput = `${base64Url(JSON.stringify({ alg: algorithm, ...header }))}.${base64Url(claimsJson)}`
   return `${signingInput}.${base64Url(await signature(signingInput, key, algorithm))}`
 }
 

@@ -5,6 +5,7 @@
  * backend, minted PKI), so both backends walk exactly the same steps.
  */
 import type { CryptoBackend } from '@fhir-auth/core'
+import { fakeFetch, jsonResponse } from '@fhir-auth/test-utils/fake-fetch'
 import { expect } from 'vitest'
 import {
   cancelUdapRegistration,
@@ -15,7 +16,6 @@ import {
   registerUdapClient,
   requestUdapClientCredentialsToken,
 } from '../../src/index.js'
-import { fakeFetch, jsonResponse } from './fake-fetch.js'
 import { captureLogger } from './logger.js'
 import { baseUrl, clientUri, registrationEndpoint, tokenEndpoint } from './pki.js'
 import { type MetadataSigningPki, metadataDocument, signedMetadata } from './udap-server.js'
@@ -34,15 +34,33 @@ export async function walkUdapFlow(crypto: CryptoBackend, pki: FlowPki): Promise
   const now = () => pki.now
   const signed = await signedMetadata(pki)
   const fetch = fakeFetch(
-    () =>
-      jsonResponse(
-        metadataDocument(signed, {
-          token_endpoint_auth_signing_alg_values_supported: ['ES384', 'RS256'],
-        }),
-      ),
-    () => jsonResponse({ client_id: 'client-123', grant_types: ['client_credentials'] }, 201),
-    () => jsonResponse({ access_token: 'access', token_type: 'Bearer', expires_in: 300 }),
-    () => jsonResponse({ client_id: 'client-123', grant_types: [] }, 200),
+    {
+      method: 'GET',
+      url: `${baseUrl}/.well-known/udap`,
+      respond: () =>
+        jsonResponse(
+          metadataDocument(signed, {
+            token_endpoint_auth_signing_alg_values_supported: ['ES384', 'RS256'],
+          }),
+        ),
+    },
+    {
+      method: 'POST',
+      url: registrationEndpoint,
+      respond: () =>
+        jsonResponse({ client_id: 'client-123', grant_types: ['client_credentials'] }, 201),
+    },
+    {
+      method: 'POST',
+      url: tokenEndpoint,
+      respond: () =>
+        jsonResponse({ access_token: 'access', token_type: 'Bearer', expires_in: 300 }),
+    },
+    {
+      method: 'POST',
+      url: registrationEndpoint,
+      respond: () => jsonResponse({ client_id: 'client-123', grant_types: [] }, 200),
+    },
   )
   const metadata = await discoverUdapMetadata({
     baseUrl,
@@ -117,13 +135,8 @@ export async function walkUdapFlow(crypto: CryptoBackend, pki: FlowPki): Promise
   })
   expect(cancellation.grant_types).toEqual([])
 
-  expect(fetch.requests.map((request) => `${request.method} ${request.url}`)).toEqual([
-    `GET ${baseUrl}/.well-known/udap`,
-    `POST ${registrationEndpoint}`,
-    `POST ${tokenEndpoint}`,
-    `POST ${registrationEndpoint}`,
-  ])
-  const assertion = new URLSearchParams(fetch.requests[2]?.body).get('client_assertion') ?? ''
+  fetch.assertDone()
+  const assertion = new URLSearchParams(fetch.calls[2]?.bodyText).get('client_assertion') ?? ''
   expect((await verifyWithX5c(assertion, pki.now)).claims.iss).toBe('client-123')
   // Logs name endpoints and events only: no JWT (signed metadata, statement, assertion) in them.
   const logged = JSON.stringify(logger.entries)

@@ -53,17 +53,6 @@ export async function startHangingServer(): Promise<HangingServer> {
   }
 }
 
-/**
- * An origin on 127.0.0.1 where nothing listens: a port that was bound and then released, so
- * connections are refused (the stand-in for a server that is down).
- */
-export async function closedLoopbackOrigin(): Promise<string> {
-  const server = createServer()
-  const origin = await listenOnLoopback(server)
-  await closeServer(server)
-  return origin
-}
-
 async function listenOnLoopback(server: Server): Promise<string> {
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)

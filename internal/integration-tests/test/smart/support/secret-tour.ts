@@ -1,8 +1,12 @@
 import { Client, type TokenResponse } from '@fhir-auth/client'
 import { type ClientKeys, generateClientKeys, sandboxDefaultRedirectUri } from '@fhir-auth/sandbox'
-import { type CapturingLogger, createCapturingLogger } from '@fhir-auth/test-utils'
+import {
+  type CapturingLogger,
+  createCapturingLogger,
+  refusingLoopbackOrigin,
+} from '@fhir-auth/test-utils'
 import { authorizeWithClient, type CompletedAuthorization, rejectionOf } from './flows.js'
-import { closedLoopbackOrigin, startHangingServer } from './local-servers.js'
+import { startHangingServer } from './local-servers.js'
 import {
   appClient,
   appConfig,
@@ -360,7 +364,8 @@ async function tourDiscoveryFailure(fixture: SmartFixture, tour: TourRecorder): 
 /** Requests that carry secrets to a closed port and to a server that never answers. */
 async function tourTransportFailures(fixture: SmartFixture, tour: TourRecorder): Promise<void> {
   const logger = tour.logger
-  const closed = await closedLoopbackOrigin()
+  const down = await refusingLoopbackOrigin()
+  const closed = down.origin
   const hanging = await startHangingServer()
   try {
     const down = tour.track(
@@ -413,7 +418,7 @@ async function tourTransportFailures(fixture: SmartFixture, tour: TourRecorder):
       ),
     )
   } finally {
-    await hanging.close()
+    await Promise.all([hanging.close(), down.close()])
   }
 }
 

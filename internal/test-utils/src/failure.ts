@@ -1,4 +1,15 @@
-/** Captures the error an operation fails with, typed, for tests that assert several of its fields. */
+/**
+ * The error an operation fails with, typed, for tests that assert several of its fields
+ * (`@fhir-auth/test-utils/failure`; portable). Use it instead of `try { …; expect.fail() }
+ * catch`, whose `catch` also swallows the failure `expect.fail()` throws: a call that stops
+ * throwing would still pass such a test.
+ *
+ * @example
+ * ```ts
+ * const error = await failureOf(discover(options), DiscoveryError)
+ * expect(error.status).toBe(404)
+ * ```
+ */
 import { expect } from 'vitest'
 
 /**

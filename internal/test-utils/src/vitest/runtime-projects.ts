@@ -1,6 +1,8 @@
 /**
  * The Vitest projects of the portable packages (core, smart, udap, crypto-webcrypto): one run of
- * a package's tests in three runtimes, so its single `.vitest-report.json` holds all of them.
+ * a package's tests in three runtimes, so its single `.vitest-report.json` holds all of them, and
+ * `scripts/summarize-tests.mjs` checks each project ran its tests (a browser that fails to launch
+ * leaves its project empty, which fails the summary).
  *
  * - `node`: Node, every test file.
  * - `edge`: Vercel's edge runtime (`environment: 'edge-runtime'`): the globals of
@@ -12,6 +14,10 @@
  * - `chromium`: real headless Chromium (Debian's `chromium` package) through Vitest browser mode
  *   and Playwright. Playwright never downloads a browser: it launches the system Chromium
  *   (override with CHROMIUM_PATH) with a fresh temporary profile.
+ *
+ * Package configs import this file by its path (`../../internal/test-utils/src/vitest/…`), like
+ * `vitest.shared.ts`: Vitest bundles a config's relative imports but loads package imports with
+ * Node itself, which cannot load TypeScript on Node 20.
  *
  * Test files named `*.node.test.ts` need Node (node:http servers, node:crypto keys to cross-check
  * against OpenSSL, node:util inspect, esbuild) and run in the `node` project only.
@@ -26,16 +32,25 @@ const portableExclude = [...configDefaults.exclude, nodeOnlyTests]
 
 /**
  * Fails the transform of any workspace file (test or source) that imports a Node built-in, for
- * the edge project: edge functions have no `node:` modules. Dependencies in node_modules and the
- * Node-side global setup files are exempt.
+ * the edge project: edge functions have no `node:` modules. Dependencies in node_modules, the
+ * Node-side global setup files and the modules they import (which run in Node too) are exempt.
  */
 function refuseNodeBuiltins(): Plugin {
   const nodeImport = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)['"]node:[\w/]+['"]/
+  const globalSetupModules = new Set<string>()
   return {
     name: 'fhir-auth:edge-refuses-node-builtins',
     enforce: 'pre',
+    async resolveId(source, importer) {
+      if (importer === undefined) return null
+      if (!importer.includes('.global-setup.') && !globalSetupModules.has(importer)) return null
+      const resolved = await this.resolve(source, importer, { skipSelf: true })
+      if (resolved) globalSetupModules.add(resolved.id)
+      return resolved
+    },
     transform(code, id) {
       if (id.includes('/node_modules/') || id.includes('.global-setup.')) return null
+      if (globalSetupModules.has(id)) return null
       const found = nodeImport.exec(code)
       if (found)
         this.error(`${id} imports a Node built-in (${found[0]}), which edge runtimes do not have`)
@@ -44,7 +59,19 @@ function refuseNodeBuiltins(): Plugin {
   }
 }
 
-/** The `node`, `edge` and `chromium` projects, each extending the package's shared config. */
+/**
+ * The `node`, `edge` and `chromium` projects, each extending the package's shared config.
+ *
+ * @example
+ * ```ts
+ * // packages/<name>/vitest.config.ts
+ * const shared = packageTestConfig(import.meta.dirname)
+ * export default defineConfig({
+ *   ...shared,
+ *   test: { ...shared.test, teardownTimeout: 30_000, projects: runtimeProjects() },
+ * })
+ * ```
+ */
 export function runtimeProjects(): TestProjectInlineConfiguration[] {
   return [
     { extends: true, test: { name: 'node', environment: 'node' } },
@@ -60,7 +87,7 @@ export function runtimeProjects(): TestProjectInlineConfiguration[] {
     {
       extends: true,
       test: {
-        name: 'chromium',
+        name: 'browser',
         exclude: portableExclude,
         browser: {
           enabled: true,
@@ -83,7 +110,8 @@ export function runtimeProjects(): TestProjectInlineConfiguration[] {
             },
             actionTimeout: 10_000,
           }),
-          instances: [{ browser: 'chromium' }],
+          // Vitest names a project per instance; named here `chromium` (not `browser (chromium)`).
+          instances: [{ browser: 'chromium', name: 'chromium' }],
         },
       },
     },

@@ -1,0 +1,9 @@
+// The tests StrykerJS runs for `pnpm test:mutation`: core's own, in Node (docs/testing.md).
+import { defineConfig } from 'vitest/config'
+import { mutationTestConfig } from '../../vitest.shared.js'
+
+export default defineConfig(
+  mutationTestConfig(import.meta.dirname, {
+    globalSetup: ['./test/support/loopback-server.global-setup.ts'],
+  }),
+)
