@@ -219,7 +219,7 @@ describe('sessions over time', () => {
     const { refreshToken, scopes } = signedInSession.tokens
     const session = client.resumeSession({
       access_token: 'not-a-token-the-server-issued',
-      refresh_token: refreshToken,
+      refresh_token: refreshToken as string,
       expires_in: 3600,
       scope: scopes.join(' '),
     })
