@@ -11,7 +11,6 @@ import { sendRequest, type TransportOptions } from '../http/request.js'
  *
  * @see https://openid.net/specs/openid-connect-core-1_0.html#RotateSigKeys OIDC Core §10.1.1 (rotation)
  * @see https://www.rfc-editor.org/rfc/rfc7517#section-5 RFC 7517 §5 (JWK Set)
- * @internal
  */
 export class JsonWebKeySet {
   readonly #jwksUri: string

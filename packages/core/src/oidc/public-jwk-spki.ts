@@ -19,7 +19,6 @@ const curves: Readonly<Record<string, { readonly oid: string; readonly bytes: nu
  * @see https://www.rfc-editor.org/rfc/rfc7518#section-6 RFC 7518 §6 (JWK parameters)
  * @see https://www.rfc-editor.org/rfc/rfc5480#section-2 RFC 5480 §2 (EC SPKI)
  * @see https://www.rfc-editor.org/rfc/rfc8017#appendix-A.1.1 RFC 8017 A.1.1 (RSAPublicKey)
- * @internal
  */
 export function publicJwkToSpki(jwk: Jwk): Uint8Array | undefined {
   if (jwk.kty === 'RSA') {

@@ -58,7 +58,6 @@ const asymmetric: readonly VerificationAlgorithm[] = [
  * "signature" keyed by the client secret proves nothing about the server to a public client).
  *
  * @see https://openid.net/specs/openid-connect-discovery-1_0.html#ProviderMetadata OIDC Discovery §3
- * @internal
  */
 export function idTokenAlgorithms(advertised: unknown): VerificationAlgorithm[] {
   if (!Array.isArray(advertised)) return ['RS256']
@@ -73,7 +72,6 @@ export function idTokenAlgorithms(advertised: unknown): VerificationAlgorithm[] 
  *
  * @throws IdTokenError with the `reason` of the first rule broken.
  * @see https://openid.net/specs/openid-connect-core-1_0.html#IDTokenValidation OIDC Core §3.1.3.7
- * @internal
  */
 export async function verifyIdToken(
   idToken: unknown,
