@@ -62,6 +62,7 @@ const packageDirectories = [
   'udap',
   'crypto-node',
   'crypto-webcrypto',
+  'store-redis',
   'client',
   'cli',
 ]
@@ -349,10 +350,11 @@ async function main() {
     if (!installed) return
     pass(`npm install of the ${packed.length} tarballs into an empty project`)
 
-    // What a user of the library installs: @fhir-auth/client and what it depends on (not the CLI).
+    // What a user of the library installs: @fhir-auth/client and what it depends on (not the CLI,
+    // nor the optional Redis store, which brings the redis client package with it).
     const clientProject = join(scratch, 'client-only-project')
     const clientTarballs = packed
-      .filter((entry) => entry.name !== '@fhir-auth/cli')
+      .filter((entry) => !['@fhir-auth/cli', '@fhir-auth/store-redis'].includes(entry.name))
       .map((entry) => entry.tarball)
     if (await timed('install-client', () => installProject(clientProject, clientTarballs))) {
       report.footprint.client = measureNodeModules(join(clientProject, 'node_modules'))

@@ -25,6 +25,7 @@ import { decodeCompactJws, signCompactJws } from '@fhir-auth/core/jws'
 import { nodeCryptoBackend } from '@fhir-auth/crypto-node'
 import { webCryptoBackend } from '@fhir-auth/crypto-webcrypto'
 import { SmartMetadata } from '@fhir-auth/smart'
+import { redisStore } from '@fhir-auth/store-redis'
 import { udapDiscoveryUrl } from '@fhir-auth/udap'
 
 const fixtures = process.argv[2]
@@ -70,6 +71,35 @@ function jsonResponse(body, status = 200) {
     status,
     headers: { 'content-type': 'application/json' },
   })
+}
+
+/**
+ * The Redis store against an in-memory stand-in for a redis v5 client (no server here): a value
+ * goes in sealed and comes back; the peer dependency `redis` was installed beside it.
+ */
+async function checkStoreRedis() {
+  const data = new Map()
+  const client = {
+    get: async (key) => data.get(key) ?? null,
+    set: async (key, value, options) => {
+      if (options?.condition === 'NX' && data.has(key)) return null
+      data.set(key, value)
+      return 'OK'
+    },
+    del: async (key) => Number(data.delete(key)),
+    getDel: async (key) => {
+      const value = data.get(key) ?? null
+      data.delete(key)
+      return value
+    },
+  }
+  const store = redisStore(client, { encryptionKey: new Uint8Array(32).fill(7) })
+  await store.set('fhir-auth:smoke', 'token-text', 60)
+  assert.doesNotMatch([...data.values()].join(), /token-text/)
+  assert.equal(await store.take('fhir-auth:smoke'), 'token-text')
+  const { createClient } = await import('redis')
+  assert.equal(typeof createClient, 'function')
+  ok('@fhir-auth/store-redis: sealed round trip; redis v5 installed as its peer')
 }
 
 async function checkCore() {
@@ -234,5 +264,6 @@ checkSmart()
 checkUdap()
 await checkCryptoNode()
 await checkCryptoWebCrypto()
+await checkStoreRedis()
 await checkClient()
 await checkCli()

@@ -26,8 +26,11 @@ const allowed: Readonly<Record<string, readonly string[]>> = {
   udap: [...core, '@fhir-auth/core/backend'],
   'crypto-node': backendEntries,
   'crypto-webcrypto': backendEntries,
+  'store-redis': ['@fhir-auth/core', '@fhir-auth/core/internal'],
   client: [
     ...core,
+    // ID token validation, loaded only when an ID token is validated.
+    '@fhir-auth/core/oidc',
     '@fhir-auth/smart',
     '@fhir-auth/smart/launch',
     '@fhir-auth/udap',

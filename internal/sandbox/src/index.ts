@@ -26,6 +26,7 @@ export {
   type SmartConfigurationDocument,
   sandboxCapabilities,
 } from './smart/discovery-document.js'
+export { type IdTokenVariant, idTokenVariants } from './smart/id-token-variants.js'
 export type { LaunchRequest } from './smart/launch-context.js'
 export type {
   ClientAssertionAlgorithm,

@@ -1,9 +1,12 @@
 import {
   ClientConfig,
   type ClientConfigInput,
+  ConfigurationError,
   type RegistrationResponse,
   type TokenResponse,
+  type TokenSet,
 } from '@fhir-auth/core'
+import type { IdTokenClaims } from '@fhir-auth/core/oidc'
 import type { SmartMetadata } from '@fhir-auth/smart'
 import { type ClientOptions, readClientOptions, resolveClientOptions } from './client-options.js'
 import {
@@ -14,20 +17,32 @@ import {
   defaultClientTypes,
   type Protocol,
 } from './client-type.js'
+import { IdTokenValidator } from './identity/id-token-validator.js'
+import { beginAuthorization, completeAuthorization } from './launch/authorization-flow.js'
 import type {
   AuthorizationUrlOptions,
   AuthorizationUrlResult,
+  BackendTokensOptions,
+  BeginAuthorizationOptions,
+  BeginAuthorizationResult,
+  CompleteAuthorizationOptions,
   RefreshTokenOptions,
   RequestAccessTokenOptions,
   RequestBackendTokenOptions,
+  ResumeSessionOptions,
   SmartRegistrationOptions,
   TokenResponseCheckOptions,
   UdapRegistrationOptions,
   UdapTrustOptions,
+  ValidateIdTokenOptions,
 } from './operation-options.js'
 import { ProtocolContext } from './protocol-context.js'
 import type { ProtocolImplementation } from './protocol-implementation.js'
+import type { Session } from './session/session.js'
+import { createSession, readTokens, type SessionSource } from './session/session-factory.js'
 import { checkTokenResponse, SmartProtocol } from './smart/smart-protocol.js'
+import { BackendTokenRegistry } from './tokens/backend-token-registry.js'
+import type { BackendTokens } from './tokens/backend-tokens.js'
 import type { UdapMetadata } from './udap/udap-protocol.js'
 
 /** Makes a protocol's implementation: at once, or once its code has loaded. */
@@ -72,6 +87,9 @@ export class Client {
   readonly #context: ProtocolContext
   readonly #make: ImplementationFactory
   #made: ProtocolImplementation | Promise<ProtocolImplementation> | undefined
+  /** What sessions and launches use of this client (made with it, shared by all of them). */
+  readonly #sessions: SessionSource
+  readonly #backendTokens: BackendTokenRegistry
 
   /**
    * @param config a `ClientConfig` or a plain object of its attributes.
@@ -91,6 +109,21 @@ export class Client {
     this.#protocol = protocol
     this.#context = new ProtocolContext(this.#config, resolveClientOptions(raw), clientType)
     this.#make = implementations[protocol]
+    const implementation = () => this.#call((made) => Promise.resolve(made))
+    const context = this.#context
+    this.#sessions = {
+      context,
+      implementation,
+      identity: new IdTokenValidator({
+        clientId: () => context.config.clientId ?? '',
+        hint: (signal) => implementation().then((made) => made.openIdProvider(signal)),
+        fallbackIssuer: () => context.config.issuer,
+        crypto: () => context.cryptoBackend(),
+        transport: (signal) => context.transport(signal),
+        now: () => context.options.now(),
+      }),
+    }
+    this.#backendTokens = new BackendTokenRegistry(context, implementation)
   }
 
   /** The resolved, frozen configuration. */
@@ -209,6 +242,99 @@ export class Client {
     options: UdapRegistrationOptions,
   ): Promise<RegistrationResponse> {
     return this.#call((implementation) => implementation.cancelRegistration(metadata, options))
+  }
+
+  /**
+   * `authorizationUrl`, and the launch kept for its callback: with a `store`, under a key
+   * derived from `state` for 600 s (so many servers, tabs and processes can launch at once);
+   * without one, `codeVerifier` and `nonce` come back for the caller to keep. A fresh `nonce` is
+   * sent whenever the scopes include `openid`.
+   *
+   * @throws ConfigurationError as `authorizationUrl` does, and on `store`; StoreError when the
+   *   store refuses the launch (do not redirect then).
+   * @see https://github.com/fhir-auth/fhir-auth/blob/main/docs/guides/tokens-over-time.md
+   */
+  async beginAuthorization(options?: BeginAuthorizationOptions): Promise<BeginAuthorizationResult> {
+    return beginAuthorization(this.#sessions, options)
+  }
+
+  /**
+   * Finishes a launch from its callback URL and returns a {@link Session}. Checks, in order: an
+   * `error` parameter (`AuthorizationError` with the server's fields), the `state` (a kept launch,
+   * used once: unknown, expired or replayed is `state_mismatch`), RFC 9207 `iss`
+   * (`iss_mismatch`), the `code` (`missing_code`); then exchanges the code and validates the ID
+   * token when `openid` was asked. No token request is sent when a check fails.
+   *
+   * @param callbackUrl the URL the server redirected to (a string, a `URL`, or its query).
+   * @param options the `store` given to `beginAuthorization`, or the `state`, `codeVerifier` (and
+   *   `nonce`) kept by the caller.
+   * @throws AuthorizationError, TokenError, IdTokenError, ConfigurationError, StoreError.
+   */
+  async completeAuthorization(
+    callbackUrl: string | URL | URLSearchParams,
+    options: CompleteAuthorizationOptions,
+  ): Promise<Session> {
+    return completeAuthorization(this.#sessions, callbackUrl, options)
+  }
+
+  /**
+   * A session from tokens obtained earlier: a `TokenSet`, the string its `serialize()` made
+   * (how an app persists a session), or a token response.
+   *
+   * @throws ConfigurationError on `tokens` when it is none of these.
+   */
+  resumeSession(
+    tokens: TokenSet | TokenResponse | string,
+    options?: ResumeSessionOptions,
+  ): Session {
+    const onTokens = options?.onTokens
+    if (onTokens !== undefined && typeof onTokens !== 'function') {
+      throw new ConfigurationError({
+        invalidAttribute: 'onTokens',
+        message: 'onTokens must be a function',
+      })
+    }
+    return createSession(this.#sessions, readTokens(tokens, this.#context), onTokens)
+  }
+
+  /**
+   * Validates an ID token against this server (OpenID Connect Core §3.1.3.7): signature with the
+   * server's published key (algorithm pinned, never `none` or HMAC), `iss`, `aud`, `azp`, `exp`,
+   * `iat`, and `nonce` / `auth_time` when asked.
+   *
+   * @returns the verified claims.
+   * @throws IdTokenError with the `reason` of the first rule broken.
+   */
+  async validateIdToken(idToken: string, options?: ValidateIdTokenOptions): Promise<IdTokenClaims> {
+    const checked = this.#context.readOptions(options, 'validateIdToken')
+    const maxAgeSeconds = checked.maxAgeSeconds
+    if (
+      maxAgeSeconds !== undefined &&
+      !(typeof maxAgeSeconds === 'number' && Number.isFinite(maxAgeSeconds) && maxAgeSeconds >= 0)
+    ) {
+      throw new ConfigurationError({
+        invalidAttribute: 'maxAgeSeconds',
+        message: 'maxAgeSeconds must be a number of seconds, 0 or more',
+      })
+    }
+    return this.#sessions.identity.validate(idToken, {
+      nonce: checked.nonce,
+      maxAgeSeconds,
+      signal: checked.signal,
+    })
+  }
+
+  /**
+   * Backend access tokens that are reused (DESIGN §9): `accessToken()` returns a cached token
+   * until it expires within `minValiditySeconds` (default 60); concurrent callers — in this
+   * process, or in every process sharing `store` — share one token request. One cache entry per
+   * token endpoint, client, scopes and `hl7-b2b` context.
+   *
+   * @throws ConfigurationError on the options (checked now; the rest on first use).
+   * @see https://github.com/fhir-auth/fhir-auth/blob/main/docs/guides/backend-services-at-scale.md
+   */
+  backendTokens(options?: BackendTokensOptions): BackendTokens {
+    return this.#backendTokens.handle(options)
   }
 
   /**

@@ -6,6 +6,8 @@
  */
 
 export {
+  AuthorizationError,
+  type AuthorizationErrorFields,
   type BasicAuthEncoding,
   CertificateChainError,
   type CertificateChainFailureReason,
@@ -20,22 +22,36 @@ export {
   type CryptoErrorReason,
   consoleLogger,
   DiscoveryError,
+  type ExpiryCheckOptions,
   type FetchLike,
   FhirAuthError,
   type FhirAuthErrorCode,
+  type FhirContextItem,
   HttpError,
   type HttpErrorReason,
+  IdTokenError,
+  type IdTokenFailureReason,
   type Jwk,
   type JwsSigner,
+  type KeyValueStore,
   type LogFields,
   type Logger,
+  type MemoryStoreOptions,
+  memoryStore,
   type Pkcs12Contents,
   type PrivateKeyInput,
   RegistrationError,
   type SigningAlgorithm,
+  StoreError,
+  type StoreOperation,
   silentLogger,
   TokenError,
+  TokenSet,
+  type WebStorageLike,
+  type WebStorageStoreOptions,
+  webStorageStore,
 } from '@fhir-auth/core'
+export type { IdTokenClaims } from '@fhir-auth/core/oidc'
 export type { RegistrationResponse, SmartMetadata, TokenResponse } from '@fhir-auth/smart'
 export type { UdapMetadata } from '@fhir-auth/udap'
 export { Client } from './client.js'
@@ -45,14 +61,28 @@ export type {
   AuthorizationUrlOptions,
   AuthorizationUrlResult,
   B2bAuthorizationExtension,
+  BackendTokensOptions,
+  BeginAuthorizationOptions,
+  BeginAuthorizationResult,
   CancellableOptions,
+  CompleteAuthorizationOptions,
   CredentialOverrides,
   RefreshTokenOptions,
   RequestAccessTokenOptions,
   RequestBackendTokenOptions,
+  ResumeSessionOptions,
   SmartRegistrationOptions,
   TokenResponseCheckOptions,
   UdapRegistrationOptions,
   UdapTrustOptions,
+  ValidateIdTokenOptions,
 } from './operation-options.js'
 export { loadPkcs12 } from './pkcs12.js'
+export {
+  type AccessTokenOptions,
+  Session,
+  type SessionRefreshOptions,
+  type TokensListener,
+} from './session/session.js'
+export { BackendTokens } from './tokens/backend-tokens.js'
+export type { BearerFetchInput } from './tokens/bearer-fetch.js'

@@ -1,5 +1,6 @@
-import type { CertificateInput, CrlInput, PrivateKeyInput } from '@fhir-auth/core'
+import type { CertificateInput, CrlInput, KeyValueStore, PrivateKeyInput } from '@fhir-auth/core'
 import type { B2bExtensionInput } from '@fhir-auth/udap'
+import type { TokensListener } from './session/session.js'
 
 /** Every operation accepts a caller `AbortSignal`, combined with the client's timeout. */
 export interface CancellableOptions {
@@ -94,4 +95,65 @@ export interface UdapRegistrationOptions extends CancellableOptions, UdapTrustOp
 /** Options of `client.isTokenResponseValid`. */
 export interface TokenResponseCheckOptions {
   readonly flow?: 'app_launch' | 'backend_services' | undefined
+}
+
+/** Options of `client.beginAuthorization`: `authorizationUrl`'s, plus where the launch is kept. */
+export interface BeginAuthorizationOptions extends AuthorizationUrlOptions {
+  /**
+   * Where the launch waits for its callback (keyed by `state`, for 600 s): `memoryStore()` in a
+   * server, `webStorageStore(sessionStorage)` in a browser, a shared store for several processes.
+   * Without one, the result carries `codeVerifier` (and `nonce`) for the caller to keep.
+   */
+  readonly store?: KeyValueStore | undefined
+}
+
+/** The result of `client.beginAuthorization`. Redirect to `authUrl` (or post `params` to it). */
+export interface BeginAuthorizationResult {
+  readonly authUrl: string
+  readonly state: string
+  /** POST only: the parameters to submit as the form body. */
+  readonly params?: Readonly<Record<string, string>>
+  /** Without a store only: keep it (secret) for `completeAuthorization`. */
+  readonly codeVerifier?: string
+  /** Without a store only, when `openid` is requested: keep it for `completeAuthorization`. */
+  readonly nonce?: string
+}
+
+/**
+ * Options of `client.completeAuthorization`: the `store` the launch was kept in, or the values
+ * the caller kept itself (`state`, `codeVerifier`, and `nonce` when one was sent).
+ */
+export interface CompleteAuthorizationOptions extends CancellableOptions {
+  readonly store?: KeyValueStore | undefined
+  readonly state?: string | undefined
+  readonly codeVerifier?: string | undefined
+  readonly nonce?: string | undefined
+  /** Awaited after every refresh of the session made here. */
+  readonly onTokens?: TokensListener | undefined
+}
+
+/** Options of `client.resumeSession`. */
+export interface ResumeSessionOptions {
+  /** Awaited after every refresh: where an app persists `tokens.serialize()`. */
+  readonly onTokens?: TokensListener | undefined
+}
+
+/** Options of `client.validateIdToken`. */
+export interface ValidateIdTokenOptions extends CancellableOptions {
+  /** The `nonce` sent in the authorization request, when one was. */
+  readonly nonce?: string | undefined
+  /** Refuse an authentication older than this many seconds (`auth_time` required). */
+  readonly maxAgeSeconds?: number | undefined
+}
+
+/** Options of `client.backendTokens` (DESIGN §9): `requestBackendToken`'s, plus reuse. */
+export interface BackendTokensOptions
+  extends Omit<RequestBackendTokenOptions, 'signal' | 'privateKey' | 'kid'> {
+  /**
+   * Where tokens are shared: by default this client's own memory; a shared store (e.g.
+   * `redisStore` from `@fhir-auth/store-redis`) lets a fleet share one token per expiry window.
+   */
+  readonly store?: KeyValueStore | undefined
+  /** A token is renewed when it expires within this many seconds; default 60. */
+  readonly minValiditySeconds?: number | undefined
 }

@@ -1,10 +1,16 @@
-import { ConfigurationError, type RegistrationResponse, type TokenResponse } from '@fhir-auth/core'
+import {
+  ConfigurationError,
+  type RegistrationResponse,
+  type TokenResponse,
+  type VerificationAlgorithm,
+} from '@fhir-auth/core'
 import type { SmartMetadata } from '@fhir-auth/smart'
 import type { UdapMetadata } from '@fhir-auth/udap'
 import type { Protocol } from './client-type.js'
 import type {
   AuthorizationUrlOptions,
   AuthorizationUrlResult,
+  BackendTokensOptions,
   RefreshTokenOptions,
   RequestAccessTokenOptions,
   RequestBackendTokenOptions,
@@ -12,6 +18,7 @@ import type {
   UdapRegistrationOptions,
   UdapTrustOptions,
 } from './operation-options.js'
+import type { BackendTokenIdentity } from './tokens/backend-token-identity.js'
 
 /**
  * One protocol behind a `Client` (SMART App Launch, UDAP Security): every operation of the
@@ -42,6 +49,51 @@ export interface ProtocolImplementation {
     metadata: Readonly<Record<string, unknown>>,
     options: UdapRegistrationOptions,
   ): Promise<RegistrationResponse>
+  /**
+   * `authorizationUrl` for `beginAuthorization`: the same request, plus a fresh `nonce` when the
+   * scopes include `openid`, and what a launch record keeps.
+   */
+  startAuthorization(options: AuthorizationUrlOptions | undefined): Promise<StartedAuthorization>
+  /** The server that answers the authorization callback, for RFC 9207's `iss` check. */
+  authorizationIssuer(signal: AbortSignal | undefined): Promise<AuthorizationIssuer>
+  /**
+   * What discovery says of the OpenID provider whose ID tokens this client accepts. Whatever it
+   * leaves out is read from the provider's `openid-configuration` when an ID token arrives.
+   */
+  openIdProvider(signal: AbortSignal | undefined): Promise<OpenIdProviderHint>
+  /** What identifies the backend token these options ask for (DESIGN §9 cache entry). */
+  backendTokenIdentity(options: BackendTokensOptions): Promise<BackendTokenIdentity>
+}
+
+/** An authorization request made by `beginAuthorization`, with what its callback needs. */
+export interface StartedAuthorization extends AuthorizationUrlResult {
+  /** Sent when the scopes include `openid`. */
+  readonly nonce: string | undefined
+  readonly redirectUri: string
+  readonly scopes: readonly string[]
+}
+
+/** Who answers an authorization callback (RFC 9207). */
+export interface AuthorizationIssuer {
+  /** The authorization server's issuer identifier, when discovery names one. */
+  readonly issuer: string | undefined
+  /** The server always sends `iss` (`authorization_response_iss_parameter_supported`). */
+  readonly issRequired: boolean
+}
+
+/** Where ID tokens come from and how they are signed. */
+export interface OpenIdProvider {
+  readonly issuer: string
+  readonly jwksUri: string
+  readonly algorithms: readonly VerificationAlgorithm[]
+}
+
+/** What a protocol's discovery says of its OpenID provider (any member may be missing). */
+export interface OpenIdProviderHint {
+  readonly issuer: string | undefined
+  readonly jwksUri: string | undefined
+  /** `id_token_signing_alg_values_supported` as advertised (not yet checked). */
+  readonly algorithms: unknown
 }
 
 /**

@@ -19,6 +19,7 @@ import {
   type DiscoveryError,
   FhirAuthError,
   type FhirAuthErrorCode,
+  type FhirContextItem,
   type HttpError,
   type JwsSigner,
   type Protocol,
@@ -107,7 +108,14 @@ describe('public API types', () => {
       }),
     ).resolves.toEqualTypeOf<TokenResponse>()
     expectTypeOf<TokenResponse['access_token']>().toEqualTypeOf<string>()
-    expectTypeOf<TokenResponse['expires_in']>().toEqualTypeOf<unknown>()
+    // DESIGN §8: the OAuth/SMART members are typed; others stay reachable as unknown.
+    expectTypeOf<TokenResponse['expires_in']>().toEqualTypeOf<number | undefined>()
+    expectTypeOf<TokenResponse['patient']>().toEqualTypeOf<string | undefined>()
+    expectTypeOf<TokenResponse['need_patient_banner']>().toEqualTypeOf<boolean | undefined>()
+    expectTypeOf<TokenResponse['fhirContext']>().toEqualTypeOf<
+      readonly FhirContextItem[] | undefined
+    >()
+    expectTypeOf<TokenResponse['vendor_extension']>().toEqualTypeOf<unknown>()
     // @ts-expect-error: code and codeVerifier are required
     client.requestAccessToken({ code: 'c' })
   })

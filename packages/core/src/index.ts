@@ -45,6 +45,10 @@ export {
   signingAlgorithms,
 } from './crypto/signer.js'
 export {
+  AuthorizationError,
+  type AuthorizationErrorFields,
+} from './errors/authorization-error.js'
+export {
   ConfigurationError,
   type ConfigurationErrorFields,
   describeValue,
@@ -62,6 +66,7 @@ export {
   type FhirAuthErrorOptions,
 } from './errors/fhir-auth-error.js'
 export { HttpError, type HttpErrorFields, type HttpErrorReason } from './errors/http-error.js'
+export { IdTokenError, type IdTokenFailureReason } from './errors/id-token-error.js'
 export {
   type OAuthErrorBody,
   type OAuthErrorFields,
@@ -69,6 +74,7 @@ export {
   RegistrationError,
   TokenError,
 } from './errors/oauth-error.js'
+export { StoreError, type StoreOperation } from './errors/store-error.js'
 export {
   type BasicAuthEncoding,
   basicAuthEncodings,
@@ -124,4 +130,18 @@ export {
 export type { AuthorizationRequest } from './oauth/authorization-request.js'
 export type { RegistrationResponse } from './oauth/registration-response.js'
 export type { TokenResponse } from './oauth/token-response.js'
+export { type KeyValueStore, storeKeyPrefix } from './stores/key-value-store.js'
+export { type MemoryStoreOptions, memoryStore } from './stores/memory-store.js'
+export {
+  type WebStorageLike,
+  type WebStorageStoreOptions,
+  webStorageStore,
+} from './stores/web-storage-store.js'
 export { type Clock, epochSeconds, systemClock } from './time/clock.js'
+export type { FhirContextItem } from './tokens/fhir-context.js'
+export {
+  type ExpiryCheckOptions,
+  type TokenResponseInput,
+  TokenSet,
+  type TokenSetSource,
+} from './tokens/token-set.js'

@@ -30,6 +30,7 @@ export {
   transportOf,
 } from './checks/transport-options.js'
 export { wrongType } from './checks/wrong-type.js'
+export { sha256Base64Url } from './crypto/sha256.js'
 export {
   describeMemberNames,
   type FlowErrorClass,
@@ -50,3 +51,6 @@ export {
   fetchDiscoveryDocument,
 } from './oauth/discovery-document.js'
 export { readTokenResponse } from './oauth/token-response.js'
+export { storeKey } from './stores/key-value-store.js'
+export { checkStoreKey, checkStoreWrite } from './stores/store-arguments.js'
+export { expiresInSeconds } from './tokens/expires-in.js'

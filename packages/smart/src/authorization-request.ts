@@ -23,6 +23,13 @@ export interface AuthorizationRequestOptions {
   readonly launch?: string | undefined
   /** `get` (default): a redirect URL; `post`: a form to submit (the `authorize-post` capability). */
   readonly method?: 'get' | 'post' | undefined
+  /**
+   * The OpenID Connect `nonce` (send one whenever `openid` is requested; the ID token must
+   * carry it back). Sent only when given.
+   *
+   * @see https://openid.net/specs/openid-connect-core-1_0.html#AuthRequest OIDC Core §3.1.2.1
+   */
+  readonly nonce?: string | undefined
 }
 
 /**
@@ -30,7 +37,8 @@ export interface AuthorizationRequestOptions {
  * verifier on every call; the challenge is always S256 (`plain` is prohibited by SMART 2.2.0).
  *
  * Parameters: `response_type=code`, `client_id`, `redirect_uri`, `launch` (only when given),
- * `scope`, `aud`, `state`, `code_challenge`, `code_challenge_method=S256`.
+ * `scope`, `aud`, `nonce` (only when given), `state`, `code_challenge`,
+ * `code_challenge_method=S256`.
  * With `get` they are added to the endpoint's query: an existing query is kept, and a
  * parameter of the same name already there is replaced. With `post` the endpoint is returned
  * exactly as given and the parameters come back in `params`.
@@ -67,6 +75,8 @@ export async function buildAuthorizationRequest(
       if (launch) params.launch = launch
       params.scope = requireScopes(options.scopes)
       params.aud = requireNonBlankString(options.audience, 'audience')
+      const nonce = optionalString(options.nonce, 'nonce')
+      if (nonce) params.nonce = nonce
       return params
     },
   })

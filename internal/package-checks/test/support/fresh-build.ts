@@ -13,6 +13,7 @@ export const publishedPackages = [
   'udap',
   'crypto-node',
   'crypto-webcrypto',
+  'store-redis',
   'client',
   'cli',
 ] as const

@@ -118,6 +118,9 @@ export function buildSmartConfiguration(
     code_challenge_methods_supported: ['S256'],
     scopes_supported: [...advertisedScopes],
     response_types_supported: ['code'],
+    // oidc-provider signs ID tokens with RS256 and always sends RFC 9207's iss on the callback.
+    id_token_signing_alg_values_supported: ['RS256'],
+    authorization_response_iss_parameter_supported: true,
     capabilities: [...sandboxCapabilities],
   }
 }

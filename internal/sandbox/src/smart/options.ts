@@ -9,6 +9,7 @@ import type {
   DiscoveryResponseOverride,
   SmartConfigurationDocument,
 } from './discovery-document.js'
+import type { IdTokenVariant } from './id-token-variants.js'
 import type { LaunchRequest } from './launch-context.js'
 import type { SandboxClient } from './sandbox-client.js'
 
@@ -100,6 +101,12 @@ export interface SmartSandbox {
   authorize(request: AuthorizeRequest, options?: AuthorizeOptions): Promise<AuthorizeResult>
   /** Replaces (or with `undefined` removes) the discovery override while the server runs. */
   setDiscoveryOverride(override: DiscoveryOverride | undefined): void
+  /**
+   * From now on, rewrites the ID token of every token response as `variant` says (see
+   * {@link IdTokenVariant}); `undefined` stops. `rotated-key` rotates to a new key, which `/jwks`
+   * publishes from its first use.
+   */
+  setIdTokenVariant(variant: IdTokenVariant | undefined): void
   /** Closes the server, its connections and all state. Idempotent. */
   close(): Promise<void>
 }

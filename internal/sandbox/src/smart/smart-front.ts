@@ -19,6 +19,11 @@ import {
   renderDiscoveryResponse,
   type SmartConfigurationDocument,
 } from './discovery-document.js'
+import {
+  type IdTokenRewriteContext,
+  rewriteResponseBody,
+  rewriteTokenResponse,
+} from './id-token-variants.js'
 import { handleInteraction, type InteractionSettings } from './interaction-route.js'
 import { handlePatientRead } from './patient-endpoint.js'
 import { interactionPathPrefix, providerRoutes } from './provider-configuration.js'
@@ -39,6 +44,10 @@ export interface SmartFrontSettings {
   /** See `SmartSandboxOptions.basicAuthDecoding`. */
   readonly basicAuthDecoding: BasicAuthDecoding
   readonly secretStandIns: SecretStandIns
+  /** Read on every token response: a hostile ID token variant, when one is set. */
+  readonly idTokenRewrite: () => IdTokenRewriteContext | undefined
+  /** Keys `/jwks` publishes besides the provider's (after a key rotation). */
+  readonly extraPublicKeys: () => readonly object[]
 }
 
 /** Path of the sandbox's SMART style sheet (`smart_style_url`). */
@@ -166,6 +175,14 @@ async function forwardToProvider(
     }
   }
   relaxSameSiteNoneCookies(response)
+  const idTokenRewrite = settings.idTokenRewrite()
+  if (url.pathname === providerRoutes.token && idTokenRewrite !== undefined) {
+    rewriteResponseBody(response, (text) => rewriteTokenResponse(text, idTokenRewrite))
+  }
+  const extraKeys = settings.extraPublicKeys()
+  if (url.pathname === providerRoutes.jwks && extraKeys.length > 0) {
+    rewriteResponseBody(response, (text) => addKeys(text, extraKeys))
+  }
   const replayed = replayRequest(request, forwardedBody)
   presentBasicCredentials(replayed, settings.basicAuthDecoding, settings.secretStandIns)
   if (heldScope !== undefined) settings.clientScopes.holdRegistrationScope(replayed, heldScope)
@@ -213,4 +230,11 @@ function addConsentPrompt(params: URLSearchParams): boolean {
   if (prompts.includes('consent') || prompts.includes('none')) return false
   params.set('prompt', [...prompts, 'consent'].join(' '))
   return true
+}
+
+/** Appends keys to a JWK Set document; anything unparseable passes unchanged. */
+function addKeys(text: string, extra: readonly object[]): string {
+  const parsed = parseJsonObject(text)
+  if (parsed === undefined || !Array.isArray(parsed.keys)) return text
+  return JSON.stringify({ ...parsed, keys: [...parsed.keys, ...extra] })
 }

@@ -10,6 +10,7 @@ import { nonEmptyText, nonNegativeInteger, positiveInteger } from '../option-che
 import { type BasicAuthDecoding, SecretStandIns } from './basic-credentials.js'
 import { ClientScopeRegistry } from './client-scopes.js'
 import { buildSmartConfiguration, type DiscoveryOverride } from './discovery-document.js'
+import { type IdTokenVariant, KeyRotations } from './id-token-variants.js'
 import { type LaunchContext, LaunchRegistry, type LaunchRequest } from './launch-context.js'
 import { loadOidcProvider } from './load-provider.js'
 import { SandboxStore } from './memory-adapter.js'
@@ -105,6 +106,12 @@ export async function startSmartSandbox(options: SmartSandboxOptions = {}): Prom
     })
 
     let discoveryOverride = settings.discoveryOverride
+    let idTokenVariant: IdTokenVariant | undefined
+    const rotations = new KeyRotations()
+    const clientSecret = (clientId: string) => {
+      const secret = store.find('Client', clientId)?.client_secret
+      return typeof secret === 'string' ? secret : undefined
+    }
     handle = createSmartFront({
       origin,
       provider,
@@ -119,6 +126,11 @@ export async function startSmartSandbox(options: SmartSandboxOptions = {}): Prom
       fhirBaseUrl,
       basicAuthDecoding: settings.basicAuthDecoding,
       secretStandIns,
+      idTokenRewrite: () =>
+        idTokenVariant === undefined
+          ? undefined
+          : { variant: idTokenVariant, providerKey: signingKey, clientSecret, rotations },
+      extraPublicKeys: () => rotations.published(),
       interaction: {
         provider,
         accountId: settings.userId,
@@ -148,6 +160,10 @@ export async function startSmartSandbox(options: SmartSandboxOptions = {}): Prom
       authorize: (request, authorizeOptions) => runAuthorization(origin, request, authorizeOptions),
       setDiscoveryOverride: (override: DiscoveryOverride | undefined) => {
         discoveryOverride = override
+      },
+      setIdTokenVariant: (variant: IdTokenVariant | undefined) => {
+        if (variant === 'rotated-key') rotations.rotate()
+        idTokenVariant = variant
       },
       close: () => {
         closing ??= closeAll(server, () => {

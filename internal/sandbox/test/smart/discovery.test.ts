@@ -34,6 +34,8 @@ describe('GET /fhir/.well-known/smart-configuration', () => {
         'system/*.rs',
       ]),
       response_types_supported: ['code'],
+      id_token_signing_alg_values_supported: ['RS256'],
+      authorization_response_iss_parameter_supported: true,
       capabilities: [...sandboxCapabilities],
     })
     expect(sandbox.fhirBaseUrl).toBe(`${sandbox.origin}/fhir`)

@@ -1,11 +1,13 @@
+import { silentLogger } from '@fhir-auth/core'
 import { requireNonBlankString } from '@fhir-auth/core/internal'
 import {
   requestBackendServicesToken,
   resolveBackendScopes,
   type TokenResponse,
 } from '@fhir-auth/smart'
-import type { RequestBackendTokenOptions } from '../operation-options.js'
+import type { BackendTokensOptions, RequestBackendTokenOptions } from '../operation-options.js'
 import type { ProtocolContext } from '../protocol-context.js'
+import type { BackendTokenIdentity } from '../tokens/backend-token-identity.js'
 import type { SmartDiscovery } from './smart-discovery.js'
 import type { SmartSigning } from './smart-signing.js'
 
@@ -40,4 +42,26 @@ export async function requestBackendToken(
     jwksUri: config.jwksUri,
     now: context.options.now,
   })
+}
+
+/**
+ * What identifies the token `requestBackendToken` would get with these options: the token
+ * endpoint, client id and the very scopes it would request (DESIGN §9 cache entry). The
+ * deprecation warning of the scope fallback is left to the request itself.
+ *
+ * @internal
+ */
+export async function backendTokenIdentity(
+  context: ProtocolContext,
+  discovery: SmartDiscovery,
+  input: BackendTokensOptions,
+): Promise<BackendTokenIdentity> {
+  const { config } = context
+  const clientId = requireNonBlankString(config.clientId, 'clientId', false)
+  const perCall = context.checks.optionalScopes(input.scopes, 'scopes')
+  return {
+    tokenEndpoint: await discovery.tokenEndpoint(undefined),
+    clientId,
+    scopes: resolveBackendScopes(perCall, config.scopes, silentLogger),
+  }
 }

@@ -1,4 +1,4 @@
-import { ConfigurationError, type RegistrationResponse } from '@fhir-auth/core'
+import { ConfigurationError, generateState, type RegistrationResponse } from '@fhir-auth/core'
 import {
   authorizationMethod,
   describeKind,
@@ -20,6 +20,7 @@ import {
 import type {
   AuthorizationUrlOptions,
   AuthorizationUrlResult,
+  BackendTokensOptions,
   CredentialOverrides,
   RefreshTokenOptions,
   RequestAccessTokenOptions,
@@ -28,7 +29,13 @@ import type {
   TokenResponseCheckOptions,
 } from '../operation-options.js'
 import type { ProtocolContext } from '../protocol-context.js'
-import type { ProtocolImplementation } from '../protocol-implementation.js'
+import type {
+  AuthorizationIssuer,
+  OpenIdProviderHint,
+  ProtocolImplementation,
+  StartedAuthorization,
+} from '../protocol-implementation.js'
+import type { BackendTokenIdentity } from '../tokens/backend-token-identity.js'
 import { SmartDiscovery } from './smart-discovery.js'
 
 /**
@@ -71,9 +78,53 @@ export class SmartProtocol implements ProtocolImplementation {
   async authorizationUrl(
     input: AuthorizationUrlOptions | undefined,
   ): Promise<AuthorizationUrlResult> {
+    const { authUrl, state, codeVerifier, params } = await this.#authorize(input, false)
+    return params === undefined
+      ? { authUrl, state, codeVerifier }
+      : { authUrl, state, codeVerifier, params }
+  }
+
+  startAuthorization(input: AuthorizationUrlOptions | undefined): Promise<StartedAuthorization> {
+    return this.#authorize(input, true)
+  }
+
+  async authorizationIssuer(signal: AbortSignal | undefined): Promise<AuthorizationIssuer> {
+    if (this.#context.config.baseUrl === undefined) return { issuer: undefined, issRequired: false }
+    const metadata = await this.#discovery.metadata(signal)
+    return {
+      issuer: metadata.issuer,
+      issRequired: metadata.raw.authorization_response_iss_parameter_supported === true,
+    }
+  }
+
+  async openIdProvider(signal: AbortSignal | undefined): Promise<OpenIdProviderHint> {
+    if (this.#context.config.baseUrl === undefined) {
+      return { issuer: undefined, jwksUri: undefined, algorithms: undefined }
+    }
+    const metadata = await this.#discovery.metadata(signal)
+    return {
+      issuer: metadata.issuer,
+      jwksUri: metadata.jwksUri,
+      algorithms: metadata.raw.id_token_signing_alg_values_supported,
+    }
+  }
+
+  async backendTokenIdentity(input: BackendTokensOptions): Promise<BackendTokenIdentity> {
+    const { backendTokenIdentity } = await this.#backendTokenModule()
+    return backendTokenIdentity(this.#context, this.#discovery, input)
+  }
+
+  /**
+   * The authorization request, in the spec's order of checks: method, client_id, scopes, then
+   * redirect_uri and the authorization endpoint. `withNonce` adds a fresh `nonce` when the
+   * scopes include `openid` (`beginAuthorization`; the spec's `authorizationUrl` sends none).
+   */
+  async #authorize(
+    input: AuthorizationUrlOptions | undefined,
+    withNonce: boolean,
+  ): Promise<StartedAuthorization> {
     const options = this.#context.readOptions(input, 'authorizationUrl')
     const { config, logger } = this.#contextParts()
-    // Spec order: method, client_id, scopes, then redirect_uri and authorization_endpoint.
     const method = authorizationMethod(options.method)
     logger.info(
       `Generating authorization URL for SMART ${this.#clientType} client (method: ${method})`,
@@ -94,6 +145,7 @@ export class SmartProtocol implements ProtocolImplementation {
     const launch = optionalString(options.launch, 'launch')
     const authorizationEndpoint = await this.#discovery.authorizationEndpoint(options.signal)
     const audience = requireNonBlankString(config.issuer, 'issuer', false)
+    const nonce = withNonce && scopes.includes('openid') ? generateState() : undefined
     const request = await buildAuthorizationRequest({
       authorizationEndpoint,
       clientId,
@@ -102,10 +154,9 @@ export class SmartProtocol implements ProtocolImplementation {
       audience,
       launch,
       method,
+      nonce,
     })
-    return request.params === undefined
-      ? { authUrl: request.authUrl, state: request.state, codeVerifier: request.codeVerifier }
-      : request
+    return { ...request, nonce, redirectUri, scopes }
   }
 
   async requestAccessToken(input: RequestAccessTokenOptions): Promise<TokenResponse> {

@@ -13,12 +13,14 @@ import {
   type UdapMetadata,
 } from '@fhir-auth/udap'
 import type {
+  BackendTokensOptions,
   RequestBackendTokenOptions,
   UdapRegistrationOptions,
   UdapTrustOptions,
 } from '../operation-options.js'
 import type { ProtocolContext } from '../protocol-context.js'
 import { type ProtocolImplementation, unsupportedOperation } from '../protocol-implementation.js'
+import type { BackendTokenIdentity } from '../tokens/backend-token-identity.js'
 import { readTrustOptions, UdapDiscoveryCache } from './udap-discovery-cache.js'
 
 export type { UdapMetadata }
@@ -161,6 +163,37 @@ export class UdapProtocol implements ProtocolImplementation {
       b2b: options.b2b,
       now,
     })
+  }
+
+  async backendTokenIdentity(input: BackendTokensOptions): Promise<BackendTokenIdentity> {
+    const options = this.#context.readOptions(input, 'backendTokens')
+    const { config } = this.#parts()
+    const scopes = usableScopes(
+      this.#context.checks.optionalScopes(options.scopes, 'scopes') ?? config.scopes,
+    )
+    const clientUri = this.#context.checks.optionalString(options.clientUri, 'clientUri')
+    const clientId = config.clientId ?? this.#registered?.clientId ?? clientUri
+    const metadata = await this.#tokenMetadata(options)
+    const tokenEndpoint = config.tokenEndpoint ?? metadata?.tokenEndpoint
+    // Missing parts are left for the token request itself to report, in its own words.
+    return {
+      tokenEndpoint: tokenEndpoint ?? '',
+      clientId: clientId ?? '',
+      scopes: scopes ?? [],
+      context: options.b2b ?? null,
+    }
+  }
+
+  async startAuthorization(): Promise<never> {
+    throw unsupportedOperation('beginAuthorization', 'udap', ['smart'], appLaunchHint)
+  }
+
+  async authorizationIssuer(): Promise<never> {
+    throw unsupportedOperation('completeAuthorization', 'udap', ['smart'], appLaunchHint)
+  }
+
+  async openIdProvider(): Promise<never> {
+    throw unsupportedOperation('validateIdToken', 'udap', ['smart'], appLaunchHint)
   }
 
   async #register(

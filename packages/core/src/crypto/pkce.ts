@@ -1,6 +1,7 @@
 import { ConfigurationError } from '../errors/configuration-error.js'
 import { base64UrlEncode } from './base64.js'
 import { randomBytes } from './random.js'
+import { sha256Base64Url } from './sha256.js'
 
 const verifierPattern = /^[A-Za-z0-9\-._~]{43,128}$/
 
@@ -34,11 +35,7 @@ export async function computeCodeChallenge(codeVerifier: string): Promise<string
       message: 'codeVerifier must be 43 to 128 characters from A-Z a-z 0-9 - . _ ~ (RFC 7636 §4.1)',
     })
   }
-  const digest = await globalThis.crypto.subtle.digest(
-    'SHA-256',
-    new TextEncoder().encode(codeVerifier),
-  )
-  return base64UrlEncode(new Uint8Array(digest))
+  return sha256Base64Url(codeVerifier)
 }
 
 /** Describes a rejected verifier without echoing it (it is a secret). */

@@ -12,6 +12,9 @@ export type FhirAuthErrorCode =
   | 'ERR_HTTP'
   | 'ERR_CRYPTO'
   | 'ERR_CERTIFICATE_CHAIN'
+  | 'ERR_STORE'
+  | 'ERR_AUTHORIZATION'
+  | 'ERR_ID_TOKEN'
 
 const marker = Symbol.for('fhir-auth.error')
 

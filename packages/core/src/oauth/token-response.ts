@@ -6,17 +6,38 @@ import {
   successJsonObject,
 } from '../http/oauth-exchange.js'
 import type { HttpResponse } from '../http/request.js'
+import type { FhirContextItem } from '../tokens/fhir-context.js'
 
 /**
- * A token response as the server sent it (RFC 6749 §5.1, snake_case keys: `access_token`,
- * `token_type`, `expires_in`, `scope`, `refresh_token`, `id_token`, SMART launch context such as
- * `patient`), with a non-blank string `access_token` guaranteed. The same type for every
- * protocol.
+ * A token response as the server sent it (RFC 6749 §5.1, snake_case keys), the same type for
+ * every protocol: a non-blank string `access_token` is guaranteed; the OAuth and SMART members
+ * are named with their JSON types, and anything else is reachable through the index signature.
+ *
+ * The object is the server's JSON as received: a server that sends a member with another type
+ * (`"expires_in": "3600"`) is not corrected here. `client.isTokenResponseValid` checks every
+ * named member's type (and narrows to this type); `TokenSet` reads them safely.
  *
  * @see https://www.rfc-editor.org/rfc/rfc6749#section-5.1
  * @see https://hl7.org/fhir/smart-app-launch/STU2.2/app-launch.html#response-5
  */
-export type TokenResponse = Readonly<Record<string, unknown>> & { readonly access_token: string }
+export interface TokenResponse {
+  readonly access_token: string
+  readonly token_type?: string
+  readonly expires_in?: number
+  readonly scope?: string
+  readonly refresh_token?: string
+  readonly id_token?: string
+  /** SMART launch context: the patient in context. */
+  readonly patient?: string
+  readonly encounter?: string
+  readonly fhirUser?: string
+  readonly fhirContext?: readonly FhirContextItem[]
+  readonly need_patient_banner?: boolean
+  readonly smart_style_url?: string
+  readonly intent?: string
+  readonly tenant?: string
+  readonly [member: string]: unknown
+}
 
 /**
  * Reads a token endpoint response (no I/O). A 2xx must be a JSON object (any content type)

@@ -1,0 +1,89 @@
+import { type CryptoBackend, IdTokenError, type TransportOptions } from '@fhir-auth/core'
+import type { IdTokenClaims, JsonWebKeySet } from '@fhir-auth/core/oidc'
+import type { OpenIdProvider, OpenIdProviderHint } from '../protocol-implementation.js'
+
+/** What a validation needs from its client. */
+export interface IdTokenValidatorDependencies {
+  readonly clientId: () => string
+  /** What the protocol's discovery says of the provider. */
+  readonly hint: (signal: AbortSignal | undefined) => Promise<OpenIdProviderHint>
+  /** The issuer to ask when discovery names none: the configured `issuer`. */
+  readonly fallbackIssuer: () => string | undefined
+  readonly crypto: () => Promise<CryptoBackend>
+  readonly transport: (signal?: AbortSignal) => TransportOptions
+  readonly now: () => Date
+}
+
+/** What one validation checks besides the provider's rules. */
+export interface IdTokenCheck {
+  readonly nonce?: string | undefined
+  /** The `sub` of the ID token a refreshed one replaces. */
+  readonly subject?: string | undefined
+  readonly maxAgeSeconds?: number | undefined
+  readonly signal?: AbortSignal | undefined
+}
+
+/**
+ * ID token validation for one client: the provider from discovery (completed from its
+ * `openid-configuration` when discovery names no issuer or key set), one key set per `jwks_uri`
+ * kept for the client's life (with its one refetch per unknown `kid`), signatures through the
+ * client's crypto backend. The OIDC code loads on first use: apps that never ask for `openid`
+ * never download it.
+ *
+ * @internal
+ */
+export class IdTokenValidator {
+  readonly #dependencies: IdTokenValidatorDependencies
+  readonly #keySets = new Map<string, JsonWebKeySet>()
+  #provider: OpenIdProvider | undefined
+
+  constructor(dependencies: IdTokenValidatorDependencies) {
+    this.#dependencies = dependencies
+  }
+
+  /** @throws IdTokenError with the reason of the first rule broken. */
+  async validate(idToken: unknown, check: IdTokenCheck): Promise<IdTokenClaims> {
+    const [oidc, provider, crypto] = await Promise.all([
+      import('@fhir-auth/core/oidc'),
+      this.#resolveProvider(check.signal),
+      this.#dependencies.crypto(),
+    ])
+    let keys = this.#keySets.get(provider.jwksUri)
+    if (keys === undefined) {
+      keys = new oidc.JsonWebKeySet(provider.jwksUri, () => this.#dependencies.transport())
+      this.#keySets.set(provider.jwksUri, keys)
+    }
+    return oidc.verifyIdToken(idToken, {
+      issuer: provider.issuer,
+      clientId: this.#dependencies.clientId(),
+      algorithms: provider.algorithms,
+      keys,
+      crypto,
+      now: this.#dependencies.now(),
+      nonce: check.nonce,
+      subject: check.subject,
+      maxAgeSeconds: check.maxAgeSeconds,
+    })
+  }
+
+  async #resolveProvider(signal: AbortSignal | undefined): Promise<OpenIdProvider> {
+    if (this.#provider !== undefined) return this.#provider
+    const hint = await this.#dependencies.hint(signal)
+    const { idTokenAlgorithms } = await import('@fhir-auth/core/oidc')
+    if (hint.issuer !== undefined && hint.jwksUri !== undefined) {
+      this.#provider = {
+        issuer: hint.issuer,
+        jwksUri: hint.jwksUri,
+        algorithms: idTokenAlgorithms(hint.algorithms),
+      }
+      return this.#provider
+    }
+    const issuer = hint.issuer ?? this.#dependencies.fallbackIssuer()
+    const { openIdConfiguration } = await import('./openid-configuration.js')
+    if (issuer === undefined) {
+      throw new IdTokenError('jwks', 'no issuer is known to find the ID token signing keys of')
+    }
+    this.#provider = await openIdConfiguration(issuer, this.#dependencies.transport(signal))
+    return this.#provider
+  }
+}

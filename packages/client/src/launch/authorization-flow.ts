@@ -1,0 +1,178 @@
+import {
+  AuthorizationError,
+  ConfigurationError,
+  type KeyValueStore,
+  TokenSet,
+} from '@fhir-auth/core'
+import { requireNonBlankString } from '@fhir-auth/core/internal'
+import type {
+  BeginAuthorizationOptions,
+  BeginAuthorizationResult,
+  CompleteAuthorizationOptions,
+} from '../operation-options.js'
+import type { Session } from '../session/session.js'
+import { createSession, type SessionSource } from '../session/session-factory.js'
+import {
+  checkCallbackAfterState,
+  checkCallbackBeforeState,
+  readCallback,
+} from './authorization-callback.js'
+import { type LaunchRecord, saveLaunch, takeLaunch } from './launch-record.js'
+
+/**
+ * `client.beginAuthorization`: `authorizationUrl` plus a fresh `nonce` when `openid` is asked,
+ * and — with a store — the launch kept under its `state` for 600 s, so that any process or tab
+ * holding the same store can finish it. Without a store the caller keeps `codeVerifier` (and
+ * `nonce`) itself.
+ *
+ * @throws ConfigurationError as `authorizationUrl` does, and on `store`; StoreError when the
+ *   store refuses the launch (then do not redirect).
+ * @see https://github.com/fhir-auth/fhir-auth/blob/main/docs/guides/tokens-over-time.md
+ * @internal
+ */
+export async function beginAuthorization(
+  source: SessionSource,
+  input: BeginAuthorizationOptions | undefined,
+): Promise<BeginAuthorizationResult> {
+  const { context } = source
+  const options = context.readOptions(input, 'beginAuthorization')
+  const store = optionalStore(options.store)
+  const started = await (await source.implementation()).startAuthorization(options)
+  const form = started.params === undefined ? {} : { params: started.params }
+  if (store === undefined) {
+    return {
+      authUrl: started.authUrl,
+      state: started.state,
+      ...form,
+      codeVerifier: started.codeVerifier,
+      ...(started.nonce === undefined ? {} : { nonce: started.nonce }),
+    }
+  }
+  await saveLaunch(store, {
+    state: started.state,
+    codeVerifier: started.codeVerifier,
+    nonce: started.nonce,
+    redirectUri: started.redirectUri,
+    scopes: started.scopes,
+    issuer: context.config.issuer ?? '',
+    createdAt: context.options.now().getTime(),
+  })
+  return { authUrl: started.authUrl, state: started.state, ...form }
+}
+
+/**
+ * `client.completeAuthorization`: the callback checked in DESIGN §8's order — an `error`
+ * parameter, the `state` (a stored launch, taken out so a replay fails, or the caller's), RFC
+ * 9207 `iss`, the `code` — then the code exchange, then the ID token when `openid` was asked.
+ * No token request is sent when a check fails.
+ *
+ * @throws AuthorizationError for the callback; ConfigurationError for the options; TokenError
+ *   for the exchange; IdTokenError for the ID token; StoreError when the store fails.
+ * @internal
+ */
+export async function completeAuthorization(
+  source: SessionSource,
+  callbackUrl: unknown,
+  input: CompleteAuthorizationOptions | undefined,
+): Promise<Session> {
+  const { context } = source
+  const options = context.readOptions(input, 'completeAuthorization')
+  const store = optionalStore(options.store)
+  if (store === undefined && options.state === undefined) {
+    throw new ConfigurationError({
+      invalidAttribute: 'store',
+      message:
+        'completeAuthorization needs the store the launch was kept in, or the state and codeVerifier you kept',
+    })
+  }
+  const callback = readCallback(callbackUrl)
+  const state = checkCallbackBeforeState(callback)
+  const launch =
+    store === undefined
+      ? callerKeptLaunch(source, state, options)
+      : await takeLaunch(store, state, context.options.now())
+  if (launch === undefined) {
+    throw new AuthorizationError({
+      error: 'state_mismatch',
+      state,
+      message: 'no launch is kept for this state: it is unknown, expired or already used',
+    })
+  }
+  if (launch.issuer !== '' && launch.issuer !== (context.config.issuer ?? '')) {
+    throw new AuthorizationError({
+      error: 'iss_mismatch',
+      state,
+      message: `this launch was begun for ${launch.issuer}, not for this client's ${context.config.issuer}`,
+    })
+  }
+  const implementation = await source.implementation()
+  const expected = await implementation.authorizationIssuer(options.signal)
+  const code = checkCallbackAfterState(callback, expected)
+  const obtainedAt = context.options.now()
+  const response = await implementation.requestAccessToken({
+    code,
+    codeVerifier: launch.codeVerifier,
+    signal: options.signal,
+  })
+  const idToken = response.id_token
+  const idTokenClaims =
+    launch.scopes.includes('openid') && typeof idToken === 'string'
+      ? await source.identity.validate(idToken, { nonce: launch.nonce, signal: options.signal })
+      : undefined
+  const tokens = TokenSet.fromResponse(response, {
+    obtainedAt,
+    requestedScopes: launch.scopes,
+    idTokenClaims,
+    logger: context.options.logger,
+  })
+  return createSession(source, tokens, options.onTokens)
+}
+
+/** A launch from the values the caller kept; `undefined` when the callback's state is not theirs. */
+function callerKeptLaunch(
+  source: SessionSource,
+  callbackState: string,
+  options: Partial<CompleteAuthorizationOptions>,
+): LaunchRecord | undefined {
+  const { config } = source.context
+  const state = requireNonBlankString(options.state, 'state')
+  const codeVerifier = requireNonBlankString(options.codeVerifier, 'codeVerifier')
+  const nonce =
+    options.nonce === undefined ? undefined : requireNonBlankString(options.nonce, 'nonce')
+  if (state !== callbackState) return undefined
+  return {
+    state,
+    codeVerifier,
+    nonce,
+    redirectUri: config.redirectUri ?? '',
+    scopes: config.scopes ?? [],
+    issuer: '',
+    createdAt: 0,
+  }
+}
+
+/**
+ * A store when given, checked for the methods the library uses.
+ *
+ * @throws ConfigurationError on `store`.
+ * @internal
+ */
+export function optionalStore(value: unknown): KeyValueStore | undefined {
+  if (value === undefined || value === null) return undefined
+  const store = value as Partial<Record<keyof KeyValueStore, unknown>>
+  if (
+    typeof value === 'object' &&
+    typeof store.get === 'function' &&
+    typeof store.set === 'function' &&
+    typeof store.delete === 'function' &&
+    typeof store.setIfAbsent === 'function'
+  ) {
+    return value as KeyValueStore
+  }
+  throw new ConfigurationError({
+    invalidAttribute: 'store',
+    invalidValue: typeof value,
+    message:
+      'store must be a KeyValueStore (get, set, delete, setIfAbsent): memoryStore(), webStorageStore(), redisStore()…',
+  })
+}

@@ -1,0 +1,86 @@
+import { ConfigurationError, type Logger, TokenSet } from '@fhir-auth/core'
+import type { IdTokenValidator } from '../identity/id-token-validator.js'
+import type { ProtocolContext } from '../protocol-context.js'
+import type { ProtocolImplementation } from '../protocol-implementation.js'
+import { Session, type TokensListener } from './session.js'
+
+/** What a session needs from its client. */
+export interface SessionSource {
+  readonly context: ProtocolContext
+  readonly implementation: () => Promise<ProtocolImplementation>
+  readonly identity: IdTokenValidator
+}
+
+/**
+ * A session on this client: `session.fetch` under the configured `baseUrl`, refreshes through
+ * the protocol's refresh grant, and a new ID token in a refresh response validated (same `sub`,
+ * OIDC Core §12.2) when the grant includes `openid`.
+ *
+ * @internal
+ */
+export function createSession(
+  source: SessionSource,
+  tokens: TokenSet,
+  onTokens: TokensListener | undefined,
+): Session {
+  const { context } = source
+  const logger: Logger = context.options.logger
+  return new Session({
+    tokens,
+    baseUrl: context.config.baseUrl,
+    fetch: context.options.fetch,
+    now: context.options.now,
+    onTokens,
+    refresh: async (current, options) => {
+      const obtainedAt = context.options.now()
+      const implementation = await source.implementation()
+      const response = await implementation.refreshToken({
+        refreshToken: current.refreshToken as string,
+        scopes: options.scopes,
+        signal: options.signal,
+      })
+      const idToken = response.id_token
+      const idTokenClaims =
+        current.scopes.includes('openid') && typeof idToken === 'string'
+          ? await source.identity.validate(idToken, {
+              subject: current.idTokenClaims?.sub as string | undefined,
+              signal: options.signal,
+            })
+          : undefined
+      return current.withRefresh(response, { obtainedAt, idTokenClaims, logger })
+    },
+  })
+}
+
+/**
+ * Reads what `client.resumeSession` is given: a `TokenSet`, its `serialize()` string, or a token
+ * response (whose `expires_in` then counts from now: when it was issued is not known).
+ *
+ * @throws ConfigurationError on `tokens` for anything else.
+ * @internal
+ */
+export function readTokens(value: unknown, context: ProtocolContext): TokenSet {
+  if (value instanceof TokenSet) return value
+  const logger = context.options.logger
+  if (typeof value === 'string') {
+    const tokens = TokenSet.deserialize(value, logger)
+    if (tokens !== undefined) return tokens
+  } else if (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as { access_token?: unknown }).access_token === 'string' &&
+    (value as { access_token: string }).access_token.trim() !== ''
+  ) {
+    return TokenSet.fromResponse(value as { access_token: string }, {
+      obtainedAt: context.options.now(),
+      requestedScopes: context.config.scopes,
+      logger,
+    })
+  }
+  throw new ConfigurationError({
+    invalidAttribute: 'tokens',
+    invalidValue: value === null ? 'null' : typeof value,
+    message:
+      'tokens must be a TokenSet, the string its serialize() made, or a token response with an access_token',
+  })
+}

@@ -1,0 +1,162 @@
+import { AuthorizationError, type KeyValueStore, memoryStore, StoreError } from '@fhir-auth/core'
+import { describe, expect, it } from 'vitest'
+import {
+  checkCallbackAfterState,
+  checkCallbackBeforeState,
+  readCallback,
+} from '../src/launch/authorization-callback.js'
+import { type LaunchRecord, saveLaunch, takeLaunch } from '../src/launch/launch-record.js'
+
+const now = new Date('2026-11-24T12:00:00Z')
+const record: LaunchRecord = {
+  state: 'state-abc',
+  codeVerifier: 'v'.repeat(43),
+  nonce: 'nonce-1',
+  redirectUri: 'https://app.example/callback',
+  scopes: ['openid', 'launch'],
+  issuer: 'https://ehr.example.org/fhir',
+  createdAt: now.getTime(),
+}
+
+describe('launch records', () => {
+  it('are kept under a key derived from the state (not the state itself) for 600 s', async () => {
+    const keys: [string, number][] = []
+    const store = memoryStore()
+    const spy: KeyValueStore = {
+      ...store,
+      set: async (key, value, ttl) => {
+        keys.push([key, ttl])
+        return store.set(key, value, ttl)
+      },
+    }
+    await saveLaunch(spy, record)
+    expect(keys).toHaveLength(1)
+    expect(keys[0]?.[0]).toMatch(/^fhir-auth:launch:[\w-]{43}$/)
+    expect(keys[0]?.[0]).not.toContain('state-abc')
+    expect(keys[0]?.[1]).toBe(600)
+  })
+
+  it('are single use, with take or with get + delete', async () => {
+    const { take: _take, ...withoutTake } = memoryStore()
+    for (const store of [memoryStore(), withoutTake as KeyValueStore]) {
+      await saveLaunch(store, record)
+      expect(await takeLaunch(store, 'state-abc', now)).toEqual(record)
+      expect(await takeLaunch(store, 'state-abc', now)).toBeUndefined()
+    }
+  })
+
+  it('are refused when older than 600 s by the client clock, or for another state', async () => {
+    const store = memoryStore()
+    await saveLaunch(store, record)
+    expect(await takeLaunch(store, 'state-abc', new Date(now.getTime() + 600_001))).toBeUndefined()
+    expect(await takeLaunch(store, 'other-state', now)).toBeUndefined()
+  })
+
+  it('turn a failing store into a StoreError that names no value', async () => {
+    const broken: KeyValueStore = {
+      get: async () => {
+        throw new Error('boom state-abc')
+      },
+      set: async () => {
+        throw new Error('boom')
+      },
+      delete: async () => {},
+      setIfAbsent: async () => false,
+    }
+    await expect(saveLaunch(broken, record)).rejects.toThrow(StoreError)
+    const failure = await takeLaunch(broken, 'state-abc', now).catch((error: unknown) => error)
+    expect(failure).toBeInstanceOf(StoreError)
+    expect(String(failure)).not.toContain('state-abc')
+  })
+})
+
+describe('readCallback', () => {
+  it('reads full URLs, URL objects, URLSearchParams, relative URLs and bare queries, never the fragment', () => {
+    const forms = [
+      'https://app.example/callback?code=c1&state=s1&iss=https%3A%2F%2Fehr#frag=x',
+      new URL('https://app.example/callback?code=c1&state=s1&iss=https%3A%2F%2Fehr'),
+      new URLSearchParams('code=c1&state=s1&iss=https%3A%2F%2Fehr'),
+      '/callback?code=c1&state=s1&iss=https%3A%2F%2Fehr',
+      '?code=c1&state=s1&iss=https%3A%2F%2Fehr',
+      'code=c1&state=s1&iss=https%3A%2F%2Fehr',
+    ]
+    for (const form of forms) {
+      expect(readCallback(form)).toMatchObject({ code: 'c1', state: 's1', iss: 'https://ehr' })
+    }
+  })
+
+  it('treats a repeated or empty parameter as absent', () => {
+    expect(readCallback('?code=a&code=b&state=')).toMatchObject({
+      code: undefined,
+      state: undefined,
+    })
+  })
+
+  it('refuses what is not a URL or query', () => {
+    expect(() => readCallback(42)).toThrow(/callbackUrl/)
+  })
+})
+
+/** The error a call throws, or undefined when it returns. */
+function thrown(call: () => unknown): AuthorizationError | undefined {
+  try {
+    call()
+  } catch (caught) {
+    return caught as AuthorizationError
+  }
+  return undefined
+}
+
+describe('callback checks, in order', () => {
+  const expectations = { issuer: 'https://ehr.example.org/fhir', issRequired: false }
+  const reason = (call: () => unknown) => {
+    try {
+      call()
+    } catch (error) {
+      return error instanceof AuthorizationError ? error.error : 'not an AuthorizationError'
+    }
+    return 'passed'
+  }
+
+  it('error first, with the server fields, even without state', () => {
+    const callback = readCallback(
+      '?error=access_denied&error_description=User%20said%20no&error_uri=https%3A%2F%2Fe%2Fdoc&state=s1',
+    )
+    const error = thrown(() => checkCallbackBeforeState(callback))
+    expect(error).toMatchObject({
+      error: 'access_denied',
+      errorDescription: 'User said no',
+      errorUri: 'https://e/doc',
+      state: 's1',
+    })
+    expect(reason(() => checkCallbackBeforeState(readCallback('?error=invalid_idp')))).toBe(
+      'invalid_idp',
+    )
+  })
+
+  it('then state, then iss (RFC 9207), then code', () => {
+    expect(reason(() => checkCallbackBeforeState(readCallback('?code=c')))).toBe('state_mismatch')
+    const wrongIss = readCallback('?state=s&iss=https%3A%2F%2Fevil.example')
+    expect(reason(() => checkCallbackAfterState(wrongIss, expectations))).toBe('iss_mismatch')
+    const noIss = readCallback('?state=s&code=c')
+    expect(
+      reason(() => checkCallbackAfterState(noIss, { ...expectations, issRequired: true })),
+    ).toBe('iss_mismatch')
+    expect(reason(() => checkCallbackAfterState(readCallback('?state=s'), expectations))).toBe(
+      'missing_code',
+    )
+    expect(
+      checkCallbackAfterState(
+        readCallback('?state=s&code=c&iss=https%3A%2F%2Fehr.example.org%2Ffhir'),
+        expectations,
+      ),
+    ).toBe('c')
+  })
+
+  it('keeps hostile error text short and printable', () => {
+    const long = `?error=x&error_description=${'A'.repeat(5000)}%0A%1B[31m`
+    const error = thrown(() => checkCallbackBeforeState(readCallback(long)))
+    expect(error?.errorDescription?.length).toBeLessThanOrEqual(513)
+    expect(error?.message.includes('\n') || error?.message.includes('\u001b')).toBe(false)
+  })
+})

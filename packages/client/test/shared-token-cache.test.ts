@@ -1,0 +1,198 @@
+/**
+ * The backend token cache on its own: one request per expiry window for concurrent callers and
+ * for several "processes" (caches) sharing one store, the lock protocol when a holder dies or
+ * never writes, and a store that fails or hangs.
+ */
+import { type KeyValueStore, type Logger, memoryStore, TokenError } from '@fhir-auth/core'
+import { describe, expect, it } from 'vitest'
+import { SharedTokenCache, type TokenResponseLike } from '../src/tokens/shared-token-cache.js'
+
+function manualClock(start = Date.UTC(2026, 10, 24, 12)) {
+  let time = start
+  return {
+    now: () => new Date(time),
+    advance(seconds: number) {
+      time += seconds * 1000
+    },
+  }
+}
+
+function recordingLogger(): Logger & { warnings: string[] } {
+  const warnings: string[] = []
+  return { warnings, info() {}, error() {}, warn: (message: string) => void warnings.push(message) }
+}
+
+/** A token endpoint stand-in: counts requests, answers after `delayMs` with numbered tokens. */
+function tokenServer(response: Partial<TokenResponseLike> = { expires_in: 300 }, delayMs = 5) {
+  const server = {
+    requests: 0,
+    request: async (): Promise<TokenResponseLike> => {
+      server.requests += 1
+      const n = server.requests
+      await new Promise((resolve) => setTimeout(resolve, delayMs))
+      return { access_token: `token-${n}`, token_type: 'Bearer', ...response }
+    },
+  }
+  return server
+}
+
+function cache(
+  store: KeyValueStore,
+  server: { request: () => Promise<TokenResponseLike> },
+  clock = manualClock(),
+  extra: { timeoutMs?: number; storeLimitMs?: number; logger?: Logger } = {},
+) {
+  return new SharedTokenCache({
+    store,
+    id: 'entry',
+    now: clock.now,
+    timeoutMs: extra.timeoutMs ?? 1_000,
+    logger: extra.logger ?? recordingLogger(),
+    request: server.request,
+    ...(extra.storeLimitMs === undefined ? {} : { storeLimitMs: extra.storeLimitMs }),
+  })
+}
+
+describe('SharedTokenCache in one process', () => {
+  it('200 concurrent callers share one request; the token is reused until it nears expiry', async () => {
+    const clock = manualClock()
+    const server = tokenServer({ expires_in: 300 })
+    const tokens = cache(memoryStore(), server, clock)
+    const first = await Promise.all(Array.from({ length: 200 }, () => tokens.token(60)))
+    expect(server.requests).toBe(1)
+    expect(new Set(first.map((t) => t.accessToken))).toEqual(new Set(['token-1']))
+    clock.advance(239)
+    expect((await tokens.token(60)).accessToken).toBe('token-1')
+    clock.advance(2) // 59 s left: less than minValiditySeconds
+    expect((await tokens.token(60)).accessToken).toBe('token-2')
+    expect(server.requests).toBe(2)
+  })
+
+  it('reads a numeric-string expires_in; keeps a short-lived token for half its lifetime', async () => {
+    const clock = manualClock()
+    const server = tokenServer({ expires_in: '30' })
+    const tokens = cache(memoryStore(), server, clock)
+    expect((await tokens.token(60)).expiresAt).toBe(clock.now().getTime() + 30_000)
+    clock.advance(14)
+    expect((await tokens.token(60)).accessToken).toBe('token-1')
+    clock.advance(2)
+    expect((await tokens.token(60)).accessToken).toBe('token-2')
+  })
+
+  it('never reuses a token without expires_in (concurrent callers still share the one request)', async () => {
+    const server = tokenServer({})
+    const tokens = cache(memoryStore(), server)
+    const together = await Promise.all([tokens.token(60), tokens.token(60)])
+    expect(together.map((t) => t.accessToken)).toEqual(['token-1', 'token-1'])
+    expect((await tokens.token(60)).accessToken).toBe('token-2')
+  })
+
+  it('passes a failed token request on, frees the lock, and the next call tries again', async () => {
+    let fail = true
+    const store = memoryStore()
+    const tokens = cache(store, {
+      request: async () => {
+        if (fail) throw new TokenError({ message: 'token request failed', status: 401 })
+        return { access_token: 'ok', expires_in: 300 }
+      },
+    })
+    await expect(tokens.token(60)).rejects.toThrow(TokenError)
+    fail = false
+    expect((await tokens.token(60)).accessToken).toBe('ok')
+  })
+
+  it('invalidate(failedToken) drops only that token; invalidate() drops whatever is stored', async () => {
+    const store = memoryStore()
+    const server = tokenServer()
+    const tokens = cache(store, server)
+    await tokens.token(60)
+    await tokens.invalidate('some-other-token')
+    expect((await tokens.token(60)).accessToken).toBe('token-1')
+    await tokens.invalidate('token-1')
+    expect((await tokens.token(60)).accessToken).toBe('token-2')
+    await tokens.invalidate()
+    expect((await tokens.token(60)).accessToken).toBe('token-3')
+  })
+})
+
+describe('SharedTokenCache across processes sharing a store', () => {
+  it('8 caches on one store, 50 concurrent calls each: one request; one more after expiry', async () => {
+    const store = memoryStore()
+    const clock = manualClock()
+    const server = tokenServer({ expires_in: 300 }, 30)
+    const fleet = Array.from({ length: 8 }, () => cache(store, server, clock))
+    const calls = fleet.flatMap((tokens) => Array.from({ length: 50 }, () => tokens.token(60)))
+    expect(new Set((await Promise.all(calls)).map((t) => t.accessToken))).toEqual(
+      new Set(['token-1']),
+    )
+    expect(server.requests).toBe(1)
+    clock.advance(300)
+    const later = fleet.flatMap((tokens) => Array.from({ length: 50 }, () => tokens.token(60)))
+    expect(new Set((await Promise.all(later)).map((t) => t.accessToken))).toEqual(
+      new Set(['token-2']),
+    )
+    expect(server.requests).toBe(2)
+  })
+
+  it('a lock left by a crashed holder frees after the request timeout; one waiter then requests', async () => {
+    const store = memoryStore()
+    await store.setIfAbsent('fhir-auth:backend-token-lock:entry', 'crashed-holder', 1)
+    const server = tokenServer()
+    const fleet = Array.from({ length: 4 }, () =>
+      cache(store, server, manualClock(), { timeoutMs: 1_000 }),
+    )
+    const tokens = await Promise.all(fleet.map((tokens) => tokens.token(60)))
+    expect(tokens.map((t) => t.accessToken)).toEqual(['token-1', 'token-1', 'token-1', 'token-1'])
+    expect(server.requests).toBe(1)
+  })
+
+  it('a waiter requests on its own after twice the request timeout when no token appears', async () => {
+    const store = memoryStore()
+    await store.setIfAbsent('fhir-auth:backend-token-lock:entry', 'stuck-holder', 3_600)
+    const server = tokenServer()
+    const logger = recordingLogger()
+    const started = Date.now()
+    const token = await cache(store, server, manualClock(), { timeoutMs: 200, logger }).token(60)
+    expect(token.accessToken).toBe('token-1')
+    expect(Date.now() - started).toBeGreaterThanOrEqual(400)
+    expect(logger.warnings.join()).toMatch(/twice the request timeout/)
+  })
+})
+
+describe('SharedTokenCache with a store that fails', () => {
+  const throwing: KeyValueStore = {
+    get: async () => {
+      throw new Error('connection refused, value secret-token-text')
+    },
+    set: () => {
+      throw new Error('sync throw')
+    },
+    delete: async () => {
+      throw new Error('down')
+    },
+    setIfAbsent: async () => {
+      throw new Error('down')
+    },
+  }
+  const hanging: KeyValueStore = {
+    get: () => new Promise(() => {}),
+    set: () => new Promise(() => {}),
+    delete: () => new Promise(() => {}),
+    setIfAbsent: () => new Promise(() => {}),
+  }
+
+  for (const [name, store] of [
+    ['throws', throwing],
+    ['hangs', hanging],
+  ] as const) {
+    it(`${name}: the caller still gets tokens, one request while the last one is valid, one warning`, async () => {
+      const server = tokenServer()
+      const logger = recordingLogger()
+      const tokens = cache(store, server, manualClock(), { storeLimitMs: 50, logger })
+      for (let i = 0; i < 5; i++) expect((await tokens.token(60)).accessToken).toBe('token-1')
+      expect(server.requests).toBe(1)
+      expect(logger.warnings).toHaveLength(1)
+      expect(logger.warnings[0]).not.toContain('secret-token-text')
+    })
+  }
+})

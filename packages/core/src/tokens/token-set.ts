@@ -1,0 +1,247 @@
+import type { Logger } from '../logging/logger.js'
+import { redacted } from '../logging/redact.js'
+import { expiresInSeconds } from './expires-in.js'
+import type { FhirContextItem } from './fhir-context.js'
+
+/**
+ * What a token set is read from: a token response as the server sent it, whatever the JSON
+ * types of its members (a `TokenResponse` fits).
+ */
+export interface TokenResponseInput {
+  readonly access_token: string
+  readonly [member: string]: unknown
+}
+
+/** How {@link TokenSet.fromResponse} reads a token response. */
+export interface TokenSetSource {
+  /** The scopes that were asked for: the granted scopes when the response has no `scope`. */
+  readonly requestedScopes?: readonly string[] | undefined
+  /** When the request was sent (the client's clock); `expires_in` counts from here. */
+  readonly obtainedAt: Date
+  /** Claims of an ID token that was validated; `fhirUser` comes from here when absent above. */
+  readonly idTokenClaims?: Readonly<Record<string, unknown>> | undefined
+  /** Where a member of the wrong JSON type is reported (then left out). */
+  readonly logger?: Logger | undefined
+}
+
+/** Options of {@link TokenSet.isExpired}. */
+export interface ExpiryCheckOptions {
+  /** Counts the token as expired this many seconds early; default 0. */
+  readonly minValiditySeconds?: number
+  readonly now?: Date
+}
+
+const serializedVersion = 1
+
+/** The string members of a SMART token response, by TokenSet name. */
+const stringMembers = {
+  tokenType: 'token_type',
+  refreshToken: 'refresh_token',
+  idToken: 'id_token',
+  patient: 'patient',
+  encounter: 'encounter',
+  fhirUser: 'fhirUser',
+  smartStyleUrl: 'smart_style_url',
+  intent: 'intent',
+  tenant: 'tenant',
+} as const
+
+/**
+ * The tokens of one grant, read once from the server's response: typed members with the SMART
+ * launch context, when the access token expires, and the granted scopes. Members of the wrong
+ * JSON type are left out (with a warning), so a `string | undefined` is always that.
+ *
+ * `toJSON()` and `util.inspect` hide every token; {@link TokenSet.serialize} is the explicit way
+ * to persist one — its output holds the tokens, so keep it where secrets go.
+ *
+ * @see https://hl7.org/fhir/smart-app-launch/app-launch.html#response-5 SMART 2.2 token response
+ * @see https://www.rfc-editor.org/rfc/rfc6749#section-5.1 RFC 6749 §5.1
+ */
+export class TokenSet {
+  readonly accessToken: string
+  /** `token_type` as sent; `'Bearer'` when absent. */
+  readonly tokenType: string
+  /** `undefined` when the server gave no `expires_in`. */
+  readonly expiresAt: Date | undefined
+  /** The granted `scope`, else the scopes asked for. */
+  readonly scopes: readonly string[]
+  readonly refreshToken: string | undefined
+  readonly idToken: string | undefined
+  /** The claims of the ID token after validation. */
+  readonly idTokenClaims: Readonly<Record<string, unknown>> | undefined
+  readonly patient: string | undefined
+  readonly encounter: string | undefined
+  readonly fhirUser: string | undefined
+  readonly fhirContext: readonly FhirContextItem[]
+  readonly needPatientBanner: boolean | undefined
+  readonly smartStyleUrl: string | undefined
+  readonly intent: string | undefined
+  readonly tenant: string | undefined
+  /** The response as received. */
+  readonly raw: Readonly<TokenResponseInput>
+  /** When the request was sent, by the client's clock. */
+  readonly obtainedAt: Date
+  readonly #requestedScopes: readonly string[]
+
+  private constructor(raw: TokenResponseInput, source: TokenSetSource) {
+    const warn = (member: string, expected: string) =>
+      source.logger?.warn(`Token response member ${member} is not ${expected}; ignoring it`, {
+        event: 'tokens.member_type',
+        member,
+      })
+    const text = (member: string): string | undefined => {
+      const value = raw[member]
+      if (value === undefined || value === null) return undefined
+      if (typeof value === 'string') return value
+      warn(member, 'a string')
+      return undefined
+    }
+    this.raw = raw
+    this.obtainedAt = new Date(source.obtainedAt.getTime())
+    this.#requestedScopes = [...(source.requestedScopes ?? [])]
+    this.accessToken = raw.access_token
+    this.tokenType = text(stringMembers.tokenType) ?? 'Bearer'
+    this.refreshToken = text(stringMembers.refreshToken)
+    this.idToken = text(stringMembers.idToken)
+    this.patient = text(stringMembers.patient)
+    this.encounter = text(stringMembers.encounter)
+    this.smartStyleUrl = text(stringMembers.smartStyleUrl)
+    this.intent = text(stringMembers.intent)
+    this.tenant = text(stringMembers.tenant)
+    this.idTokenClaims = source.idTokenClaims
+    const claimedUser = source.idTokenClaims?.fhirUser
+    this.fhirUser =
+      text(stringMembers.fhirUser) ?? (typeof claimedUser === 'string' ? claimedUser : undefined)
+    const lifetime = expiresInSeconds(raw.expires_in)
+    if (lifetime === undefined && raw.expires_in !== undefined && raw.expires_in !== null)
+      warn('expires_in', 'a number of seconds')
+    this.expiresAt =
+      lifetime === undefined ? undefined : new Date(this.obtainedAt.getTime() + lifetime * 1000)
+    const scope = text('scope')
+    this.scopes =
+      scope === undefined ? [...this.#requestedScopes] : scope.split(' ').filter((s) => s !== '')
+    const banner = raw.need_patient_banner
+    if (banner !== undefined && banner !== null && typeof banner !== 'boolean')
+      warn('need_patient_banner', 'a boolean')
+    this.needPatientBanner = typeof banner === 'boolean' ? banner : undefined
+    this.fhirContext = readFhirContext(raw.fhirContext, warn)
+    Object.freeze(this)
+  }
+
+  /** Reads a token response (already checked to have a non-blank `access_token`). */
+  static fromResponse(response: TokenResponseInput, source: TokenSetSource): TokenSet {
+    return new TokenSet(response, source)
+  }
+
+  /**
+   * Reads a string made by {@link TokenSet.serialize}; `undefined` when it is not one.
+   * The ID token claims in it were validated when the tokens were obtained.
+   */
+  static deserialize(text: string, logger?: Logger): TokenSet | undefined {
+    try {
+      const value = JSON.parse(text) as Record<string, unknown>
+      const raw = value.raw as Record<string, unknown> | undefined
+      if (
+        value.v !== serializedVersion ||
+        typeof value.obtainedAt !== 'number' ||
+        typeof raw?.access_token !== 'string' ||
+        !Array.isArray(value.requestedScopes)
+      )
+        return undefined
+      const claims = value.idTokenClaims
+      return new TokenSet(raw as TokenResponseInput, {
+        obtainedAt: new Date(value.obtainedAt),
+        requestedScopes: value.requestedScopes.filter((s): s is string => typeof s === 'string'),
+        idTokenClaims:
+          typeof claims === 'object' && claims !== null
+            ? (claims as Record<string, unknown>)
+            : undefined,
+        logger,
+      })
+    } catch {
+      return undefined
+    }
+  }
+
+  /**
+   * True when the access token expires within `minValiditySeconds` (default 0) of `now`
+   * (default: the system clock). A token without `expires_in` is never known to be expired.
+   */
+  isExpired(options: ExpiryCheckOptions = {}): boolean {
+    if (this.expiresAt === undefined) return false
+    const now = (options.now ?? new Date()).getTime()
+    return this.expiresAt.getTime() - (options.minValiditySeconds ?? 0) * 1000 <= now
+  }
+
+  /**
+   * A new set after a refresh: the new response's members, the old refresh token when the server
+   * sent none (RFC 6749 §6), and the old ID token claims when no new ID token came.
+   *
+   * @see https://www.rfc-editor.org/rfc/rfc6749#section-6 RFC 6749 §6
+   */
+  withRefresh(response: TokenResponseInput, source: TokenSetSource): TokenSet {
+    const carried: Record<string, unknown> = { ...response }
+    if (typeof response.refresh_token !== 'string' && this.refreshToken !== undefined)
+      carried.refresh_token = this.refreshToken
+    const keepsIdentity = typeof response.id_token !== 'string'
+    return new TokenSet(carried as TokenResponseInput, {
+      ...source,
+      requestedScopes: source.requestedScopes ?? this.#requestedScopes,
+      idTokenClaims: source.idTokenClaims ?? (keepsIdentity ? this.idTokenClaims : undefined),
+    })
+  }
+
+  /**
+   * The whole set as a string, tokens included, for an application to persist (encrypted at
+   * rest, like any credential) and give back to `client.resumeSession`.
+   */
+  serialize(): string {
+    return JSON.stringify({
+      v: serializedVersion,
+      raw: this.raw,
+      obtainedAt: this.obtainedAt.getTime(),
+      requestedScopes: this.#requestedScopes,
+      ...(this.idTokenClaims === undefined ? {} : { idTokenClaims: this.idTokenClaims }),
+    })
+  }
+
+  /** A summary safe to log: no token, no raw response. */
+  toJSON(): Record<string, unknown> {
+    return {
+      accessToken: redacted,
+      tokenType: this.tokenType,
+      expiresAt: this.expiresAt?.toISOString(),
+      scopes: this.scopes,
+      refreshToken: this.refreshToken === undefined ? undefined : redacted,
+      idToken: this.idToken === undefined ? undefined : redacted,
+      patient: this.patient,
+      encounter: this.encounter,
+      fhirUser: this.fhirUser,
+      fhirContext: this.fhirContext.length,
+      needPatientBanner: this.needPatientBanner,
+      tenant: this.tenant,
+    }
+  }
+
+  /** Node's `util.inspect` shows the redacted summary. */
+  [Symbol.for('nodejs.util.inspect.custom')](): string {
+    return `TokenSet ${JSON.stringify(this.toJSON())}`
+  }
+}
+
+function readFhirContext(
+  value: unknown,
+  warn: (member: string, expected: string) => void,
+): readonly FhirContextItem[] {
+  if (value === undefined || value === null) return []
+  if (!Array.isArray(value)) {
+    warn('fhirContext', 'an array')
+    return []
+  }
+  const items = value.filter(
+    (item): item is FhirContextItem =>
+      typeof item === 'object' && item !== null && !Array.isArray(item),
+  )
+  if (items.length !== value.length) warn('fhirContext', 'an array of objects (some entries)')
+  return Object.freeze(items)
+}

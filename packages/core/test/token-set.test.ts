@@ -1,0 +1,183 @@
+import { describe, expect, it } from 'vitest'
+import { type Logger, TokenSet } from '../src/index.js'
+
+const obtainedAt = new Date('2026-11-24T12:00:00Z')
+
+function warnings(): Logger & { messages: string[] } {
+  const messages: string[] = []
+  return { messages, info() {}, error() {}, warn: (message: string) => void messages.push(message) }
+}
+
+const smartResponse = {
+  access_token: 'at-secret',
+  token_type: 'Bearer',
+  expires_in: 3600,
+  scope: 'launch/patient patient/*.rs openid fhirUser',
+  refresh_token: 'rt-secret',
+  id_token: 'eyJ.id.token',
+  patient: 'p-1',
+  encounter: 'e-1',
+  need_patient_banner: true,
+  smart_style_url: 'https://ehr.example.org/style.json',
+  intent: 'reconcile-medications',
+  tenant: 't-1',
+  fhirContext: [{ reference: 'Patient/p-1', role: 'launch' }],
+}
+
+describe('TokenSet.fromResponse', () => {
+  it('reads every SMART member with its JSON type', () => {
+    const tokens = TokenSet.fromResponse(smartResponse, { obtainedAt })
+    expect(tokens).toMatchObject({
+      accessToken: 'at-secret',
+      tokenType: 'Bearer',
+      refreshToken: 'rt-secret',
+      idToken: 'eyJ.id.token',
+      patient: 'p-1',
+      encounter: 'e-1',
+      needPatientBanner: true,
+      smartStyleUrl: 'https://ehr.example.org/style.json',
+      intent: 'reconcile-medications',
+      tenant: 't-1',
+      fhirContext: [{ reference: 'Patient/p-1', role: 'launch' }],
+      scopes: ['launch/patient', 'patient/*.rs', 'openid', 'fhirUser'],
+    })
+    expect(tokens.expiresAt?.toISOString()).toBe('2026-11-24T13:00:00.000Z')
+    expect(tokens.raw).toBe(smartResponse)
+  })
+
+  it('falls back to the requested scopes, reads a numeric-string expires_in, defaults Bearer', () => {
+    const tokens = TokenSet.fromResponse(
+      { access_token: 'a', expires_in: '120' },
+      { obtainedAt, requestedScopes: ['system/Patient.rs'] },
+    )
+    expect(tokens.scopes).toEqual(['system/Patient.rs'])
+    expect(tokens.expiresAt?.getTime()).toBe(obtainedAt.getTime() + 120_000)
+    expect(tokens.tokenType).toBe('Bearer')
+    expect(tokens.fhirContext).toEqual([])
+  })
+
+  it('leaves out members of the wrong JSON type, one warning each', () => {
+    const logger = warnings()
+    const tokens = TokenSet.fromResponse(
+      {
+        access_token: 'a',
+        patient: 42,
+        refresh_token: { nested: true },
+        expires_in: 'soon',
+        need_patient_banner: 'yes',
+        fhirContext: [{ reference: 'Patient/1' }, 'Patient/2', null],
+        scope: ['a'],
+      },
+      { obtainedAt, logger, requestedScopes: ['x'] },
+    )
+    expect(tokens.patient).toBeUndefined()
+    expect(tokens.refreshToken).toBeUndefined()
+    expect(tokens.expiresAt).toBeUndefined()
+    expect(tokens.needPatientBanner).toBeUndefined()
+    expect(tokens.fhirContext).toEqual([{ reference: 'Patient/1' }])
+    expect(tokens.scopes).toEqual(['x'])
+    expect(logger.messages).toHaveLength(6)
+    expect(logger.messages.join()).not.toContain('42')
+  })
+
+  it('takes fhirUser from the validated ID token claims when the response has none', () => {
+    const tokens = TokenSet.fromResponse(
+      { access_token: 'a' },
+      {
+        obtainedAt,
+        idTokenClaims: { sub: 'u', fhirUser: 'https://ehr.example.org/fhir/Practitioner/9' },
+      },
+    )
+    expect(tokens.fhirUser).toBe('https://ehr.example.org/fhir/Practitioner/9')
+    const both = TokenSet.fromResponse(
+      { access_token: 'a', fhirUser: 'Practitioner/1' },
+      { obtainedAt, idTokenClaims: { fhirUser: 'Practitioner/9' } },
+    )
+    expect(both.fhirUser).toBe('Practitioner/1')
+  })
+})
+
+describe('TokenSet.isExpired', () => {
+  const tokens = TokenSet.fromResponse({ access_token: 'a', expires_in: 300 }, { obtainedAt })
+  const at = (seconds: number) => new Date(obtainedAt.getTime() + seconds * 1000)
+
+  it('is expired from expiresAt on, or minValiditySeconds before', () => {
+    expect(tokens.isExpired({ now: at(299) })).toBe(false)
+    expect(tokens.isExpired({ now: at(300) })).toBe(true)
+    expect(tokens.isExpired({ now: at(239), minValiditySeconds: 60 })).toBe(false)
+    expect(tokens.isExpired({ now: at(240), minValiditySeconds: 60 })).toBe(true)
+  })
+
+  it('is never known to be expired without expires_in', () => {
+    const forever = TokenSet.fromResponse({ access_token: 'a' }, { obtainedAt })
+    expect(forever.isExpired({ now: at(1e9) })).toBe(false)
+  })
+})
+
+describe('TokenSet persistence and redaction', () => {
+  it('serialize and deserialize give the same set back', () => {
+    const tokens = TokenSet.fromResponse(smartResponse, {
+      obtainedAt,
+      requestedScopes: ['openid'],
+      idTokenClaims: { sub: 'u-1', iss: 'https://ehr.example.org' },
+    })
+    const back = TokenSet.deserialize(tokens.serialize())
+    expect(back).toBeInstanceOf(TokenSet)
+    expect(back?.toJSON()).toEqual(tokens.toJSON())
+    expect(back?.accessToken).toBe('at-secret')
+    expect(back?.idTokenClaims).toEqual({ sub: 'u-1', iss: 'https://ehr.example.org' })
+    expect(back?.expiresAt).toEqual(tokens.expiresAt)
+  })
+
+  it('deserialize refuses anything it did not write', () => {
+    for (const text of [
+      '',
+      'null',
+      '{}',
+      '{"v":2}',
+      '{"v":1,"raw":{},"obtainedAt":1,"requestedScopes":[]}',
+      '[',
+      'x',
+    ]) {
+      expect(TokenSet.deserialize(text)).toBeUndefined()
+    }
+  })
+
+  it('toJSON and inspect hide every token', () => {
+    const tokens = TokenSet.fromResponse(smartResponse, { obtainedAt })
+    const shown = [
+      JSON.stringify(tokens),
+      (tokens as unknown as Record<symbol, () => string>)[
+        Symbol.for('nodejs.util.inspect.custom')
+      ]?.(),
+    ]
+    for (const text of shown) {
+      expect(text).not.toContain('at-secret')
+      expect(text).not.toContain('rt-secret')
+      expect(text).not.toContain('eyJ.id.token')
+      expect(text).toContain('p-1')
+    }
+  })
+
+  it('withRefresh keeps the refresh token and identity the server did not replace', () => {
+    const tokens = TokenSet.fromResponse(smartResponse, {
+      obtainedAt,
+      idTokenClaims: { sub: 'u-1' },
+      requestedScopes: ['openid'],
+    })
+    const later = new Date(obtainedAt.getTime() + 3_000_000)
+    const refreshed = tokens.withRefresh(
+      { access_token: 'at-2', expires_in: 60 },
+      { obtainedAt: later },
+    )
+    expect(refreshed.refreshToken).toBe('rt-secret')
+    expect(refreshed.idTokenClaims).toEqual({ sub: 'u-1' })
+    expect(refreshed.expiresAt?.getTime()).toBe(later.getTime() + 60_000)
+    const rotated = tokens.withRefresh(
+      { access_token: 'at-3', refresh_token: 'rt-2', id_token: 'eyJ.new' },
+      { obtainedAt: later, idTokenClaims: { sub: 'u-1', n: 2 } },
+    )
+    expect(rotated.refreshToken).toBe('rt-2')
+    expect(rotated.idTokenClaims).toEqual({ sub: 'u-1', n: 2 })
+  })
+})

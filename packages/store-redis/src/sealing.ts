@@ -1,0 +1,100 @@
+import { base64UrlDecode, base64UrlEncode, ConfigurationError, StoreError } from '@fhir-auth/core'
+
+/** What a sealed value starts with: the format's name and version. */
+const sealedPrefix = 'fa1.'
+const ivBytes = 12
+
+/** 32 bytes, or an AES-GCM `CryptoKey` allowed to encrypt and decrypt. */
+export type EncryptionKeyInput = Uint8Array | CryptoKey
+
+/**
+ * Seals and opens store values with AES-256-GCM (WebCrypto), so a shared Redis holds no token
+ * text. The store key is the additional authenticated data: a sealed value moved to another key
+ * does not open there (nobody with write access to Redis can swap one launch's record for
+ * another's).
+ *
+ * Format: `fa1.<base64url IV (12 bytes)>.<base64url ciphertext with its 16-byte tag>`.
+ *
+ * @see https://nvlpubs.nist.gov/nistpubs/Legacy/SP/nistspecialpublication800-38d.pdf NIST SP 800-38D (GCM, 96-bit random IVs)
+ */
+export interface Sealer {
+  seal(key: string, value: string): Promise<string>
+  open(key: string, sealed: string, operation: 'get' | 'take'): Promise<string>
+}
+
+/**
+ * @throws ConfigurationError on `encryptionKey` unless it is 32 bytes or an AES-GCM `CryptoKey`
+ *   of 256 bits with both usages.
+ */
+export function createSealer(input: EncryptionKeyInput): Sealer {
+  const key = importEncryptionKey(input)
+  // The import of valid raw bytes cannot fail; the promise is awaited by every use.
+  key.catch(() => {})
+  const encoder = new TextEncoder()
+  const decoder = new TextDecoder('utf-8', { fatal: true })
+  return {
+    async seal(storeKey, value) {
+      const iv = crypto.getRandomValues(new Uint8Array(ivBytes))
+      const algorithm = { name: 'AES-GCM', iv, additionalData: encoder.encode(storeKey) }
+      const sealed = await crypto.subtle.encrypt(algorithm, await key, encoder.encode(value))
+      return `${sealedPrefix}${base64UrlEncode(iv)}.${base64UrlEncode(new Uint8Array(sealed))}`
+    },
+    async open(storeKey, sealed, operation) {
+      try {
+        const [iv, data] = splitSealed(sealed)
+        const algorithm = { name: 'AES-GCM', iv, additionalData: encoder.encode(storeKey) }
+        return decoder.decode(await crypto.subtle.decrypt(algorithm, await key, data))
+      } catch {
+        throw new StoreError(
+          operation,
+          'a value in Redis could not be opened: it was sealed with another encryptionKey, written without one, or altered',
+        )
+      }
+    },
+  }
+}
+
+function splitSealed(sealed: string): [Uint8Array<ArrayBuffer>, Uint8Array<ArrayBuffer>] {
+  const [iv, data, ...rest] = sealed.startsWith(sealedPrefix)
+    ? sealed.slice(sealedPrefix.length).split('.')
+    : []
+  if (iv === undefined || data === undefined || rest.length > 0) throw new Error('not sealed')
+  const ivRead = base64UrlDecode(iv)
+  const dataRead = base64UrlDecode(data)
+  if (ivRead?.length !== ivBytes || dataRead === undefined) throw new Error('not sealed')
+  return [new Uint8Array(ivRead), new Uint8Array(dataRead)]
+}
+
+/** Checks the key's shape synchronously (so `redisStore` fails when made), then imports it. */
+function importEncryptionKey(input: EncryptionKeyInput): Promise<CryptoKey> {
+  if (input instanceof Uint8Array) {
+    if (input.length !== 32) throw invalidKey(`${input.length} bytes`)
+    return crypto.subtle.importKey('raw', new Uint8Array(input), 'AES-GCM', false, [
+      'encrypt',
+      'decrypt',
+    ])
+  }
+  if (isAesGcm256Key(input)) return Promise.resolve(input)
+  throw invalidKey(
+    input === null ? 'null' : typeof input === 'object' ? 'another key' : typeof input,
+  )
+}
+
+function isAesGcm256Key(value: unknown): value is CryptoKey {
+  if (typeof CryptoKey === 'undefined' || !(value instanceof CryptoKey)) return false
+  const algorithm = value.algorithm as { name?: string; length?: number }
+  return (
+    algorithm.name === 'AES-GCM' &&
+    algorithm.length === 256 &&
+    value.usages.includes('encrypt') &&
+    value.usages.includes('decrypt')
+  )
+}
+
+function invalidKey(kind: string): ConfigurationError {
+  return new ConfigurationError({
+    invalidAttribute: 'encryptionKey',
+    invalidValue: kind,
+    message: `encryptionKey must be 32 bytes or an AES-GCM CryptoKey of 256 bits for encrypt and decrypt, not ${kind}`,
+  })
+}

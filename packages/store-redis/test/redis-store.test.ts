@@ -1,0 +1,172 @@
+/**
+ * `redisStore` on a real redis-server started for this file, with and without sealing: the
+ * shared store contract, what is at rest in Redis, and failures that must stay typed and bounded.
+ */
+import { ConfigurationError, StoreError } from '@fhir-auth/core'
+import { keyValueStoreContract } from '@fhir-auth/store-contract'
+import { type RedisServer, startRedisServer } from '@fhir-auth/test-utils/redis-server'
+import { createClient } from 'redis'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { type RedisClientLike, redisStore } from '../src/index.js'
+
+let server: RedisServer
+let redis: ReturnType<typeof createClient>
+
+beforeAll(async () => {
+  server = await startRedisServer()
+  redis = createClient({ url: server.url })
+  await redis.connect()
+})
+
+afterAll(async () => {
+  await redis?.quit()
+  await server?.stop()
+})
+
+const realTime = {
+  elapse: (seconds: number) => new Promise<void>((r) => setTimeout(r, seconds * 1000)),
+}
+const key32 = Uint8Array.from({ length: 32 }, (_, i) => i * 7)
+
+keyValueStoreContract('redisStore', () => ({ store: redisStore(redis), ...realTime }))
+keyValueStoreContract('redisStore with encryptionKey (bytes)', () => ({
+  store: redisStore(redis, { encryptionKey: key32 }),
+  ...realTime,
+}))
+keyValueStoreContract('redisStore with prefix and a CryptoKey', async () => {
+  const cryptoKey = await crypto.subtle.generateKey({ name: 'AES-GCM', length: 256 }, false, [
+    'encrypt',
+    'decrypt',
+  ])
+  return {
+    store: redisStore(redis, { prefix: 'test-env:', encryptionKey: cryptoKey }),
+    ...realTime,
+  }
+})
+
+describe('what Redis holds', () => {
+  const token = 'eyJhbGciOiJSUzM4NCJ9.access-token-text.signature'
+
+  it('without a key: the value as given, under prefix + key, with a time to live', async () => {
+    await redisStore(redis, { prefix: 'plain:' }).set('fhir-auth:t1', token, 90)
+    expect(await redis.get('plain:fhir-auth:t1')).toBe(token)
+    const ttl = await redis.ttl('plain:fhir-auth:t1')
+    expect(ttl).toBeGreaterThan(85)
+    expect(ttl).toBeLessThanOrEqual(90)
+  })
+
+  it('rounds a fractional time to live up to whole seconds (EX)', async () => {
+    await redisStore(redis).set('fhir-auth:frac', 'v', 0.2)
+    expect(await redis.ttl('fhir-auth:frac')).toBe(1)
+  })
+
+  it('with a key: no token text at rest, and a fresh IV for every write', async () => {
+    const store = redisStore(redis, { encryptionKey: key32 })
+    await store.set('fhir-auth:t2', token, 60)
+    const first = (await redis.get('fhir-auth:t2')) ?? ''
+    await store.set('fhir-auth:t2', token, 60)
+    const second = (await redis.get('fhir-auth:t2')) ?? ''
+    expect(first).toMatch(/^fa1\.[\w-]{16}\.[\w-]+$/)
+    expect(first).not.toContain('access-token-text')
+    expect(first).not.toBe(second)
+    expect(await store.get('fhir-auth:t2')).toBe(token)
+  })
+
+  it('a sealed value moved to another key does not open there', async () => {
+    const store = redisStore(redis, { encryptionKey: key32 })
+    await store.set('fhir-auth:launch:a', 'record-a', 60)
+    await redis.set('fhir-auth:launch:b', (await redis.get('fhir-auth:launch:a')) ?? '')
+    await expect(store.get('fhir-auth:launch:b')).rejects.toSatisfy(
+      (error: unknown) => error instanceof StoreError && error.operation === 'get',
+    )
+  })
+
+  it('a value sealed with another key, altered, or written in clear fails to open, naming none of it', async () => {
+    const store = redisStore(redis, { encryptionKey: key32 })
+    await redisStore(redis, { encryptionKey: new Uint8Array(32) }).set('fhir-auth:k1', token, 60)
+    await redis.set('fhir-auth:k2', token)
+    await store.set('fhir-auth:k3', token, 60)
+    const sealed = (await redis.get('fhir-auth:k3')) ?? ''
+    await redis.set('fhir-auth:k3', `${sealed.slice(0, -2)}AA`)
+    for (const key of ['fhir-auth:k1', 'fhir-auth:k2', 'fhir-auth:k3']) {
+      const failure = await store.take(key).catch((error: unknown) => error)
+      expect(failure).toBeInstanceOf(StoreError)
+      expect((failure as StoreError).operation).toBe('take')
+      expect(String((failure as StoreError).message)).not.toContain('access-token-text')
+    }
+  })
+})
+
+describe('failures stay typed and bounded', () => {
+  it('a command that never answers is a StoreError after commandTimeoutMs', async () => {
+    const silent: RedisClientLike = {
+      get: () => new Promise(() => {}),
+      set: () => new Promise(() => {}),
+      del: () => new Promise(() => {}),
+      getDel: () => new Promise(() => {}),
+    }
+    const store = redisStore(silent, { commandTimeoutMs: 50 })
+    for (const call of [
+      () => store.get('k'),
+      () => store.set('k', 'v', 1),
+      () => store.setIfAbsent('k', 'v', 1),
+      () => store.delete('k'),
+      () => (store.take ?? store.get)('k'),
+    ]) {
+      await expect(call()).rejects.toThrow(/did not answer .* within 50 ms/)
+    }
+  })
+
+  it('a stopped Redis gives StoreErrors, not hangs, and keeps the client error text out', async () => {
+    const lone = await startRedisServer()
+    const client = createClient({
+      url: lone.url,
+      socket: { reconnectStrategy: () => 50 },
+    })
+    client.on('error', () => {})
+    await client.connect()
+    const store = redisStore(client, { commandTimeoutMs: 500 })
+    await store.set('fhir-auth:x', 'secret-value', 60)
+    await lone.stop()
+    const failure = await store.get('fhir-auth:x').catch((error: unknown) => error)
+    expect(failure).toBeInstanceOf(StoreError)
+    expect((failure as Error).message).not.toContain('secret-value')
+    expect((failure as Error).cause).toBeUndefined()
+    client.destroy()
+  })
+
+  it('an answer that is not text is a StoreError', async () => {
+    const store = redisStore({
+      get: async () => 42,
+      set: async () => 'OK',
+      del: async () => 1,
+      getDel: async () => ({}),
+    })
+    await expect(store.get('k')).rejects.toThrow(StoreError)
+    await expect(store.take?.('k')).rejects.toThrow(StoreError)
+  })
+
+  it('refuses a client, prefix, key or timeout that cannot work, when the store is made', async () => {
+    const bad: [unknown, unknown, string][] = [
+      [null, {}, 'redisClient'],
+      [{ get() {} }, {}, 'redisClient'],
+      [redis, { prefix: 7 }, 'prefix'],
+      [redis, { encryptionKey: new Uint8Array(16) }, 'encryptionKey'],
+      [redis, { encryptionKey: 'a'.repeat(32) }, 'encryptionKey'],
+      [redis, { commandTimeoutMs: 0 }, 'commandTimeoutMs'],
+      [redis, { commandTimeoutMs: 3e9 }, 'commandTimeoutMs'],
+    ]
+    for (const [client, options, attribute] of bad) {
+      expect(() => redisStore(client as RedisClientLike, options as object)).toThrow(
+        expect.objectContaining({ invalidAttribute: attribute }),
+      )
+    }
+    const hmac = await crypto.subtle.generateKey({ name: 'HMAC', hash: 'SHA-256' }, false, ['sign'])
+    expect(() => redisStore(redis, { encryptionKey: hmac })).toThrow(ConfigurationError)
+    const aes128 = await crypto.subtle.generateKey({ name: 'AES-GCM', length: 128 }, false, [
+      'encrypt',
+      'decrypt',
+    ])
+    expect(() => redisStore(redis, { encryptionKey: aes128 })).toThrow(ConfigurationError)
+  })
+})
