@@ -28,11 +28,13 @@
  */
 import { spawnSync } from 'node:child_process'
 import {
+  closeSync,
   copyFileSync,
   existsSync,
   lstatSync,
   mkdirSync,
   mkdtempSync,
+  openSync,
   readdirSync,
   readFileSync,
   rmSync,
@@ -174,12 +176,26 @@ async function runPublint(packed) {
 }
 
 function runAttw(packed) {
-  const result = run(attwBinary, [packed.tarball, '--format', 'json'])
+  // attw writes its report with console.log and then calls process.exit(1) when it found
+  // problems (the accepted CJSResolvesToESM counts). Into a pipe, Node writes asynchronously
+  // past 64 KiB and exit drops the rest: @fhir-auth/core's report (~180 KB) came back cut at
+  // 128 KiB in one CI run of several. A file is written synchronously, so the report is whole.
+  const reportPath = `${packed.tarball}.attw.json`
+  const reportFile = openSync(reportPath, 'w')
+  let result
+  try {
+    result = run(attwBinary, [packed.tarball, '--format', 'json'], {
+      stdio: ['ignore', reportFile, 'pipe'],
+    })
+  } finally {
+    closeSync(reportFile)
+  }
+  const reportText = readFileSync(reportPath, 'utf8')
   let analysis
   try {
-    analysis = JSON.parse(result.stdout).analysis
+    analysis = JSON.parse(reportText).analysis
   } catch {
-    fail(`${packed.name}: attw did not report\n${result.stderr}${result.stdout.slice(0, 2000)}`)
+    fail(`${packed.name}: attw did not report\n${result.stderr}${reportText.slice(0, 2000)}`)
     return
   }
   const problems = analysis.problems ?? []
