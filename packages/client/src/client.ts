@@ -339,10 +339,21 @@ export class Client {
 
   /**
    * Checks a token response against SMART's rules (`access_token`, `scope`, `token_type`
-   * Bearer, and `expires_in` for backend services). Logs one warning per violation and returns
-   * false if there is any. Never throws.
+   * Bearer, and `expires_in` for backend services) and the JSON type of every member
+   * `TokenResponse` names. Logs one warning per violation and returns false if there is any;
+   * true narrows `response` to `TokenResponse`. Never throws.
+   *
+   * @example
+   * ```ts
+   * if (client.isTokenResponseValid(body)) {
+   *   const patient: string | undefined = body.patient
+   * }
+   * ```
    */
-  isTokenResponseValid(response: unknown, options?: TokenResponseCheckOptions): boolean {
+  isTokenResponseValid(
+    response: unknown,
+    options?: TokenResponseCheckOptions,
+  ): response is TokenResponse {
     return checkTokenResponse(response, options, this.#context)
   }
 
