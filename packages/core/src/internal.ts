@@ -40,6 +40,7 @@ export {
   sendFlowRequest,
   successJsonObject,
 } from './http/oauth-exchange.js'
+export { networkCause, sanitizeCause } from './http/transport-failure.js'
 export { lazy } from './loading/lazy.js'
 export {
   type AuthorizationRequestInput,
