@@ -280,4 +280,14 @@ describe('callback checks, in order', () => {
     expect(error?.errorDescription?.length).toBeLessThanOrEqual(513)
     expect(error?.message.includes('\n') || error?.message.includes('\u001b')).toBe(false)
   })
+
+  it('cuts a code sent along with an error out of the server text, before it is shortened', () => {
+    const code = 'the-code-0123456789'
+    const long = `?code=${code}&error=bad&error_description=${'A'.repeat(500)}${code}&error_uri=https://x/${code}`
+    const error = thrown(() => checkCallbackBeforeState(readCallback(long)))
+    expect(error?.error).toBe('bad')
+    expect(
+      JSON.stringify([error?.message, error?.errorDescription, error?.errorUri]),
+    ).not.toContain('the-code')
+  })
 })
