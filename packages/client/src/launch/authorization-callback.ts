@@ -72,7 +72,7 @@ export function checkCallbackBeforeState(callback: AuthorizationCallback): strin
     const withoutCode = (text: string | undefined) =>
       text === undefined ? undefined : redactSecrets(text, [callback.code])
     throw new AuthorizationError({
-      error: withoutCode(callback.error),
+      error: redactSecrets(callback.error, [callback.code]),
       errorDescription: withoutCode(callback.errorDescription),
       errorUri: withoutCode(callback.errorUri),
       state: callback.state,
