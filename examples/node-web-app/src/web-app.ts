@@ -7,6 +7,7 @@ import {
   FhirAuthError,
   type KeyValueStore,
   memoryStore,
+  type Session,
 } from '@fhir-auth/client'
 import { FhirReadError, readFhirResource } from './fhir-read.js'
 import { escapeHtml, page } from './html.js'
@@ -135,7 +136,7 @@ export function createWebApp(
       )
       return
     }
-    let session: Awaited<ReturnType<Client['completeAuthorization']>>
+    let session: Session
     try {
       // The callback's error, state (the stored launch, used once), RFC 9207 iss and code, in
       // that order; then the code exchange and the ID token check.
