@@ -110,7 +110,10 @@ export async function completeAuthorization(
     throw new AuthorizationError({
       error: 'state_mismatch',
       state,
-      message: 'no launch is kept for this state: it is unknown, expired or already used',
+      message:
+        store === undefined
+          ? 'the callback state is not the state of this launch (a response to another request, or a forged one)'
+          : 'no launch is kept for this state: it is unknown, expired or already used',
     })
   }
   if (launch.issuer !== '' && launch.issuer !== (context.config.issuer ?? '')) {
