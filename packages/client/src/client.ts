@@ -39,7 +39,12 @@ import type {
 import { ProtocolContext } from './protocol-context.js'
 import type { ProtocolImplementation } from './protocol-implementation.js'
 import type { Session } from './session/session.js'
-import { createSession, readTokens, type SessionSource } from './session/session-factory.js'
+import {
+  createSession,
+  optionalListener,
+  readTokens,
+  type SessionSource,
+} from './session/session-factory.js'
 import { checkTokenResponse, SmartProtocol } from './smart/smart-protocol.js'
 import { BackendTokenRegistry } from './tokens/backend-token-registry.js'
 import type { BackendTokens } from './tokens/backend-tokens.js'
@@ -287,14 +292,12 @@ export class Client {
     tokens: TokenSet | TokenResponse | string,
     options?: ResumeSessionOptions,
   ): Session {
-    const onTokens = options?.onTokens
-    if (onTokens !== undefined && typeof onTokens !== 'function') {
-      throw new ConfigurationError({
-        invalidAttribute: 'onTokens',
-        message: 'onTokens must be a function',
-      })
-    }
-    return createSession(this.#sessions, readTokens(tokens, this.#context), onTokens)
+    const { onTokens } = this.#context.readOptions(options, 'resumeSession')
+    return createSession(
+      this.#sessions,
+      readTokens(tokens, this.#context),
+      optionalListener(onTokens),
+    )
   }
 
   /**

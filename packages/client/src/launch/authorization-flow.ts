@@ -15,7 +15,7 @@ import type {
 } from '../operation-options.js'
 import type { ProtocolContext } from '../protocol-context.js'
 import type { Session } from '../session/session.js'
-import { createSession, type SessionSource } from '../session/session-factory.js'
+import { createSession, optionalListener, type SessionSource } from '../session/session-factory.js'
 import {
   checkCallbackAfterState,
   checkCallbackBeforeState,
@@ -86,6 +86,7 @@ export async function completeAuthorization(
   const { context } = source
   const options = context.readOptions(input, 'completeAuthorization')
   const store = optionalStore(options.store)
+  const onTokens = optionalListener(options.onTokens)
   if (store === undefined && options.state === undefined) {
     throw new ConfigurationError({
       invalidAttribute: 'store',
@@ -143,7 +144,7 @@ export async function completeAuthorization(
     idTokenClaims,
     logger: context.options.logger,
   })
-  return createSession(source, tokens, options.onTokens)
+  return createSession(source, tokens, onTokens)
 }
 
 /** Store calls get the client's time limit per request, and the caller's signal. */

@@ -54,6 +54,22 @@ export function createSession(
 }
 
 /**
+ * An `onTokens` listener when given: `undefined`/`null` is none.
+ *
+ * @throws ConfigurationError on `onTokens` for anything but a function.
+ * @internal
+ */
+export function optionalListener(value: unknown): TokensListener | undefined {
+  if (value === undefined || value === null) return undefined
+  if (typeof value === 'function') return value as TokensListener
+  throw new ConfigurationError({
+    invalidAttribute: 'onTokens',
+    invalidValue: value === null ? 'null' : typeof value,
+    message: 'onTokens must be a function',
+  })
+}
+
+/**
  * Reads what `client.resumeSession` is given: a `TokenSet`, its `serialize()` string, or a token
  * response (whose `expires_in` then counts from now: when it was issued is not known).
  *
