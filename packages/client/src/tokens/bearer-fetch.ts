@@ -74,11 +74,23 @@ export function bearerFetch(
   /** One request; a rejection or a non-Response is an HttpError naming only the error's kind. */
   const fetchOnce = async (url: URL, init: RequestInit): Promise<Response> => {
     let response: unknown
+    const signal = init.signal ?? undefined
+    let abortedError: HttpError | undefined
+    const aborted = () => {
+      abortedError = transportFailure(init, url, 'aborted', 'was aborted by the caller')
+      return abortedError
+    }
     try {
-      response = await fetchFunction(url.href, init)
+      // Raced with the signal too: a custom fetch that ignores it must not hold the caller.
+      response = await raceSignal(
+        () => Promise.resolve(fetchFunction(url.href, init)),
+        signal,
+        aborted,
+      )
     } catch (error) {
-      throw init.signal?.aborted
-        ? transportFailure(init, url, 'aborted', 'was aborted by the caller')
+      if (error === abortedError) throw error
+      throw signal?.aborted
+        ? aborted()
         : transportFailure(init, url, 'network', `failed: ${networkCause(error)}`, error)
     }
     if (!isResponseLike(response)) {
