@@ -18,7 +18,7 @@ import { type BearerFetchInput, bearerFetch } from '../tokens/bearer-fetch.js'
 /** Options of {@link Session.accessToken}. */
 export interface AccessTokenOptions {
   /** Refresh first when the token expires within this many seconds (0 or more); default 60. */
-  readonly minValiditySeconds?: number
+  readonly minValiditySeconds?: number | undefined
   /** Stops this caller's wait for a refresh (the refresh goes on for the others). */
   readonly signal?: AbortSignal | undefined
 }
@@ -26,9 +26,9 @@ export interface AccessTokenOptions {
 /** Options of {@link Session.refresh}. */
 export interface SessionRefreshOptions {
   /** A narrower set of scopes (RFC 6749 §6); default: the original grant's. */
-  readonly scopes?: readonly string[]
+  readonly scopes?: readonly string[] | undefined
   /** Stops this caller's wait; a refresh shared with other callers goes on for them. */
-  readonly signal?: AbortSignal
+  readonly signal?: AbortSignal | undefined
 }
 
 /** Called after every refresh with the new tokens, and awaited: where an app persists them. */
