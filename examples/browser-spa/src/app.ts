@@ -2,19 +2,31 @@
  * A SMART standalone launch in the browser, as a public client (no secret: anything shipped
  * to a browser is public). PKCE protects the code instead: only this tab knows the verifier.
  *
+ * `beginAuthorization` keeps the launch (state, PKCE verifier, nonce) in this tab's
+ * `sessionStorage` under a key derived from `state`; `completeAuthorization` checks the callback
+ * (error, state, RFC 9207 iss, code), exchanges the code, and validates the ID token with the
+ * browser's WebCrypto; `session.fetch` reads FHIR with the token, which never leaves memory.
+ *
  * `@fhir-auth/client` picks its WebCrypto backend in the browser by itself; a bundle of this
  * page contains none of the PKI code (pkijs, node-forge) that UDAP needs.
  */
-import { Client, type TokenResponse } from '@fhir-auth/client'
+import {
+  AuthorizationError,
+  Client,
+  type KeyValueStore,
+  type Session,
+  webStorageStore,
+} from '@fhir-auth/client'
 import { type AppConfig, loadAppConfig } from './app-config.js'
 import { submitAuthorizePost } from './authorize-post.js'
-import { savePendingAuthorization, takePendingAuthorization } from './pending-authorization.js'
 
 /** The page's elements, looked up once. */
 const view = {
   launch: element('launch', HTMLButtonElement),
   status: element('status', HTMLElement),
   patient: element('patient', HTMLElement),
+  name: element('name', HTMLElement),
+  user: element('user', HTMLElement),
   scope: element('scope', HTMLElement),
 }
 
@@ -34,51 +46,70 @@ function createClient(config: AppConfig): Client {
   })
 }
 
-/** The click handler: prepare the request, remember state + verifier, leave for the server. */
-async function launch(client: Client): Promise<void> {
+/**
+ * The click handler: the launch goes to this tab's `sessionStorage` (it survives the trip to
+ * the server and back, other tabs do not see it), then the form POST leaves for the server.
+ */
+async function launch(client: Client, store: KeyValueStore): Promise<void> {
   view.launch.disabled = true
   view.status.textContent = 'Redirecting to the authorization server…'
-  const { authUrl, params, state, codeVerifier } = await client.authorizationUrl({ method: 'post' })
-  savePendingAuthorization({ state, codeVerifier })
+  const { authUrl, params } = await client.beginAuthorization({ store, method: 'post' })
   submitAuthorizePost(authUrl, params ?? {})
 }
 
-/** Back from the server with `?code&state` (or `?error&state`): check, exchange, show. */
-async function completeLaunch(client: Client, query: URLSearchParams): Promise<void> {
+/** Back from the server with `?code&state&iss` (or `?error&state`): check, exchange, show. */
+async function completeLaunch(client: Client, store: KeyValueStore): Promise<void> {
+  const callbackUrl = location.href
   // Take the code out of the address bar and the history before anything else happens.
   history.replaceState(null, '', location.pathname)
-  const pending = takePendingAuthorization()
-  // `state` proves this tab started the request: a forged callback (CSRF) fails here.
-  if (pending === undefined || query.get('state') !== pending.state) {
-    throw new Error('the response does not match a launch started in this tab; launch again')
-  }
-  const error = query.get('error')
-  if (error !== null) throw new Error(`the authorization server answered ${error}`)
-  const code = query.get('code')
-  if (code === null) throw new Error('the response has no authorization code')
   view.status.textContent = 'Exchanging the code…'
-  const token = await client.requestAccessToken({ code, codeVerifier: pending.codeVerifier })
-  show(token)
+  const session = await client.completeAuthorization(callbackUrl, { store })
+  await show(session)
 }
 
 /**
- * Shows the launch context, never the token: keep it in memory for FHIR calls, out of the DOM
- * and out of storage, where other script on the page could find it.
+ * Shows the launch context, who signed in (from the validated ID token) and the patient read
+ * with `session.fetch` — never the token: it stays in memory, out of the DOM and out of
+ * storage, where other script on the page could find it.
  */
-function show(token: TokenResponse): void {
-  view.patient.textContent = typeof token.patient === 'string' ? token.patient : '(none)'
-  view.scope.textContent = typeof token.scope === 'string' ? token.scope : ''
+async function show(session: Session): Promise<void> {
+  const { patient, fhirUser, scopes } = session.tokens
+  view.patient.textContent = patient ?? '(none)'
+  view.user.textContent = fhirUser ?? '(unknown)'
+  view.scope.textContent = scopes.join(' ')
+  if (patient !== undefined) {
+    const response = await session.fetch(`Patient/${encodeURIComponent(patient)}`, {
+      headers: { accept: 'application/fhir+json' },
+    })
+    if (!response.ok) throw new Error(`reading the patient answered ${response.status}`)
+    view.name.textContent = describeName(await response.json())
+  }
   view.status.textContent = 'Signed in.'
+}
+
+/** "Given Family" from the first `HumanName`, or its `text`. */
+function describeName(resource: unknown): string {
+  const names = (resource as { name?: unknown } | null)?.name
+  const first = (Array.isArray(names) ? names[0] : undefined) as
+    | { text?: unknown; given?: unknown; family?: unknown }
+    | undefined
+  if (typeof first?.text === 'string') return first.text
+  const given = Array.isArray(first?.given)
+    ? first.given.filter((part): part is string => typeof part === 'string')
+    : []
+  const family = typeof first?.family === 'string' ? [first.family] : []
+  return [...given, ...family].join(' ') || '(no name)'
 }
 
 async function main(): Promise<void> {
   const client = createClient(await loadAppConfig(new URL('config.json', location.href)))
+  const store = webStorageStore(sessionStorage)
   view.launch.addEventListener('click', () => {
-    launch(client).catch(showError)
+    launch(client, store).catch(showError)
   })
   const query = new URLSearchParams(location.search)
   if (query.has('state') || query.has('code') || query.has('error')) {
-    await completeLaunch(client, query)
+    await completeLaunch(client, store)
   } else {
     view.status.textContent = 'Ready.'
   }
@@ -86,7 +117,14 @@ async function main(): Promise<void> {
 }
 
 function showError(error: unknown): void {
-  view.status.textContent = `Launch failed: ${error instanceof Error ? error.message : String(error)}`
+  // A callback this tab did not start (forged, replayed, or older than 10 minutes).
+  const text =
+    error instanceof AuthorizationError && error.error === 'state_mismatch'
+      ? 'the response does not match a launch started in this tab; launch again'
+      : error instanceof Error
+        ? `${error.name}: ${error.message}`
+        : String(error)
+  view.status.textContent = `Launch failed: ${text}`
   view.launch.disabled = false
 }
 

@@ -1,7 +1,9 @@
 /**
  * End to end in real headless Chromium: the built page, served from the registered redirect
- * URI, launches against the SMART sandbox with authorize-POST, comes back with a code and
- * shows the patient. Nothing is mocked: the browser talks to the sandbox directly.
+ * URI, begins a launch kept in `webStorageStore(sessionStorage)`, goes to the SMART sandbox
+ * with authorize-POST, comes back, completes the launch (ID token validated with WebCrypto) and
+ * reads the patient with `session.fetch`. Nothing is mocked: the browser talks to the sandbox
+ * directly.
  */
 import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -13,7 +15,6 @@ import { type Browser, chromium, type Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildSpa } from '../scripts/build.js'
 import { type SpaServer, serveSpa } from '../scripts/serve.js'
-import { pendingAuthorizationKey } from '../src/pending-authorization.js'
 
 const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 const chromiumArgs = [
@@ -77,20 +78,33 @@ async function newPage(): Promise<Page> {
   return context.newPage()
 }
 
-/** Where {@link recordTokenResponses} keeps the token response bodies inside the page. */
-const recordedTokenResponses = '__recordedTokenResponses'
+/** Page variables the init script below fills in every document the page loads. */
+const recorded = {
+  tokenResponses: '__recordedTokenResponses',
+  callbackUrls: '__recordedCallbackUrls',
+  storageKeysAtLoad: '__storageKeysAtLoad',
+} as const
 
 /**
- * Wraps the page's `fetch` (in every document it loads) to keep a copy of each token endpoint
- * response in a page variable, so the test knows the token and can look for it in the DOM and
- * storage. In-page, because reading bodies through the DevTools protocol proved unreliable
- * after the cross-site round trip on a loaded machine.
+ * Before any page script runs, in every document: wraps `fetch` to keep a copy of each token
+ * endpoint response (so the test knows the tokens and can look for them in the DOM and
+ * storage), and notes the callback URL and the `sessionStorage` keys the document started
+ * with. In-page, because reading bodies through the DevTools protocol proved unreliable after
+ * the cross-site round trip on a loaded machine. Each document keeps its own copy, and the
+ * last one is the page after the callback.
  */
-async function recordTokenResponses(page: Page): Promise<void> {
+async function recordThePage(page: Page): Promise<void> {
   await page.addInitScript(
-    ([tokenEndpoint, variable]) => {
+    ([tokenEndpoint, names]) => {
+      const variables = names as typeof recorded
       const bodies: string[] = []
-      Reflect.set(window, variable ?? '', bodies)
+      Reflect.set(window, variables.tokenResponses, bodies)
+      Reflect.set(
+        window,
+        variables.callbackUrls,
+        location.search.includes('code=') ? [location.href] : [],
+      )
+      Reflect.set(window, variables.storageKeysAtLoad, Object.keys(sessionStorage))
       const originalFetch = window.fetch.bind(window)
       window.fetch = async (input, init) => {
         const response = await originalFetch(input, init)
@@ -99,29 +113,43 @@ async function recordTokenResponses(page: Page): Promise<void> {
         return response
       }
     },
-    [sandbox.endpoints.token, recordedTokenResponses],
+    [sandbox.endpoints.token, recorded] as const,
   )
+}
+
+async function pageValue<T>(page: Page, variable: string): Promise<T> {
+  return page.evaluate((name) => Reflect.get(window, name), variable) as Promise<T>
 }
 
 async function text(page: Page, selector: string): Promise<string> {
   return (await page.locator(selector).textContent()) ?? ''
 }
 
-describe('standalone launch in headless Chromium', () => {
-  it('POSTs to the authorize endpoint, comes back and shows the patient and scope, not the token', async () => {
+/** Loads the page, clicks "Launch" and waits until it is signed in (or failed). */
+async function signIn(page: Page): Promise<void> {
+  await page.goto(`${spa.origin}/`)
+  await page.locator('#status', { hasText: 'Ready.' }).waitFor()
+  await page.click('#launch')
+  await page.locator('#status', { hasText: /Signed in\.|Launch failed/ }).waitFor()
+}
+
+describe('standalone launch in headless Chromium, kept in sessionStorage across the redirect', () => {
+  it('POSTs to the authorize endpoint, comes back, validates the ID token and reads the patient with session.fetch', async () => {
     const page = await newPage()
-    await recordTokenResponses(page)
+    await recordThePage(page)
+    sandbox.clearRequests()
 
-    await page.goto(`${spa.origin}/`)
-    await page.locator('#status', { hasText: 'Ready.' }).waitFor()
-    await page.click('#launch')
-    await page.locator('#status', { hasText: 'Signed in.' }).waitFor()
+    await signIn(page)
 
+    expect(await text(page, '#status')).toBe('Signed in.')
     expect(await text(page, '#patient')).toBe('patient-1')
+    expect(await text(page, '#name')).toBe('patient-1 Sandbox')
+    // From the ID token the page validated with WebCrypto against the server's key set.
+    expect(await text(page, '#user')).toBe(`${sandbox.fhirBaseUrl}/Practitioner/practitioner-1`)
     expect((await text(page, '#scope')).split(' ')).toEqual(
-      expect.arrayContaining(['launch/patient', 'patient/Patient.rs']),
+      expect.arrayContaining(['launch/patient', 'patient/Patient.rs', 'openid', 'fhirUser']),
     )
-    // The real browser sent the form: a POST to /auth carrying PKCE and aud.
+    // The real browser sent the form: a POST to /auth carrying PKCE, aud and a nonce.
     const authorize = sandbox.requests.find((request) => request.path === '/auth')
     expect(authorize?.method).toBe('POST')
     expect(authorize?.form).toMatchObject({
@@ -129,18 +157,30 @@ describe('standalone launch in headless Chromium', () => {
       code_challenge_method: 'S256',
       aud: sandbox.fhirBaseUrl,
       redirect_uri: `${spa.origin}/`,
+      nonce: expect.stringMatching(/^[\w-]{43}$/),
     })
-    // The token is in neither the page nor its storage, and the code left the address bar.
-    const recorded: string[] = await page.evaluate(
-      (variable) => Reflect.get(window, variable),
-      recordedTokenResponses,
-    )
-    expect(recorded).toHaveLength(1)
-    const { access_token: accessToken } = JSON.parse(recorded[0] ?? '') as { access_token: string }
-    expect(accessToken.length).toBeGreaterThan(20)
-    expect(await page.content()).not.toContain(accessToken)
+    // The launch waited in this tab's sessionStorage under fhir-auth:launch:<hash of state>…
+    const keysAtCallback = await pageValue<string[]>(page, recorded.storageKeysAtLoad)
+    expect(keysAtCallback).toHaveLength(1)
+    expect(keysAtCallback[0]).toMatch(/^fhir-auth:launch:[\w-]{43}$/)
+    expect(keysAtCallback[0]).not.toContain(authorize?.form?.state)
+    // …and was taken out by the callback: storage is empty, the code left the address bar.
     expect(await page.evaluate(() => JSON.stringify(sessionStorage))).toBe('{}')
     expect(new URL(page.url()).search).toBe('')
+    // The browser fetched the keys and read the patient with the Bearer token.
+    expect(sandbox.requests.some((request) => request.path === '/jwks')).toBe(true)
+    const responses = await pageValue<string[]>(page, recorded.tokenResponses)
+    expect(responses).toHaveLength(1)
+    const tokens = JSON.parse(responses[0] ?? '') as { access_token: string; id_token: string }
+    const read = sandbox.requests.find(
+      (request) => request.path === '/fhir/Patient/patient-1' && request.method === 'GET',
+    )
+    expect(read?.headers.authorization).toBe(`Bearer ${tokens.access_token}`)
+    // No token in the page or its storage.
+    for (const token of [tokens.access_token, tokens.id_token]) {
+      expect(token.length).toBeGreaterThan(20)
+      expect(await page.content()).not.toContain(token)
+    }
     // The page that did the exchange downloaded SMART code only: no chunk with PKI code.
     const scripts = await page.evaluate(() =>
       performance
@@ -154,21 +194,16 @@ describe('standalone launch in headless Chromium', () => {
     await page.context().close()
   })
 
-  it('refuses a callback whose state does not match the one this tab stored', async () => {
+  it('a replayed callback in the same tab is refused (the launch was used), with no token request', async () => {
     const page = await newPage()
-    await page.goto(`${spa.origin}/`)
-    await page.locator('#status', { hasText: 'Ready.' }).waitFor()
-    await page.evaluate(
-      ([key]) =>
-        sessionStorage.setItem(
-          key ?? '',
-          JSON.stringify({ state: 'mine', codeVerifier: 'v'.repeat(43) }),
-        ),
-      [pendingAuthorizationKey],
-    )
+    await recordThePage(page)
+    await signIn(page)
+    expect(await text(page, '#status')).toBe('Signed in.')
+    const [callbackUrl] = await pageValue<string[]>(page, recorded.callbackUrls)
+    expect(callbackUrl).toContain('code=')
     const tokenRequestsBefore = tokenRequestCount()
 
-    await page.goto(`${spa.origin}/?code=stolen-code&state=forged`)
+    await page.goto(callbackUrl ?? '')
     await page.locator('#status', { hasText: 'Launch failed' }).waitFor()
 
     expect(await text(page, '#status')).toContain('does not match a launch started in this tab')
@@ -177,13 +212,36 @@ describe('standalone launch in headless Chromium', () => {
     await page.context().close()
   })
 
-  it('refuses a callback when this tab never started a launch', async () => {
+  it('a callback this tab never started is refused, with no token request', async () => {
     const page = await newPage()
-    await page.goto(`${spa.origin}/?code=stolen-code&state=whatever`)
+    const tokenRequestsBefore = tokenRequestCount()
+    await page.goto(
+      `${spa.origin}/?code=stolen-code&state=forged&iss=${encodeURIComponent(sandbox.issuer)}`,
+    )
     await page.locator('#status', { hasText: 'Launch failed' }).waitFor()
 
     expect(await text(page, '#status')).toContain('does not match a launch started in this tab')
+    expect(tokenRequestCount()).toBe(tokenRequestsBefore)
     await page.context().close()
+  })
+
+  it('two tabs of one browser each sign in with their own launch and token', async () => {
+    const context = await browser.newContext()
+    context.setDefaultTimeout(stepTimeoutMs)
+    context.setDefaultNavigationTimeout(stepTimeoutMs)
+    const tabs = [await context.newPage(), await context.newPage()]
+    for (const tab of tabs) await recordThePage(tab)
+    // One after the other: oidc-provider mixes up two interactions of one browser session at once.
+    for (const tab of tabs) await signIn(tab)
+
+    const tokens: string[] = []
+    for (const tab of tabs) {
+      expect(await text(tab, '#status')).toBe('Signed in.')
+      const [body] = await pageValue<string[]>(tab, recorded.tokenResponses)
+      tokens.push((JSON.parse(body ?? '{}') as { access_token: string }).access_token)
+    }
+    expect(new Set(tokens).size).toBe(2)
+    await context.close()
   })
 })
 

@@ -1,46 +1,34 @@
-import { randomBytes } from 'node:crypto'
-
-/** An authorization request in flight: what the callback must match and send back. */
-export interface PendingAuthorization {
-  readonly state: string
-  readonly codeVerifier: string
-}
-
-/** The result of a completed launch. The token stays on the server; the browser never sees it. */
-export interface SignedIn {
-  readonly patientId: string
-  readonly accessToken: string
-  readonly grantedScope: string
-}
+import { createHash, randomBytes } from 'node:crypto'
+import type { KeyValueStore } from '@fhir-auth/client'
 
 /** One browser's server-side state. */
-export interface Session {
-  pendingAuthorization?: PendingAuthorization
-  signedIn?: SignedIn
-}
-
-interface StoredSession {
-  readonly session: Session
-  readonly expiresAt: number
+export interface AppSession {
+  /**
+   * Between the redirect to the server and the callback: the `state` of the launch this browser
+   * began. It binds the callback to this browser (RFC 6749 §10.12); the launch itself (PKCE
+   * verifier, nonce) is kept by `beginAuthorization` in the same store, under its own key.
+   */
+  readonly pendingState?: string
+  /** After the callback: the tokens, as `TokenSet.serialize()` wrote them, and the patient. */
+  readonly signedIn?: { readonly tokens: string; readonly patientId: string }
 }
 
 /**
- * Sessions kept in server memory, keyed by an unguessable id that travels in a cookie.
+ * The app's sessions in any {@link KeyValueStore} — `memoryStore()` for one process, a Redis
+ * store for several — keyed by an unguessable id that travels in a cookie. The store key is a
+ * hash of the id (`web-app:session:<SHA-256>`), so the store never holds the cookie value, and
+ * the session ends in the store itself after its lifetime.
  *
- * `state` and the PKCE `codeVerifier` must survive the round trip through the authorization
- * server but must not be readable or replaceable by the browser, so they live here rather than
- * in the cookie itself. One process only: use Redis or a database behind the same three
- * methods when the app runs on several instances.
+ * The same store keeps the library's launches (`fhir-auth:launch:…`): one store to run.
  */
 export class SessionStore {
-  readonly #sessions = new Map<string, StoredSession>()
-  readonly #lifetimeMs: number
-  readonly #now: () => number
+  readonly #store: KeyValueStore
+  readonly #lifetimeSeconds: number
 
-  /** @param lifetimeMs how long a session lives after it is created. */
-  constructor(lifetimeMs: number, now: () => number = Date.now) {
-    this.#lifetimeMs = lifetimeMs
-    this.#now = now
+  /** @param lifetimeSeconds how long a session lives after it is written. */
+  constructor(store: KeyValueStore, lifetimeSeconds: number) {
+    this.#store = store
+    this.#lifetimeSeconds = lifetimeSeconds
   }
 
   /**
@@ -48,35 +36,46 @@ export class SessionStore {
    * id the browser sent), so an id planted by an attacker cannot be promoted to a signed-in
    * session (session fixation).
    */
-  create(session: Session): string {
-    this.#removeExpired()
+  async create(session: AppSession): Promise<string> {
     // 256 bits from the CSPRNG: as unguessable as the tokens the session will hold.
     const id = randomBytes(32).toString('base64url')
-    this.#sessions.set(id, { session, expiresAt: this.#now() + this.#lifetimeMs })
+    await this.update(id, session)
     return id
   }
 
-  /** The live session with this id, or `undefined` (unknown, expired or no id at all). */
-  get(id: string | undefined): Session | undefined {
+  /** The live session with this id, or `undefined` (unknown, expired, unreadable or no id). */
+  async get(id: string | undefined): Promise<AppSession | undefined> {
     if (id === undefined) return undefined
-    const stored = this.#sessions.get(id)
-    if (stored === undefined || stored.expiresAt <= this.#now()) return undefined
-    return stored.session
+    return parse(await this.#store.get(key(id)))
   }
 
-  delete(id: string | undefined): void {
-    if (id !== undefined) this.#sessions.delete(id)
+  /** The session, removed from the store: what a callback uses, so it works once. */
+  async take(id: string | undefined): Promise<AppSession | undefined> {
+    if (id === undefined) return undefined
+    const stored =
+      this.#store.take === undefined
+        ? await this.#store.get(key(id))
+        : await this.#store.take(key(id))
+    if (this.#store.take === undefined) await this.#store.delete(key(id))
+    return parse(stored)
   }
 
-  /** Sessions currently held (for tests and metrics). */
-  get size(): number {
-    return this.#sessions.size
+  /** Replaces the session's content (new tokens after a refresh); its lifetime starts again. */
+  async update(id: string, session: AppSession): Promise<void> {
+    await this.#store.set(key(id), JSON.stringify(session), this.#lifetimeSeconds)
   }
+}
 
-  #removeExpired(): void {
-    const now = this.#now()
-    for (const [id, stored] of this.#sessions) {
-      if (stored.expiresAt <= now) this.#sessions.delete(id)
-    }
+function key(id: string): string {
+  return `web-app:session:${createHash('sha256').update(id).digest('base64url')}`
+}
+
+function parse(text: string | null | undefined): AppSession | undefined {
+  if (typeof text !== 'string') return undefined
+  try {
+    const value: unknown = JSON.parse(text)
+    return typeof value === 'object' && value !== null ? (value as AppSession) : undefined
+  } catch {
+    return undefined
   }
 }

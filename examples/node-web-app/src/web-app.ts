@@ -1,23 +1,49 @@
 import { timingSafeEqual } from 'node:crypto'
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http'
-import { Client, type ClientOptions, FhirAuthError } from '@fhir-auth/client'
+import {
+  AuthorizationError,
+  Client,
+  type ClientOptions,
+  FhirAuthError,
+  type KeyValueStore,
+  memoryStore,
+  type Session,
+} from '@fhir-auth/client'
 import { FhirReadError, readFhirResource } from './fhir-read.js'
 import { escapeHtml, page } from './html.js'
 import { readSessionId, sessionCookie } from './session-cookie.js'
-import { type Session, SessionStore } from './session-store.js'
+import { SessionStore } from './session-store.js'
 import type { WebAppSettings } from './settings.js'
 
 /**
  * Scopes for a standalone launch: `launch/patient` asks the server to let the user pick a
- * patient, whose id comes back in the token response.
+ * patient, whose id comes back in the token response; `openid fhirUser` who signed in (a
+ * validated ID token); `offline_access` a refresh token.
  * @see https://hl7.org/fhir/smart-app-launch/STU2.2/scopes-and-launch-context.html
  */
-const standaloneScopes = ['launch/patient', 'patient/Patient.rs']
+const standaloneScopes = [
+  'launch/patient',
+  'patient/Patient.rs',
+  'openid',
+  'fhirUser',
+  'offline_access',
+]
 /** Scopes for an EHR launch: `launch` binds the EHR's `launch` value (its patient) to the token. */
-const ehrLaunchScopes = ['launch', 'patient/Patient.rs']
+const ehrLaunchScopes = ['launch', 'patient/Patient.rs', 'openid', 'fhirUser', 'offline_access']
 
-/** Sessions last an hour, the sandbox's and many EHRs' access-token lifetime. */
-const sessionLifetimeSeconds = 3600
+/** Sessions last eight hours; the access token inside is refreshed as needed. */
+const sessionLifetimeSeconds = 8 * 3600
+
+/** What {@link createWebApp} can be given besides the settings. */
+export interface WebAppOptions {
+  /** Goes to the `Client` (e.g. a `logger` such as pino, a `timeoutMs`, a clock). */
+  readonly clientOptions?: Omit<ClientOptions, 'clientType'>
+  /**
+   * Where launches and sessions are kept: `memoryStore()` (the default, one process) or a
+   * shared store such as `redisStore(redis)` from `@fhir-auth/store-redis` for several.
+   */
+  readonly store?: KeyValueStore
+}
 
 /**
  * The web app: a `node:http` request listener doing the SMART App Launch as a confidential
@@ -26,15 +52,13 @@ const sessionLifetimeSeconds = 3600
  * - `GET /login` starts a standalone launch;
  * - `GET /launch?iss=…&launch=…` is the EHR launch URL registered with the EHR;
  * - `GET /callback?code=…&state=…` is the registered redirect URI;
- * - `GET /` shows the patient in context, read from the FHIR server with the session's token.
- *
- * `clientOptions` go to the `Client` (e.g. a `logger` such as pino, a `timeoutMs`).
+ * - `GET /` shows the patient in context, read from the FHIR server with the session.
  *
  * @see https://hl7.org/fhir/smart-app-launch/STU2.2/app-launch.html
  */
 export function createWebApp(
   settings: WebAppSettings,
-  clientOptions: Omit<ClientOptions, 'clientType'> = {},
+  options: WebAppOptions = {},
 ): RequestListener {
   // One Client for the whole app: it discovers the server's endpoints once and caches them.
   const client = new Client(
@@ -46,25 +70,26 @@ export function createWebApp(
       scopes: standaloneScopes,
       allowInsecureLocalhost: settings.allowInsecureLocalhost,
     },
-    { ...clientOptions, clientType: 'confidential_symmetric' },
+    { ...options.clientOptions, clientType: 'confidential_symmetric' },
   )
-  const sessions = new SessionStore(sessionLifetimeSeconds * 1000)
+  // One store for both: the library's launches and the app's sessions.
+  const store = options.store ?? memoryStore()
+  const sessions = new SessionStore(store, sessionLifetimeSeconds)
   const secureCookies = new URL(settings.redirectUri).protocol === 'https:'
+  const cookie = (id: string) =>
+    sessionCookie(id, { secure: secureCookies, maxAgeSeconds: sessionLifetimeSeconds })
 
-  /** Starts an authorization: new session holding state + verifier, then off to the server. */
+  /**
+   * Starts an authorization: the launch goes to the store (keyed by its state), a new browser
+   * session remembers that state, and the browser goes to the server.
+   */
   async function startAuthorization(
     response: ServerResponse,
-    options: { launch?: string; customScopes?: readonly string[] },
+    launchOptions: { launch?: string; customScopes?: readonly string[] },
   ): Promise<void> {
-    const { authUrl, state, codeVerifier } = await client.authorizationUrl(options)
-    const sessionId = sessions.create({ pendingAuthorization: { state, codeVerifier } })
-    response.writeHead(302, {
-      location: authUrl,
-      'set-cookie': sessionCookie(sessionId, {
-        secure: secureCookies,
-        maxAgeSeconds: sessionLifetimeSeconds,
-      }),
-    })
+    const { authUrl, state } = await client.beginAuthorization({ store, ...launchOptions })
+    const sessionId = await sessions.create({ pendingState: state })
+    response.writeHead(302, { location: authUrl, 'set-cookie': cookie(sessionId) })
     response.end()
   }
 
@@ -96,14 +121,13 @@ export function createWebApp(
     request: IncomingMessage,
     response: ServerResponse,
   ): Promise<void> {
-    const sessionId = readSessionId(request)
-    const pending = sessions.get(sessionId)?.pendingAuthorization
-    // Single use: whatever happens next, this authorization cannot be completed twice.
-    sessions.delete(sessionId)
+    // Single use: whatever happens next, this browser session cannot complete a sign-in twice.
+    const pending = (await sessions.take(readSessionId(request)))?.pendingState
     const state = url.searchParams.get('state')
-    // `state` ties the callback to the browser that started the login: without this check an
-    // attacker could make a victim's browser complete the *attacker's* authorization (CSRF).
-    if (pending === undefined || state === null || !sameText(state, pending.state)) {
+    // The launch in the store is keyed by state alone; this check binds the callback to the
+    // browser that started it. Without it an attacker could make a victim's browser complete
+    // the *attacker's* authorization (login CSRF, RFC 6749 §10.12).
+    if (pending === undefined || state === null || !sameText(state, pending)) {
       sendMessage(
         response,
         400,
@@ -112,49 +136,40 @@ export function createWebApp(
       )
       return
     }
-    const error = url.searchParams.get('error')
-    if (error !== null) {
-      sendMessage(response, 400, 'Sign-in failed', `The authorization server answered: ${error}`)
-      return
-    }
-    const code = url.searchParams.get('code')
-    if (!code) {
+    let session: Session
+    try {
+      // The callback's error, state (the stored launch, used once), RFC 9207 iss and code, in
+      // that order; then the code exchange and the ID token check.
+      session = await client.completeAuthorization(url, { store })
+    } catch (error) {
+      if (!(error instanceof AuthorizationError)) throw error
       sendMessage(
         response,
         400,
         'Sign-in failed',
-        'The sign-in response has no authorization code.',
+        `The authorization server answered: ${error.error}`,
       )
       return
     }
-    const token = await client.requestAccessToken({ code, codeVerifier: pending.codeVerifier })
-    const patientId = token.patient
-    if (typeof patientId !== 'string') {
+    const patientId = session.tokens.patient
+    if (patientId === undefined) {
       sendMessage(response, 502, 'Sign-in failed', 'The server granted no patient context.')
       return
     }
-    const signedIn: Session = {
-      signedIn: {
-        patientId,
-        accessToken: token.access_token,
-        grantedScope: typeof token.scope === 'string' ? token.scope : '',
-      },
-    }
+    const signedIn = { tokens: session.tokens.serialize(), patientId }
     // Redirect instead of rendering here, so the code leaves the address bar and the history.
     response.writeHead(303, {
       location: '/',
-      'set-cookie': sessionCookie(sessions.create(signedIn), {
-        secure: secureCookies,
-        maxAgeSeconds: sessionLifetimeSeconds,
-      }),
+      'set-cookie': cookie(await sessions.create({ signedIn })),
     })
     response.end()
   }
 
   /** `GET /`: the patient in context, or the login link. */
   async function home(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    const signedIn = sessions.get(readSessionId(request))?.signedIn
-    if (signedIn === undefined) {
+    const sessionId = readSessionId(request)
+    const signedIn = (await sessions.get(sessionId))?.signedIn
+    if (sessionId === undefined || signedIn === undefined) {
       sendPage(
         response,
         200,
@@ -163,18 +178,23 @@ export function createWebApp(
       )
       return
     }
-    const patient = await readFhirResource({
-      fhirBaseUrl: settings.fhirBaseUrl,
-      path: `Patient/${encodeURIComponent(signedIn.patientId)}`,
-      accessToken: signedIn.accessToken,
+    // The tokens as the store holds them; a refresh (rotating the refresh token) goes back there.
+    const session = client.resumeSession(signedIn.tokens, {
+      onTokens: (tokens) =>
+        sessions.update(sessionId, { signedIn: { ...signedIn, tokens: tokens.serialize() } }),
     })
+    const patient = await readFhirResource(
+      session,
+      `Patient/${encodeURIComponent(signedIn.patientId)}`,
+    )
     sendPage(
       response,
       200,
       'Patient',
       `<p>Patient id: <span id="patient-id">${escapeHtml(signedIn.patientId)}</span></p>
 <p>Name: <span id="patient-name">${escapeHtml(describeName(patient))}</span></p>
-<p>Granted scope: <span id="scope">${escapeHtml(signedIn.grantedScope)}</span></p>`,
+<p>Signed in as: <span id="user">${escapeHtml(session.tokens.fhirUser ?? '(unknown)')}</span></p>
+<p>Granted scope: <span id="scope">${escapeHtml(session.tokens.scopes.join(' '))}</span></p>`,
     )
   }
 

@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { type KeyValueStore, memoryStore, TokenSet } from '@fhir-auth/client'
 import { type SmartSandbox, startSmartSandbox } from '@fhir-auth/sandbox'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { sessionCookieName } from '../src/session-cookie.js'
@@ -9,6 +10,19 @@ import { CookieAgent } from './cookie-agent.js'
 let sandbox: SmartSandbox
 let server: Server
 let appOrigin: string
+/** The app's one store (launches and sessions), with every key written recorded. */
+const written: { key: string; value: string }[] = []
+const inner = memoryStore()
+const store: KeyValueStore = {
+  ...inner,
+  set: async (key, value, ttlSeconds) => {
+    written.push({ key, value })
+    await inner.set(key, value, ttlSeconds)
+  },
+}
+/** The app's clock: the real time, moved forward by the test that needs it. */
+let clockOffsetMs = 0
+const now = () => new Date(Date.now() + clockOffsetMs)
 
 beforeAll(async () => {
   // The redirect URI contains the app's port, so listen first, then configure the app.
@@ -28,13 +42,16 @@ beforeAll(async () => {
   })
   server.on(
     'request',
-    createWebApp({
-      fhirBaseUrl: sandbox.fhirBaseUrl,
-      clientId: 'web-app',
-      clientSecret: 'web-app-secret-for-tests-only',
-      redirectUri,
-      allowInsecureLocalhost: true,
-    }),
+    createWebApp(
+      {
+        fhirBaseUrl: sandbox.fhirBaseUrl,
+        clientId: 'web-app',
+        clientSecret: 'web-app-secret-for-tests-only',
+        redirectUri,
+        allowInsecureLocalhost: true,
+      },
+      { store, clientOptions: { now } },
+    ),
   )
 })
 
@@ -77,6 +94,57 @@ describe('standalone launch', () => {
       (request) => request.path === '/fhir/Patient/patient-1',
     )
     expect(patientRead?.headers.authorization).toMatch(/^Bearer /)
+  })
+
+  it('keeps the launch and the sessions in one KeyValueStore; the tokens only server-side', async () => {
+    written.length = 0
+    const agent = new CookieAgent()
+    const callbackUrl = await authorizeFrom(agent, '/login')
+    const html = await finishSignIn(agent, callbackUrl)
+
+    // The launch under the library's key (a hash of state), then the app's pending and signed-in sessions.
+    expect(written.map((entry) => entry.key.replace(/:[\w-]{43}$/, ':<hash>'))).toEqual([
+      'fhir-auth:launch:<hash>',
+      'web-app:session:<hash>',
+      'web-app:session:<hash>',
+    ])
+    const state = callbackUrl.searchParams.get('state') ?? ''
+    expect(written.map((entry) => entry.key).join(' ')).not.toContain(state)
+    const signedIn = JSON.parse(written[2]?.value ?? '{}').signedIn
+    const tokens = TokenSet.deserialize(signedIn.tokens)
+    expect(tokens?.patient).toBe('patient-1')
+    expect(tokens?.idTokenClaims?.sub).toBe('practitioner-1')
+    // Who signed in comes from the validated ID token.
+    expect(html).toContain(
+      `<span id="user">${sandbox.fhirBaseUrl}/Practitioner/practitioner-1</span>`,
+    )
+    for (const header of agent.setCookieHeaders) {
+      expect(header).not.toContain(tokens?.accessToken)
+      expect(header).not.toContain(state)
+    }
+  })
+
+  it('refreshes an expired session on the next page and keeps the rotated tokens in the store', async () => {
+    const agent = new CookieAgent()
+    await finishSignIn(agent, await authorizeFrom(agent, '/login'))
+    const refreshes = () =>
+      sandbox.requests.filter(
+        (request) => request.path === '/token' && request.form?.grant_type === 'refresh_token',
+      ).length
+    const before = refreshes()
+    clockOffsetMs = 3600_000
+    try {
+      // Refreshed once; the rotated refresh token went back to the store through onTokens, so
+      // the next page neither refreshes again nor reuses the spent one (which would revoke it all).
+      for (let page = 0; page < 2; page++) {
+        const home = await agent.get(`${appOrigin}/`)
+        expect(home.status).toBe(200)
+        expect(await home.text()).toContain('<span id="patient-id">patient-1</span>')
+      }
+      expect(refreshes() - before).toBe(1)
+    } finally {
+      clockOffsetMs = 0
+    }
   })
 
   it('keeps state and verifier server-side behind an HttpOnly, SameSite=Lax session cookie', async () => {
@@ -222,7 +290,7 @@ describe('failures', () => {
           redirectUri: 'http://127.0.0.1:9/callback',
           allowInsecureLocalhost: true,
         },
-        { logger },
+        { clientOptions: { logger } },
       ),
     )
     await new Promise<void>((resolve) => unreachable.listen(0, '127.0.0.1', resolve))

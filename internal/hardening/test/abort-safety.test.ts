@@ -1,5 +1,6 @@
 /**
- * Aborts never crash the process (DESIGN §12): every `Client` operation, SMART and UDAP, with a
+ * Aborts never crash the process (DESIGN §12): every `Client` operation, SMART and UDAP, and the
+ * session operations of DESIGN §8 (begin, complete, ID token, accessToken, refresh, fetch), with a
  * signal aborted before the call and at many points during it, against the real sandboxes — run
  * in a child process with Node's default settings, where one unhandled rejection ends the
  * process. The in-process guard (`test/setup/guards.ts`) cannot see these: by the time it looks,
@@ -75,9 +76,15 @@ describe('aborting any operation, in a process with default Node settings', () =
       'udap registerClient',
       'udap requestBackendToken',
       'udap cancelRegistration',
+      'smart beginAuthorization (store)',
+      'smart completeAuthorization (store)',
+      'smart validateIdToken',
+      'smart session.accessToken (refresh)',
+      'smart session.refresh',
+      'smart session.fetch',
     ])
-    // 13 operations × 3 server modes × (9 abort modes, never aborted included, + 2 callers sharing a client).
-    expect(summary.cases).toBe(13 * 3 * 11)
+    // 19 operations × 3 server modes × (9 abort modes, never aborted included, + 2 callers sharing a client).
+    expect(summary.cases).toBe(19 * 3 * 11)
     expect(summary.preAbortedRequests).toBe(0)
     for (const operation of summary.operations) {
       expect(summary.requests[operation], operation).toBeGreaterThan(0)

@@ -35,6 +35,7 @@ import {
   type OptionsTarget,
   optionsTimeoutMs,
 } from './support/options-targets.js'
+import { createSessionOptionsTargets } from './support/session-options-targets.js'
 
 const maxElapsedMs = optionsTimeoutMs + 5_000
 
@@ -107,10 +108,14 @@ const hostileValues: readonly (readonly [string, unknown])[] = [
 const secretMembers = ['code', 'codeVerifier', 'clientSecret', 'refreshToken', 'authorization']
 
 let resources: OptionsResources | undefined
-const targets = createOptionsTargets(() => {
+const readResources = () => {
   if (resources === undefined) throw new Error('the options resources were not created')
   return resources
-})
+}
+const targets = [
+  ...createOptionsTargets(readResources),
+  ...createSessionOptionsTargets(readResources),
+]
 
 beforeAll(async () => {
   resources = await createOptionsResources()
@@ -189,6 +194,14 @@ describe('hostile options objects', () => {
         "node backend verifyCertificateChain parameters",
         "webcrypto backend importSigner options",
         "webcrypto backend verifyCertificateChain parameters",
+        "Client (SMART) beginAuthorization",
+        "Client (SMART) completeAuthorization (store)",
+        "Client (SMART) completeAuthorization (kept values)",
+        "Client (SMART) resumeSession",
+        "Client (SMART) validateIdToken",
+        "Session accessToken",
+        "Session refresh",
+        "Session fetch init",
       ]
     `)
   })

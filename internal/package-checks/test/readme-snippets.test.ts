@@ -3,6 +3,8 @@
  * README blocks by readme-sync.test.ts) against a scripted `fetch`, so a README example that
  * stops compiling or stops working fails CI.
  */
+
+import { generateKeyPairSync, sign } from 'node:crypto'
 import {
   ConfigurationError,
   computeCodeChallenge,
@@ -12,12 +14,13 @@ import {
   silentLogger,
   TokenError,
 } from '@fhir-auth/core'
-import { describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { backendToken, createBackendClient } from './readme-snippets/client-backend-services.js'
 import {
   createEhrClient,
   finishLaunch,
-  renewTokens,
+  readPatient,
+  resumeLater,
   startLaunch,
 } from './readme-snippets/client-ehr-launch.js'
 import {
@@ -25,6 +28,11 @@ import {
   describeFailure,
   kmsSigner,
 } from './readme-snippets/core-custom-signer.js'
+import {
+  onCallback,
+  readPatient as readPatientOfRootReadme,
+  signIn,
+} from './readme-snippets/root-using-it.js'
 import {
   beginAuthorization,
   completeAuthorization,
@@ -69,10 +77,39 @@ const ehrConfiguration = {
 }
 const ehrDiscoveryUrl = 'https://ehr.example.org/fhir/.well-known/smart-configuration'
 
+/** The EHR's OpenID side: its issuer, an RS256 key it publishes, and ID tokens it signs. */
+function ehrIdentity() {
+  const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 })
+  const jwk = { ...publicKey.export({ format: 'jwk' }), kid: 'ehr-key-1', use: 'sig', alg: 'RS256' }
+  const base64Url = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url')
+  const idToken = (nonce: string) => {
+    const now = Math.floor(Date.now() / 1000)
+    const input = `${base64Url({ alg: 'RS256', kid: 'ehr-key-1', typ: 'JWT' })}.${base64Url({
+      iss: 'https://ehr.example.org',
+      sub: 'practitioner-9',
+      aud: 'my-app',
+      iat: now,
+      exp: now + 300,
+      nonce,
+      fhirUser: 'https://ehr.example.org/fhir/Practitioner/practitioner-9',
+    })}`
+    return `${input}.${sign('sha256', Buffer.from(input), privateKey).toString('base64url')}`
+  }
+  return { jwks: { keys: [jwk] }, idToken }
+}
+
+const openIdConfiguration = {
+  ...ehrConfiguration,
+  issuer: 'https://ehr.example.org',
+  jwks_uri: 'https://ehr.example.org/auth/jwks',
+}
+
 describe('README of @fhir-auth/client: EHR launch', () => {
-  it('discovers, redirects with PKCE, exchanges the code and refreshes', async () => {
+  it('keeps the launch, completes it into a session with a validated ID token, reads FHIR, resumes and refreshes', async () => {
+    const identity = ehrIdentity()
+    let nonce = ''
     const server = scriptedFetch([
-      { method: 'GET', url: ehrDiscoveryUrl, respond: () => jsonResponse(ehrConfiguration) },
+      { method: 'GET', url: ehrDiscoveryUrl, respond: () => jsonResponse(openIdConfiguration) },
       {
         method: 'POST',
         url: ehrConfiguration.token_endpoint,
@@ -83,25 +120,29 @@ describe('README of @fhir-auth/client: EHR launch', () => {
             expires_in: 3600,
             scope: 'launch openid fhirUser patient/*.rs offline_access',
             refresh_token: 'first-refresh',
+            id_token: identity.idToken(nonce),
             patient: 'patient-123',
           }),
       },
       {
-        method: 'POST',
-        url: ehrConfiguration.token_endpoint,
-        respond: () =>
-          jsonResponse({
-            access_token: 'second-access',
-            token_type: 'Bearer',
-            expires_in: 3600,
-            scope: 'patient/*.rs',
-          }),
+        method: 'GET',
+        url: openIdConfiguration.jwks_uri,
+        respond: () => jsonResponse(identity.jwks),
+      },
+      {
+        method: 'GET',
+        url: 'https://ehr.example.org/fhir/Patient/patient-123',
+        respond: (request) =>
+          request.headers.get('authorization') === 'Bearer first-access'
+            ? jsonResponse({ resourceType: 'Patient', id: 'patient-123' })
+            : jsonResponse({ resourceType: 'OperationOutcome' }, 401),
       },
     ])
     const client = createEhrClient({ fetch: server.fetch })
 
-    const { redirectTo, pending } = await startLaunch(client, 'launch-abc')
+    const { redirectTo, state } = await startLaunch(client, 'launch-abc')
     const authorization = new URL(redirectTo)
+    nonce = authorization.searchParams.get('nonce') ?? ''
     expect(`${authorization.origin}${authorization.pathname}`).toBe(
       ehrConfiguration.authorization_endpoint,
     )
@@ -111,41 +152,126 @@ describe('README of @fhir-auth/client: EHR launch', () => {
       redirect_uri: 'https://app.example.org/callback',
       launch: 'launch-abc',
       aud: 'https://ehr.example.org/fhir',
-      state: pending.state,
-      code_challenge: await computeCodeChallenge(pending.codeVerifier),
+      state,
       code_challenge_method: 'S256',
     })
+    expect(nonce.length).toBeGreaterThanOrEqual(22)
 
-    const callback = `https://app.example.org/callback?code=code-1&state=${pending.state}`
-    const tokens = await finishLaunch(client, callback, pending)
-    expect(tokens.access_token).toBe('first-access')
-    expect(tokens.patient).toBe('patient-123')
-    expect(form(server.requests[1] as RecordedRequest)).toMatchObject({
-      grant_type: 'authorization_code',
-      code: 'code-1',
-      code_verifier: pending.codeVerifier,
-      client_id: 'my-app',
-    })
+    const session = await finishLaunch(
+      client,
+      `https://app.example.org/callback?code=code-1&state=${state}`,
+    )
+    expect(session.tokens.patient).toBe('patient-123')
+    expect(session.tokens.fhirUser).toBe('https://ehr.example.org/fhir/Practitioner/practitioner-9')
+    expect(session.tokens.idTokenClaims?.nonce).toBe(nonce)
+    const exchange = form(server.requests[1] as RecordedRequest)
+    expect(exchange).toMatchObject({ grant_type: 'authorization_code', code: 'code-1' })
+    expect(await computeCodeChallenge(exchange.code_verifier ?? '')).toBe(
+      authorization.searchParams.get('code_challenge'),
+    )
+    expect(await readPatient(session)).toMatchObject({ id: 'patient-123' })
+    server.assertAllUsed()
 
-    const renewed = await renewTokens(client, tokens)
-    expect(renewed.access_token).toBe('second-access')
-    expect(form(server.requests[2] as RecordedRequest)).toMatchObject({
+    // An hour later, in another process: resumed from what was saved, refreshed, saved again.
+    const later = scriptedFetch([
+      { method: 'GET', url: ehrDiscoveryUrl, respond: () => jsonResponse(openIdConfiguration) },
+      {
+        method: 'POST',
+        url: ehrConfiguration.token_endpoint,
+        respond: () =>
+          jsonResponse({
+            access_token: 'second-access',
+            token_type: 'Bearer',
+            expires_in: 3600,
+            refresh_token: 'second-refresh',
+          }),
+      },
+      {
+        method: 'GET',
+        url: 'https://ehr.example.org/fhir/Patient/patient-123',
+        respond: () => jsonResponse({ resourceType: 'Patient', id: 'patient-123' }),
+      },
+    ])
+    const saved: string[] = []
+    const resumed = resumeLater(
+      createEhrClient({ fetch: later.fetch, now: () => new Date(Date.now() + 3600_000) }),
+      session.tokens.serialize(),
+      async (serialized) => {
+        saved.push(serialized)
+      },
+    )
+    expect(await readPatient(resumed)).toMatchObject({ id: 'patient-123' })
+    expect(form(later.requests[1] as RecordedRequest)).toMatchObject({
       grant_type: 'refresh_token',
       refresh_token: 'first-refresh',
     })
-    server.assertAllUsed()
+    expect(later.requests[2]?.headers.get('authorization')).toBe('Bearer second-access')
+    expect(saved).toHaveLength(1)
+    expect(JSON.parse(saved[0] ?? '{}').raw.refresh_token).toBe('second-refresh')
+    later.assertAllUsed()
   })
 
-  it('refuses a callback whose state is not the pending one, before any request', async () => {
+  it('refuses a callback whose state was never kept, before any token request', async () => {
     const server = scriptedFetch([
-      { method: 'GET', url: ehrDiscoveryUrl, respond: () => jsonResponse(ehrConfiguration) },
+      { method: 'GET', url: ehrDiscoveryUrl, respond: () => jsonResponse(openIdConfiguration) },
     ])
     const client = createEhrClient({ fetch: server.fetch })
-    const { pending } = await startLaunch(client, 'launch-abc')
+    await startLaunch(client, 'launch-abc')
     await expect(
-      finishLaunch(client, 'https://app.example.org/callback?code=c&state=forged', pending),
-    ).rejects.toThrow('does not belong to the pending launch')
+      finishLaunch(client, 'https://app.example.org/callback?code=c&state=forged'),
+    ).rejects.toMatchObject({ name: 'AuthorizationError', error: 'state_mismatch' })
     expect(server.requests).toHaveLength(1)
+    server.assertAllUsed()
+  })
+})
+
+describe('root README: Using it', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals()
+  })
+
+  it('signs in, completes the callback into a session and reads the patient with it', async () => {
+    const identity = ehrIdentity()
+    let nonce = ''
+    const server = scriptedFetch([
+      { method: 'GET', url: ehrDiscoveryUrl, respond: () => jsonResponse(openIdConfiguration) },
+      {
+        method: 'POST',
+        url: ehrConfiguration.token_endpoint,
+        respond: () =>
+          jsonResponse({
+            access_token: 'root-access',
+            token_type: 'Bearer',
+            expires_in: 3600,
+            scope: 'launch/patient patient/*.rs openid fhirUser offline_access',
+            id_token: identity.idToken(nonce),
+            patient: 'patient-7',
+          }),
+      },
+      {
+        method: 'GET',
+        url: openIdConfiguration.jwks_uri,
+        respond: () => jsonResponse(identity.jwks),
+      },
+      {
+        method: 'GET',
+        url: 'https://ehr.example.org/fhir/Patient/patient-7',
+        respond: (request) =>
+          jsonResponse({
+            resourceType: 'Patient',
+            authorization: request.headers.get('authorization'),
+          }),
+      },
+    ])
+    // The snippet's client uses the global fetch, as an app would.
+    vi.stubGlobal('fetch', server.fetch)
+    const authUrl = new URL(await signIn())
+    nonce = authUrl.searchParams.get('nonce') ?? ''
+    const state = authUrl.searchParams.get('state') ?? ''
+    const session = await onCallback(`https://app.example.org/callback?code=c-7&state=${state}`)
+    expect(session.tokens.idTokenClaims?.sub).toBe('practitioner-9')
+    const response = await readPatientOfRootReadme(session)
+    expect(await response.json()).toMatchObject({ authorization: 'Bearer root-access' })
     server.assertAllUsed()
   })
 })

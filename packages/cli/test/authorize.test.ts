@@ -153,9 +153,7 @@ describe('authorize (interactive: the redirect URL is pasted on stdin)', () => {
       decision: 'deny',
     })
     expect(result.exitCode, result.stderr).toBe(1)
-    expect(result.stderr).toMatch(
-      /^error: the authorization server refused the request: access_denied/,
-    )
+    expect(result.stderr).toMatch(/^error: authorization failed: access_denied/)
   })
 
   it('exits 2 when stdin ends without a redirect URL', async () => {
@@ -233,7 +231,7 @@ describe('authorize for scripts (--url-only, then --redirect-url)', () => {
       { env: { CODE_VERIFIER: codeVerifier } },
     )
     expect(result.exitCode, result.stderr).toBe(1)
-    expect(result.stderr).toMatch(/^error: the redirect URL’s state does not match/)
+    expect(result.stderr).toMatch(/^error: the callback state is not the state of this launch/)
     expect(sandbox.requests.filter((entry) => entry.path === '/token')).toHaveLength(
       exchangesBefore,
     )
@@ -259,6 +257,115 @@ describe('authorize for scripts (--url-only, then --redirect-url)', () => {
     )
     expect(postWithRedirect.exitCode, postWithRedirect.stderr).toBe(2)
     expect(postWithRedirect.stderr).toMatch(/^error: --post cannot be used with --redirect-url\n/)
+  })
+})
+
+describe('authorize: the ID token and the redirect checks (completeAuthorization)', () => {
+  /** A --url-only run and the user's sign-in: what a second run gets. */
+  async function firstRun(...extra: string[]) {
+    const first = await runCli(authorizeArguments('cli-public', '--url-only', '--json', ...extra))
+    expect(first.exitCode, first.stderr).toBe(0)
+    const printed = JSON.parse(first.stdout)
+    const authorized = await sandbox.authorize({ url: printed.authorizationRequest.url })
+    return { printed, redirectUrl: new URL(authorized.redirectUrl?.href ?? '') }
+  }
+
+  function secondRun(
+    redirectUrl: URL,
+    printed: { state: string; codeVerifier: string },
+    ...extra: string[]
+  ) {
+    return runCli(
+      authorizeArguments(
+        'cli-public',
+        '--redirect-url',
+        redirectUrl.href,
+        '--state',
+        printed.state,
+        '--code-verifier-env',
+        'CODE_VERIFIER',
+        ...extra,
+      ),
+      { env: { CODE_VERIFIER: printed.codeVerifier } },
+    )
+  }
+
+  it('--verbose prints the validated ID token claims after the token response', async () => {
+    const result = await authorizeInteractively(authorizeArguments('cli-public', '--verbose'))
+    expect(result.exitCode, result.stderr).toBe(0)
+    expect(result.stdout).toMatch(/Token response\n[\s\S]*\nID token claims \(validated\)\n/)
+    expect(result.stdout).toMatch(/ {2}sub\s+practitioner-1\n/)
+    expect(result.stdout).toContain(`${sandbox.fhirBaseUrl}/Practitioner/practitioner-1`)
+    expect(result.stdout).toMatch(/ {2}aud\s+cli-public\n/)
+    const quiet = await authorizeInteractively(authorizeArguments('cli-public'))
+    expect(quiet.stdout).not.toContain('ID token claims')
+  })
+
+  it('--verbose --json: the claims are a third line, {"idTokenClaims": …}, with the nonce sent', async () => {
+    const { printed, redirectUrl } = await firstRun()
+    expect(printed.nonce).toMatch(/^[\w-]{43}$/)
+    const result = await secondRun(
+      redirectUrl,
+      printed,
+      '--nonce',
+      printed.nonce,
+      '--json',
+      '--verbose',
+    )
+    expect(result.exitCode, result.stderr).toBe(0)
+    const lines = result.stdout.trim().split('\n')
+    expect(lines).toHaveLength(2)
+    expect(JSON.parse(lines[0] as string)).toMatchObject({ token_type: 'Bearer' })
+    expect(JSON.parse(lines[1] as string).idTokenClaims).toMatchObject({
+      iss: sandbox.issuer,
+      sub: 'practitioner-1',
+      aud: 'cli-public',
+      nonce: printed.nonce,
+    })
+  })
+
+  it('--verbose says so when there is no ID token (no openid)', async () => {
+    const result = await authorizeInteractively(
+      [...authorizeArguments('cli-public', '--verbose')].map((argument) =>
+        argument === 'launch/patient openid fhirUser patient/*.rs'
+          ? 'launch/patient patient/*.rs'
+          : argument,
+      ),
+    )
+    expect(result.exitCode, result.stderr).toBe(0)
+    expect(result.stdout).not.toContain('ID token claims')
+    expect(result.stderr).toContain('no ID token: the server sent none (ask for the openid scope)')
+  })
+
+  it('refuses an ID token without the nonce given with --nonce (exit 1, reason nonce)', async () => {
+    const { printed, redirectUrl } = await firstRun()
+    const result = await secondRun(redirectUrl, printed, '--nonce', 'not-the-nonce-sent')
+    expect(result.exitCode, result.stderr).toBe(1)
+    expect(result.stderr).toMatch(/^error: the ID token nonce is not the one sent/)
+  })
+
+  it('refuses a redirect from another issuer (RFC 9207) and exchanges nothing', async () => {
+    const { printed, redirectUrl } = await firstRun()
+    redirectUrl.searchParams.set('iss', 'https://evil.example')
+    const exchangesBefore = sandbox.requests.filter((entry) => entry.path === '/token').length
+    const result = await secondRun(redirectUrl, printed)
+    expect(result.exitCode, result.stderr).toBe(1)
+    expect(result.stderr).toMatch(/RFC 9207/)
+    expect(sandbox.requests.filter((entry) => entry.path === '/token')).toHaveLength(
+      exchangesBefore,
+    )
+  })
+
+  it('never shows a code the server quotes in a long error description', async () => {
+    const { printed, redirectUrl } = await firstRun()
+    const code = redirectUrl.searchParams.get('code') ?? ''
+    redirectUrl.searchParams.set('error', 'invalid_request')
+    redirectUrl.searchParams.set('error_description', `${'x'.repeat(500)}${code}`)
+    const result = await secondRun(redirectUrl, printed)
+    expect(result.exitCode, result.stderr).toBe(1)
+    expect(result.stderr).toMatch(/^error: authorization failed: invalid_request/)
+    expect(code.length).toBeGreaterThan(8)
+    expect(result.stderr + result.stdout).not.toContain(code.slice(0, 8))
   })
 })
 

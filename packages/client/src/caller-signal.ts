@@ -18,17 +18,28 @@ export function raceCallerSignal<T>(
   signal: AbortSignal | undefined,
   endpoint: string,
 ): Promise<T> {
-  const aborted = () =>
-    new DiscoveryError(
-      { endpoint, message: `discovery from ${endpoint} was aborted by the caller` },
-      {
-        cause: new HttpError({
-          reason: 'aborted',
-          url: endpoint,
-          message: 'aborted by the caller',
-        }),
-      },
-    )
+  return raceSignal(
+    start,
+    signal,
+    () =>
+      new DiscoveryError(
+        { endpoint, message: `discovery from ${endpoint} was aborted by the caller` },
+        { cause: abortedByCaller(endpoint) },
+      ),
+  )
+}
+
+/**
+ * {@link raceCallerSignal} for any shared work (a refresh, a key set, a store call): `aborted`
+ * makes the error the caller gets when its signal fires first.
+ *
+ * @internal
+ */
+export function raceSignal<T>(
+  start: () => Promise<T>,
+  signal: AbortSignal | undefined,
+  aborted: () => Error,
+): Promise<T> {
   if (signal?.aborted) return Promise.reject(aborted())
   const shared = start()
   if (signal === undefined) return shared
@@ -46,4 +57,14 @@ export function raceCallerSignal<T>(
       },
     )
   })
+}
+
+/**
+ * The `HttpError` (reason `aborted`) every caller-side abort carries as its cause, so one check
+ * of `cause.reason` finds it whatever the operation.
+ *
+ * @internal
+ */
+export function abortedByCaller(url: string): HttpError {
+  return new HttpError({ reason: 'aborted', url, message: 'aborted by the caller' })
 }

@@ -39,7 +39,12 @@ import type {
 import { ProtocolContext } from './protocol-context.js'
 import type { ProtocolImplementation } from './protocol-implementation.js'
 import type { Session } from './session/session.js'
-import { createSession, readTokens, type SessionSource } from './session/session-factory.js'
+import {
+  createSession,
+  optionalListener,
+  readTokens,
+  type SessionSource,
+} from './session/session-factory.js'
 import { checkTokenResponse, SmartProtocol } from './smart/smart-protocol.js'
 import { BackendTokenRegistry } from './tokens/backend-token-registry.js'
 import type { BackendTokens } from './tokens/backend-tokens.js'
@@ -287,14 +292,12 @@ export class Client {
     tokens: TokenSet | TokenResponse | string,
     options?: ResumeSessionOptions,
   ): Session {
-    const onTokens = options?.onTokens
-    if (onTokens !== undefined && typeof onTokens !== 'function') {
-      throw new ConfigurationError({
-        invalidAttribute: 'onTokens',
-        message: 'onTokens must be a function',
-      })
-    }
-    return createSession(this.#sessions, readTokens(tokens, this.#context), onTokens)
+    const { onTokens } = this.#context.readOptions(options, 'resumeSession')
+    return createSession(
+      this.#sessions,
+      readTokens(tokens, this.#context),
+      optionalListener(onTokens),
+    )
   }
 
   /**
@@ -339,10 +342,21 @@ export class Client {
 
   /**
    * Checks a token response against SMART's rules (`access_token`, `scope`, `token_type`
-   * Bearer, and `expires_in` for backend services). Logs one warning per violation and returns
-   * false if there is any. Never throws.
+   * Bearer, and `expires_in` for backend services) and the JSON type of every member
+   * `TokenResponse` names. Logs one warning per violation and returns false if there is any;
+   * true narrows `response` to `TokenResponse`. Never throws.
+   *
+   * @example
+   * ```ts
+   * if (client.isTokenResponseValid(body)) {
+   *   const patient: string | undefined = body.patient
+   * }
+   * ```
    */
-  isTokenResponseValid(response: unknown, options?: TokenResponseCheckOptions): boolean {
+  isTokenResponseValid(
+    response: unknown,
+    options?: TokenResponseCheckOptions,
+  ): response is TokenResponse {
     return checkTokenResponse(response, options, this.#context)
   }
 

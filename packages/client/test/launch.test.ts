@@ -17,6 +17,7 @@ const record: LaunchRecord = {
   issuer: 'https://ehr.example.org/fhir',
   createdAt: now.getTime(),
 }
+const limits = { timeoutMs: 1_000 }
 
 describe('launch records', () => {
   it('are kept under a key derived from the state (not the state itself) for 600 s', async () => {
@@ -29,7 +30,7 @@ describe('launch records', () => {
         return store.set(key, value, ttl)
       },
     }
-    await saveLaunch(spy, record)
+    await saveLaunch(spy, record, limits)
     expect(keys).toHaveLength(1)
     expect(keys[0]?.[0]).toMatch(/^fhir-auth:launch:[\w-]{43}$/)
     expect(keys[0]?.[0]).not.toContain('state-abc')
@@ -39,17 +40,19 @@ describe('launch records', () => {
   it('are single use, with take or with get + delete', async () => {
     const { take: _take, ...withoutTake } = memoryStore()
     for (const store of [memoryStore(), withoutTake as KeyValueStore]) {
-      await saveLaunch(store, record)
-      expect(await takeLaunch(store, 'state-abc', now)).toEqual(record)
-      expect(await takeLaunch(store, 'state-abc', now)).toBeUndefined()
+      await saveLaunch(store, record, limits)
+      expect(await takeLaunch(store, 'state-abc', now, limits)).toEqual(record)
+      expect(await takeLaunch(store, 'state-abc', now, limits)).toBeUndefined()
     }
   })
 
   it('are refused when older than 600 s by the client clock, or for another state', async () => {
     const store = memoryStore()
-    await saveLaunch(store, record)
-    expect(await takeLaunch(store, 'state-abc', new Date(now.getTime() + 600_001))).toBeUndefined()
-    expect(await takeLaunch(store, 'other-state', now)).toBeUndefined()
+    await saveLaunch(store, record, limits)
+    expect(
+      await takeLaunch(store, 'state-abc', new Date(now.getTime() + 600_001), limits),
+    ).toBeUndefined()
+    expect(await takeLaunch(store, 'other-state', now, limits)).toBeUndefined()
   })
 
   it('turn a failing store into a StoreError that names no value', async () => {
@@ -63,10 +66,128 @@ describe('launch records', () => {
       delete: async () => {},
       setIfAbsent: async () => false,
     }
-    await expect(saveLaunch(broken, record)).rejects.toThrow(StoreError)
-    const failure = await takeLaunch(broken, 'state-abc', now).catch((error: unknown) => error)
+    await expect(saveLaunch(broken, record, limits)).rejects.toThrow(StoreError)
+    const failure = await takeLaunch(broken, 'state-abc', now, limits).catch(
+      (error: unknown) => error,
+    )
     expect(failure).toBeInstanceOf(StoreError)
     expect(String(failure)).not.toContain('state-abc')
+  })
+})
+
+describe('launch records from stores that misbehave', () => {
+  const key = async () => {
+    const keys: string[] = []
+    const store = memoryStore()
+    await saveLaunch(
+      {
+        ...store,
+        set: async (k, v, t) => {
+          keys.push(k)
+          await store.set(k, v, t)
+        },
+      },
+      record,
+      limits,
+    )
+    return keys[0] as string
+  }
+
+  it('a store that never answers is a StoreError after the time limit, for set and take', async () => {
+    const hanging: KeyValueStore = {
+      get: () => new Promise(() => {}),
+      set: () => new Promise(() => {}),
+      delete: async () => {},
+      setIfAbsent: async () => false,
+      take: () => new Promise(() => {}),
+    }
+    const short = { timeoutMs: 20 }
+    await expect(saveLaunch(hanging, record, short)).rejects.toSatisfy(
+      (error: unknown) =>
+        error instanceof StoreError &&
+        error.operation === 'set' &&
+        /within 20 ms/.test(error.message),
+    )
+    await expect(takeLaunch(hanging, 'state-abc', now, short)).rejects.toSatisfy(
+      (error: unknown) => error instanceof StoreError && error.operation === 'take',
+    )
+  })
+
+  it("the caller's signal ends the wait for a store: a StoreError, and at once when already aborted", async () => {
+    const calls: string[] = []
+    const hanging: KeyValueStore = {
+      get: async () => undefined,
+      set: () => {
+        calls.push('set')
+        return new Promise(() => {})
+      },
+      delete: async () => {},
+      setIfAbsent: async () => false,
+    }
+    const controller = new AbortController()
+    const saving = saveLaunch(hanging, record, { timeoutMs: 60_000, signal: controller.signal })
+    setTimeout(() => controller.abort(), 5)
+    await expect(saving).rejects.toThrow(/aborted by the caller/)
+    await expect(
+      saveLaunch(hanging, record, { timeoutMs: 60_000, signal: AbortSignal.abort() }),
+    ).rejects.toThrow(StoreError)
+    expect(calls).toEqual(['set'])
+  })
+
+  it('a store that returns something other than a string is a StoreError; nothing is absent', async () => {
+    for (const returned of [42, {}, ['x'], true]) {
+      const store: KeyValueStore = { ...memoryStore(), take: async () => returned as never }
+      await expect(takeLaunch(store, 'state-abc', now, limits)).rejects.toSatisfy(
+        (error: unknown) =>
+          error instanceof StoreError && !String(error.message).includes('state-abc'),
+      )
+    }
+    for (const returned of [null, undefined]) {
+      const store: KeyValueStore = { ...memoryStore(), take: async () => returned }
+      expect(await takeLaunch(store, 'state-abc', now, limits)).toBeUndefined()
+    }
+  })
+
+  it('a store that throws synchronously, or throws a non-error, is a StoreError naming only a kind', async () => {
+    const store: KeyValueStore = {
+      ...memoryStore(),
+      set: () => {
+        throw 'the-value-itself'
+      },
+      take: () => {
+        throw Object.assign(new Error('secret state-abc'), { name: 'state-abc the name' })
+      },
+    }
+    const set = await saveLaunch(store, record, limits).catch((error: unknown) => error)
+    expect(set).toBeInstanceOf(StoreError)
+    expect(String((set as Error).message)).not.toContain('the-value-itself')
+    const take = await takeLaunch(store, 'state-abc', now, limits).catch((error: unknown) => error)
+    expect(take).toBeInstanceOf(StoreError)
+    expect(JSON.stringify([String(take), (take as Error).stack])).not.toContain('state-abc')
+  })
+
+  it('a corrupted or foreign record is no launch', async () => {
+    const stored = key()
+    const good = JSON.parse(JSON.stringify(record)) as Record<string, unknown>
+    const corrupted = [
+      'not json',
+      'null',
+      '42',
+      '[]',
+      JSON.stringify({ ...good, codeVerifier: 7 }),
+      JSON.stringify({ ...good, codeVerifier: '' }),
+      JSON.stringify({ ...good, scopes: ['openid', 3] }),
+      JSON.stringify({ ...good, scopes: 'openid' }),
+      JSON.stringify({ ...good, createdAt: '0' }),
+      JSON.stringify({ ...good, nonce: 5 }),
+      JSON.stringify({ ...good, issuer: null }),
+      JSON.stringify({ ...good, state: 'another-state' }),
+    ]
+    for (const text of corrupted) {
+      const store = memoryStore()
+      await store.set(await stored, text, 600)
+      expect(await takeLaunch(store, 'state-abc', now, limits), text).toBeUndefined()
+    }
   })
 })
 
@@ -158,5 +279,15 @@ describe('callback checks, in order', () => {
     const error = thrown(() => checkCallbackBeforeState(readCallback(long)))
     expect(error?.errorDescription?.length).toBeLessThanOrEqual(513)
     expect(error?.message.includes('\n') || error?.message.includes('\u001b')).toBe(false)
+  })
+
+  it('cuts a code sent along with an error out of the server text, before it is shortened', () => {
+    const code = 'the-code-0123456789'
+    const long = `?code=${code}&error=bad&error_description=${'A'.repeat(500)}${code}&error_uri=https://x/${code}`
+    const error = thrown(() => checkCallbackBeforeState(readCallback(long)))
+    expect(error?.error).toBe('bad')
+    expect(
+      JSON.stringify([error?.message, error?.errorDescription, error?.errorUri]),
+    ).not.toContain('the-code')
   })
 })

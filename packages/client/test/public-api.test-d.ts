@@ -138,8 +138,8 @@ describe('public API types', () => {
     client.cancelRegistration({})
   })
 
-  it('isTokenResponseValid is a boolean check with an optional flow', () => {
-    expectTypeOf(client.isTokenResponseValid).returns.toEqualTypeOf<boolean>()
+  it('isTokenResponseValid is a type guard to TokenResponse with an optional flow', () => {
+    expectTypeOf(client.isTokenResponseValid).guards.toEqualTypeOf<TokenResponse>()
     expectTypeOf(client.isTokenResponseValid)
       .parameter(1)
       .toEqualTypeOf<

@@ -1,6 +1,6 @@
 import { type FetchLike, TokenError, TokenSet } from '@fhir-auth/core'
 import { describe, expect, it } from 'vitest'
-import { Session, type SessionRefreshOptions } from '../src/session/session.js'
+import { Session } from '../src/session/session.js'
 
 const start = new Date('2026-11-24T12:00:00Z')
 
@@ -24,7 +24,10 @@ function tokens(access: string, refresh?: string, expiresIn = 300, at = start): 
 /** A refresh grant stand-in: rotates refresh tokens, counts calls, can be slowed or failed. */
 function refresher(time: ReturnType<typeof clock>) {
   const state = { calls: 0, scopes: [] as (readonly string[] | undefined)[], fail: false }
-  const refresh = async (current: TokenSet, options: SessionRefreshOptions) => {
+  const refresh = async (
+    current: TokenSet,
+    options: { readonly scopes?: readonly string[] | undefined },
+  ) => {
     state.calls += 1
     state.scopes.push(options.scopes)
     await new Promise((resolve) => setTimeout(resolve, 10))
@@ -55,6 +58,7 @@ function session(
     now: time.now,
     refresh: grant.refresh,
     onTokens: extra.onTokens,
+    timeoutMs: 1_000,
   })
   return { session: made, grant, time }
 }

@@ -40,6 +40,7 @@ export {
   sendFlowRequest,
   successJsonObject,
 } from './http/oauth-exchange.js'
+export { networkCause, sanitizeCause } from './http/transport-failure.js'
 export { lazy } from './loading/lazy.js'
 export {
   type AuthorizationRequestInput,
@@ -51,6 +52,11 @@ export {
   fetchDiscoveryDocument,
 } from './oauth/discovery-document.js'
 export { readTokenResponse } from './oauth/token-response.js'
+export {
+  hasTokenResponseMemberType,
+  type TokenResponseMemberType,
+  tokenResponseMemberTypes,
+} from './oauth/token-response-members.js'
 export { storeKey } from './stores/key-value-store.js'
 export { checkStoreKey, checkStoreWrite } from './stores/store-arguments.js'
 export { expiresInSeconds } from './tokens/expires-in.js'

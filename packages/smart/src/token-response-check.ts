@@ -1,5 +1,17 @@
-import { defaultLogger, describeValue, isJsonObject, type Logger } from '@fhir-auth/core'
-import { isNonBlankString } from '@fhir-auth/core/internal'
+import {
+  defaultLogger,
+  describeValue,
+  isJsonObject,
+  type Logger,
+  type TokenResponse,
+} from '@fhir-auth/core'
+import {
+  describeKind,
+  hasTokenResponseMemberType,
+  isNonBlankString,
+  type TokenResponseMemberType,
+  tokenResponseMemberTypes,
+} from '@fhir-auth/core/internal'
 
 /** Options of {@link isTokenResponseValid}. */
 export interface TokenResponseCheckOptions {
@@ -12,18 +24,21 @@ export interface TokenResponseCheckOptions {
 const prefix = 'SMART token response non-compliance: '
 
 /**
- * Checks a token response against SMART App Launch 2.2.0 and writes one warning per
- * violation (`SMART token response non-compliance: …`): not a JSON object; `access_token` or
- * `scope` blank; `expires_in` blank for backend services; `token_type` missing or not exactly
- * `Bearer` or `bearer`. A diagnostic: it never throws, whatever it is given (throwing getters,
- * proxies, `null`), and never logs a token value.
+ * Checks a token response against SMART App Launch 2.2.0 and the JSON types `TokenResponse`
+ * names, and writes one warning per violation (`SMART token response non-compliance: …`): not
+ * a JSON object; `access_token` or `scope` missing or blank; `expires_in` missing or blank for
+ * backend services; `token_type` missing or not exactly `Bearer` or `bearer`; any other named
+ * member present with another JSON type (`expires_in` a string, `patient` a number,
+ * `need_patient_banner` a string, `fhirContext` not an array of objects, `null` for any of
+ * them…). A diagnostic: it never throws, whatever it is given (throwing getters, proxies,
+ * `null`), and never logs a member's value, only its JSON type.
  *
- * @returns true when there is no violation.
+ * @returns true when there is no violation; the response is then a `TokenResponse` as typed.
  * @example
  * ```ts
- * const tokens = await exchangeAuthorizationCode(options)
- * if (!isTokenResponseValid(tokens, { logger })) {
- *   // the server sent a token anyway; the warnings say which rule it broke
+ * const tokens: unknown = await response.json()
+ * if (isTokenResponseValid(tokens, { logger })) {
+ *   const patient: string | undefined = tokens.patient // narrowed: no cast
  * }
  * isTokenResponseValid(backendTokens, { flow: 'backend_services' }) // also requires expires_in
  * ```
@@ -33,7 +48,7 @@ const prefix = 'SMART token response non-compliance: '
 export function isTokenResponseValid(
   response: unknown,
   options?: TokenResponseCheckOptions,
-): boolean {
+): response is TokenResponse {
   const problems: string[] = []
   let backend = false
   let logger: Logger = defaultLogger
@@ -45,27 +60,7 @@ export function isTokenResponseValid(
   }
   try {
     if (!isJsonObject(response)) problems.push('response is not a JSON object')
-    else {
-      for (const field of ['access_token', 'scope']) {
-        if (!isNonBlankString(response[field]))
-          problems.push(`required field '${field}' is missing or blank`)
-      }
-      const expiresIn = response.expires_in
-      if (
-        backend &&
-        (expiresIn === undefined ||
-          expiresIn === null ||
-          (typeof expiresIn === 'string' && !isNonBlankString(expiresIn)))
-      ) {
-        problems.push("required field 'expires_in' is missing or blank (SMART Backend Services)")
-      }
-      const tokenType = response.token_type
-      if (tokenType === undefined || tokenType === null)
-        problems.push("required field 'token_type' is missing")
-      else if (tokenType !== 'Bearer' && tokenType !== 'bearer') {
-        problems.push(`token_type is ${describeTokenType(tokenType)}; expected 'Bearer'`)
-      }
-    }
+    else problems.push(...memberProblems(response, backend))
   } catch {
     problems.push('response could not be read')
   }
@@ -77,6 +72,61 @@ export function isTokenResponseValid(
     }
   }
   return problems.length === 0
+}
+
+/** SMART's required members first, then the JSON type of every other named member present. */
+function memberProblems(response: Readonly<Record<string, unknown>>, backend: boolean): string[] {
+  const problems: string[] = []
+  const reported = new Set<string>()
+  const report = (member: string, problem: string) => {
+    reported.add(member)
+    problems.push(problem)
+  }
+  for (const member of ['access_token', 'scope']) {
+    const value = response[member]
+    if (
+      value === undefined ||
+      value === null ||
+      (typeof value === 'string' && !isNonBlankString(value))
+    )
+      report(member, `required field '${member}' is missing or blank`)
+  }
+  const expiresIn = response.expires_in
+  if (
+    backend &&
+    (expiresIn === undefined ||
+      expiresIn === null ||
+      (typeof expiresIn === 'string' && !isNonBlankString(expiresIn)))
+  ) {
+    report('expires_in', "required field 'expires_in' is missing or blank (SMART Backend Services)")
+  }
+  const tokenType = response.token_type
+  if (tokenType === undefined || tokenType === null)
+    report('token_type', "required field 'token_type' is missing")
+  else if (tokenType !== 'Bearer' && tokenType !== 'bearer') {
+    report('token_type', `token_type is ${describeTokenType(tokenType)}; expected 'Bearer'`)
+  }
+  for (const [member, type] of Object.entries(tokenResponseMemberTypes)) {
+    const value = response[member]
+    if (value === undefined || reported.has(member)) continue
+    if (!hasTokenResponseMemberType(value, type)) {
+      problems.push(
+        `${member} is ${describeMemberKind(value, type)}; expected ${withArticle(type)}`,
+      )
+    }
+  }
+  return problems
+}
+
+/** The JSON type of a value of the wrong type (never the value: it may be a token). */
+function describeMemberKind(value: unknown, expected: TokenResponseMemberType): string {
+  if (expected === 'array of objects' && Array.isArray(value)) return 'an array with other entries'
+  if (typeof value === 'number' && !Number.isFinite(value)) return 'not a finite number'
+  return describeKind(value)
+}
+
+function withArticle(type: TokenResponseMemberType): string {
+  return type === 'array of objects' ? 'an array of objects' : `a ${type}`
 }
 
 /** Short words are shown; anything longer could be a misplaced token, so only its length is. */

@@ -92,6 +92,97 @@ describe('isTokenResponseValid', () => {
     })
   })
 
+  it.each([
+    ['access_token a number', { access_token: 42 }, 'access_token is a number; expected a string'],
+    ['scope an array', { scope: ['a', 'b'] }, 'scope is an array; expected a string'],
+    [
+      'expires_in a numeric string',
+      { expires_in: '3600' },
+      'expires_in is a string; expected a number',
+    ],
+    ['expires_in null', { expires_in: null }, 'expires_in is null; expected a number'],
+    [
+      'expires_in a blank string',
+      { expires_in: '' },
+      'expires_in is a blank string; expected a number',
+    ],
+    [
+      'refresh_token a number',
+      { refresh_token: 1 },
+      'refresh_token is a number; expected a string',
+    ],
+    ['id_token an object', { id_token: {} }, 'id_token is an object; expected a string'],
+    ['patient a number', { patient: 123 }, 'patient is a number; expected a string'],
+    ['patient null', { patient: null }, 'patient is null; expected a string'],
+    ['encounter a boolean', { encounter: true }, 'encounter is a boolean; expected a string'],
+    ['fhirUser an array', { fhirUser: [] }, 'fhirUser is an array; expected a string'],
+    [
+      'smart_style_url a number',
+      { smart_style_url: 0 },
+      'smart_style_url is a number; expected a string',
+    ],
+    ['intent an object', { intent: { a: 1 } }, 'intent is an object; expected a string'],
+    ['tenant a number', { tenant: 7 }, 'tenant is a number; expected a string'],
+    [
+      'need_patient_banner a string',
+      { need_patient_banner: 'true' },
+      'need_patient_banner is a string; expected a boolean',
+    ],
+    [
+      'fhirContext an object',
+      { fhirContext: { reference: 'Patient/1' } },
+      'fhirContext is an object; expected an array of objects',
+    ],
+    [
+      'fhirContext with a string entry',
+      { fhirContext: [{ reference: 'Patient/1' }, 'Patient/2'] },
+      'fhirContext is an array with other entries; expected an array of objects',
+    ],
+    [
+      'fhirContext with a null entry',
+      { fhirContext: [null] },
+      'fhirContext is an array with other entries; expected an array of objects',
+    ],
+  ])('warns once that a named member has another JSON type: %s', (_label, change, warning) => {
+    expect(check({ ...good, ...change })).toMatchObject({
+      valid: false,
+      warnings: [prefix + warning],
+    })
+  })
+
+  it('accepts every named member with its JSON type, and unknown members of any type', () => {
+    const complete = {
+      ...good,
+      refresh_token: 'r',
+      id_token: 'i',
+      patient: '123',
+      encounter: 'e',
+      fhirUser: 'Practitioner/1',
+      fhirContext: [{ reference: 'Patient/1' }, { canonical: 'http://x', role: 'r' }],
+      need_patient_banner: false,
+      smart_style_url: 'https://ehr.example/style',
+      intent: 'reconcile',
+      tenant: 't',
+      expires_in: 0,
+      vendor_extension: [1, null, { nested: true }],
+    }
+    expect(check(complete)).toEqual({ valid: true, warnings: [], lines: [] })
+  })
+
+  it('is a type guard: a valid response is a TokenResponse without a cast', () => {
+    const body: unknown = { ...good, patient: '123', need_patient_banner: true }
+    if (!isTokenResponseValid(body, { logger: captureLogger() })) throw new Error('not valid')
+    const patient: string | undefined = body.patient
+    const banner: boolean | undefined = body.need_patient_banner
+    expect([patient, banner, body.access_token]).toEqual(['123', true, 'secret-access-token'])
+  })
+
+  it('never names a member value of the wrong type, only its kind', () => {
+    const { lines } = check({ ...good, patient: 4242424242, fhirUser: ['secret-user'] })
+    expect(JSON.stringify(lines)).not.toContain('4242424242')
+    expect(JSON.stringify(lines)).not.toContain('secret-user')
+  })
+
   it('warns once per violation when there are several', () => {
     const { warnings, valid } = check({ token_type: 'mac', expires_in: '' }, 'backend_services')
     expect(valid).toBe(false)

@@ -1,7 +1,8 @@
 /**
  * The child process of `abort-safety.test.ts`, run with Node's default settings (an unhandled
  * rejection ends the process with exit code 1). It drives every `Client` operation that takes
- * a `signal` — SMART and UDAP, against both sandboxes — with a signal aborted before the call,
+ * a `signal` — SMART and UDAP, against both sandboxes, and the sessions of DESIGN §8
+ * (`session-abort-operations.ts`) — with a signal aborted before the call,
  * aborted as the 1st, 2nd or 3rd request starts, and aborted after a few milliseconds, while
  * the server answers normally, slowly (with a `fetch` that ignores the signal), or fails
  * discovery with a 503 after the caller has gone. Each case must settle with a value or a
@@ -28,6 +29,8 @@ import {
   type UdapSandbox,
 } from '@fhir-auth/sandbox'
 import { testPki } from '@fhir-auth/test-pki'
+import type { AbortOperation } from './abort-operation.js'
+import { sessionOperations } from './session-abort-operations.js'
 
 /** How the server side behaves in one case. */
 const serverModes = ['healthy', 'slow', 'discovery fails late'] as const
@@ -53,15 +56,7 @@ const abortModes: readonly AbortMode[] = [
 ]
 
 /** One operation of `Client`, on a client built for the case. */
-interface Operation {
-  readonly name: string
-  readonly protocol: 'smart' | 'udap'
-  readonly config: ClientConfigInput
-  readonly options: ClientOptions
-  /** How the call ends with no abort and a healthy server: proves the case reaches real work. */
-  readonly unaborted: 'fulfilled' | 'ERR_TOKEN'
-  readonly call: (client: Client, signal: AbortSignal | undefined) => Promise<unknown>
-}
+type Operation = AbortOperation
 
 /** What the summary reports. */
 interface Summary {
@@ -118,7 +113,11 @@ async function runEverything(): Promise<Summary> {
     }),
   ])
   try {
-    const operations = [...smartOperations(smart, keys, secret), ...(await udapOperations(udap))]
+    const operations = [
+      ...smartOperations(smart, keys, secret),
+      ...(await udapOperations(udap)),
+      ...sessionOperations(smart),
+    ]
     const summary: Summary = {
       cases: 0,
       fulfilled: 0,

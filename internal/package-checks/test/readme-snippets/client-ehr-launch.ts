@@ -1,4 +1,10 @@
-import { Client, type ClientOptions, type TokenResponse } from '@fhir-auth/client'
+import {
+  Client,
+  type ClientOptions,
+  type KeyValueStore,
+  memoryStore,
+  type Session,
+} from '@fhir-auth/client'
 
 /** One client per authorization server. Construction does no I/O. */
 export function createEhrClient(options?: ClientOptions): Client {
@@ -13,36 +19,42 @@ export function createEhrClient(options?: ClientOptions): Client {
   )
 }
 
-/** What to keep in the user's server-side session between the two steps. */
-export interface PendingLaunch {
-  readonly state: string
-  readonly codeVerifier: string
-}
+/**
+ * Where launches wait for their callback, each under a key derived from its `state`:
+ * memoryStore() in one process, webStorageStore(sessionStorage) in a browser tab,
+ * redisStore(redis) from @fhir-auth/store-redis for several processes.
+ */
+export const store: KeyValueStore = memoryStore()
 
-/** Step 1, on `/launch?iss=…&launch=…`: discover the server, then send the browser there. */
+/** Step 1, on `/launch?iss=…&launch=…`: discover the server, keep the launch, redirect. */
 export async function startLaunch(client: Client, launch: string) {
-  const { authUrl, state, codeVerifier } = await client.authorizationUrl({ launch })
-  const pending: PendingLaunch = { state, codeVerifier }
-  return { redirectTo: authUrl, pending }
+  const { authUrl, state } = await client.beginAuthorization({ store, launch })
+  // Keep `state` in the user's session too: it binds the callback to this browser.
+  return { redirectTo: authUrl, state }
 }
 
-/** Step 2, on `/callback?code=…&state=…`: check `state`, then exchange the code. */
-export async function finishLaunch(
+/**
+ * Step 2, on `/callback?code=…&state=…`: the callback is checked (error, state, RFC 9207 iss,
+ * code), the code exchanged and the ID token validated.
+ */
+export async function finishLaunch(client: Client, callbackUrl: string): Promise<Session> {
+  const session = await client.completeAuthorization(callbackUrl, { store })
+  // session.tokens.patient is a string | undefined (typed SMART context); fhirUser and
+  // idTokenClaims say who signed in, from the validated ID token.
+  return session
+}
+
+/** Any time later: FHIR with the token, refreshed first when it is about to expire. */
+export async function readPatient(session: Session): Promise<unknown> {
+  const response = await session.fetch(`Patient/${session.tokens.patient}`)
+  return response.json()
+}
+
+/** In another request or process: the session from what was saved (it holds tokens: encrypt it). */
+export function resumeLater(
   client: Client,
-  callbackUrl: string,
-  pending: PendingLaunch,
-): Promise<TokenResponse> {
-  const parameters = new URL(callbackUrl).searchParams
-  const code = parameters.get('code')
-  if (code === null || parameters.get('state') !== pending.state) {
-    throw new Error('this callback does not belong to the pending launch')
-  }
-  const tokens = await client.requestAccessToken({ code, codeVerifier: pending.codeVerifier })
-  // tokens.access_token, tokens.patient, tokens.id_token, … exactly as the server sent them
-  return tokens
-}
-
-/** Later: a fresh access token (the grant included `offline_access`). */
-export async function renewTokens(client: Client, tokens: TokenResponse): Promise<TokenResponse> {
-  return client.refreshToken({ refreshToken: String(tokens.refresh_token) })
+  saved: string, // session.tokens.serialize()
+  save: (serialized: string) => Promise<void>,
+): Session {
+  return client.resumeSession(saved, { onTokens: (tokens) => save(tokens.serialize()) })
 }

@@ -1,6 +1,6 @@
 import type {
-  AuthorizationUrlResult,
   BasicAuthEncoding,
+  BeginAuthorizationResult,
   Client,
   ClientConfigInput,
 } from '@fhir-auth/client'
@@ -15,11 +15,12 @@ import {
 } from '../args.js'
 import { authorizationFormHtml } from '../authorization/post-form.js'
 import { readFirstLine } from '../authorization/read-line.js'
-import { isAtRedirectUri, readAuthorizationCode } from '../authorization/redirect-callback.js'
+import { isAtRedirectUri, readRedirectUrl } from '../authorization/redirect-callback.js'
 import { createClient } from '../client-factory.js'
 import { readPrivateKeyFile } from '../files.js'
 import { readEnvironmentSecret } from '../inputs/secret-inputs.js'
 import { formatRows } from '../output/human-format.js'
+import { writeIdTokenClaims } from '../output/id-token-claims-output.js'
 import { writeTokenResponse } from '../output/token-output.js'
 import type { Command, CommandContext } from './command.js'
 import {
@@ -92,17 +93,33 @@ const options: readonly OptionSpec[] = [
     valueName: 'VAR',
     description: 'with --redirect-url: environment variable holding the printed code verifier',
   },
+  {
+    name: 'nonce',
+    kind: 'string',
+    valueName: 'nonce',
+    description:
+      'with --redirect-url: the nonce printed by --url-only (openid), which the ID token must carry',
+  },
 ]
+
+/** What a launch needs to be finished: kept in memory, or printed by `--url-only`. */
+interface KeptLaunch {
+  readonly state: string
+  readonly codeVerifier: string
+  readonly nonce: string | undefined
+}
 
 /** The flags that build a new request, meaningless when finishing one with `--redirect-url`. */
 const requestFlags = ['launch', 'post', 'url-only']
 
 /**
  * `fhir-auth authorize`: a SMART App Launch authorization (EHR launch with `--launch`, else
- * standalone) with PKCE. Prints the authorization URL (or the authorize-post form), keeps
- * `state` and the code verifier in memory, reads the redirect URL pasted on stdin, checks
- * `state` (and `iss`), and exchanges the code. Scripts split it in two runs: `--url-only`, then
- * `--redirect-url` with `--state` and `--code-verifier-env`.
+ * standalone) with PKCE, on `beginAuthorization` / `completeAuthorization`. Prints the
+ * authorization URL (or the authorize-post form), keeps `state`, the code verifier and the nonce
+ * in memory, reads the redirect URL pasted on stdin, lets the library check it (error, state,
+ * RFC 9207 `iss`, code), exchange the code and validate the ID token; `--verbose` prints the
+ * validated claims. Scripts split it in two runs: `--url-only`, then `--redirect-url` with
+ * `--state`, `--code-verifier-env` and `--nonce`.
  *
  * @see https://hl7.org/fhir/smart-app-launch/STU2.2/app-launch.html
  */
@@ -112,13 +129,14 @@ export const authorizeCommand: Command = {
   synopsis: [
     '--base-url <url> --client-id <id> --redirect-uri <uri> --scope <scope>… [--launch <token>] [--post] [--client-secret-env <VAR> [--basic-auth-encoding raw] | --key <file> --kid <kid>]',
     '… --url-only',
-    '… --redirect-url <url> --state <state> --code-verifier-env <VAR>',
+    '… --redirect-url <url> --state <state> --code-verifier-env <VAR> [--nonce <nonce>]',
   ],
   positionals: [],
   options,
   notes: [
-    'Interactive: open the printed URL (or submit the printed form), sign in, then paste the URL the browser was redirected to. The code is exchanged only when its state matches. --json writes two lines on stdout: {"authorizationRequest": …} first, then the token response.',
-    'Scripts: --url-only prints the request with its state and code verifier (JSON: {authorizationRequest, state, codeVerifier}); a second run with --redirect-url, --state and the verifier in an environment variable exchanges the code.',
+    'Interactive: open the printed URL (or submit the printed form), sign in, then paste the URL the browser was redirected to. The code is exchanged only when the redirect carries no error, its state matches and its iss (RFC 9207) is the server\'s; with openid the ID token is validated. --json writes two lines on stdout: {"authorizationRequest": …} first, then the token response.',
+    'Identity: with --verbose, the validated ID token claims follow the token response (with --json as a third line, {"idTokenClaims": …}).',
+    'Scripts: --url-only prints the request with its state, code verifier and nonce (JSON: {authorizationRequest, state, codeVerifier, nonce}); a second run with --redirect-url, --state, the verifier in an environment variable and --nonce exchanges the code.',
     'Client type: public by default; --client-secret-env makes a confidential symmetric client, --key with --kid a confidential asymmetric one. Prints the token response (tokens included); stderr never shows a token, code or verifier.',
     'HTTP Basic: id and secret are form-urlencoded first (RFC 6749 §2.3.1); servers that expect base64(id:secret) as it is (the SMART IG example) need --basic-auth-encoding raw when the id or secret has characters such as ~ + / = : % or non-ASCII.',
     secretsNote,
@@ -129,17 +147,23 @@ export const authorizeCommand: Command = {
       await finishAuthorization(flags, redirectUrl, context)
       return
     }
-    checkOnlyWith(flags, ['state', 'code-verifier-env'], 'redirect-url')
+    checkOnlyWith(flags, ['state', 'code-verifier-env', 'nonce'], 'redirect-url')
     const client = await authorizeClient(flags, context)
     context.output.progress('discovering the authorization endpoint')
     const launch = flags.string('launch')
-    const request = await client.authorizationUrl({
+    // No store: the CLI keeps the launch itself, in memory or printed for a second run.
+    const request = await client.beginAuthorization({
       launch,
       method: flags.flag('post') ? 'post' : 'get',
     })
-    context.secrets.add(request.codeVerifier)
+    const kept: KeptLaunch = {
+      state: request.state,
+      codeVerifier: request.codeVerifier ?? '',
+      nonce: request.nonce,
+    }
+    context.secrets.add(kept.codeVerifier)
     if (flags.flag('url-only')) {
-      writeUrlOnly(request, context)
+      writeUrlOnly(request, kept, context)
       return
     }
     writeRequest(request, context)
@@ -154,7 +178,7 @@ export const authorizeCommand: Command = {
           'no redirect URL on stdin: paste the address the browser was sent to after signing in',
       })
     }
-    await exchange(client, pasted, request.state, request.codeVerifier, context)
+    await exchange(client, pasted, kept, context)
   },
 }
 
@@ -178,7 +202,12 @@ async function finishAuthorization(
   const variable = flags.requireString('code-verifier-env', 'with --redirect-url')
   const client = await authorizeClient(flags, context)
   const codeVerifier = readEnvironmentSecret(variable, '--code-verifier-env', context)
-  await exchange(client, redirectUrl, state, codeVerifier, context)
+  await exchange(
+    client,
+    redirectUrl,
+    { state, codeVerifier, nonce: flags.string('nonce') },
+    context,
+  )
 }
 
 /** The client for this authorization, its type chosen by the credential flags. */
@@ -225,58 +254,74 @@ function readBasicAuthEncoding(flags: ParsedFlags): BasicAuthEncoding | undefine
   throw usageError('--basic-auth-encoding', '--basic-auth-encoding must be form-urlencoded or raw')
 }
 
-function requestDocument(request: AuthorizationUrlResult): Record<string, unknown> {
+function requestDocument(request: BeginAuthorizationResult): Record<string, unknown> {
   return request.params === undefined
     ? { method: 'get', url: request.authUrl }
     : { method: 'post', endpoint: request.authUrl, params: request.params }
 }
 
-function requestText(request: AuthorizationUrlResult): string {
+function requestText(request: BeginAuthorizationResult): string {
   if (request.params === undefined) {
     return `Open this URL in a browser and sign in:\n\n  ${request.authUrl}\n\n`
   }
   return `Submit this form from a browser page (authorize-post) and sign in:\n\n${authorizationFormHtml(request.authUrl, request.params)}\n`
 }
 
-function writeRequest(request: AuthorizationUrlResult, context: CommandContext): void {
+function writeRequest(request: BeginAuthorizationResult, context: CommandContext): void {
   context.output.result({ authorizationRequest: requestDocument(request) }, () =>
     requestText(request),
   )
 }
 
-function writeUrlOnly(request: AuthorizationUrlResult, context: CommandContext): void {
+function writeUrlOnly(
+  request: BeginAuthorizationResult,
+  kept: KeptLaunch,
+  context: CommandContext,
+): void {
   const document = {
     authorizationRequest: requestDocument(request),
-    state: request.state,
-    codeVerifier: request.codeVerifier,
+    state: kept.state,
+    codeVerifier: kept.codeVerifier,
+    ...(kept.nonce === undefined ? {} : { nonce: kept.nonce }),
   }
+  const rows: [string, string][] = [
+    ['state', kept.state],
+    ['code verifier', kept.codeVerifier],
+    ...(kept.nonce === undefined ? [] : [['nonce', kept.nonce] as [string, string]]),
+  ]
+  const nonceFlag = kept.nonce === undefined ? '' : ' --nonce <nonce>'
   context.output.result(
     document,
     () =>
-      `${requestText(request)}${formatRows([
-        ['state', request.state],
-        ['code verifier', request.codeVerifier],
-      ])}\nThen run the same command with --redirect-url <url> --state <state> --code-verifier-env <VAR>.\n`,
+      `${requestText(request)}${formatRows(rows)}\nThen run the same command with --redirect-url <url> --state <state> --code-verifier-env <VAR>${nonceFlag}.\n`,
   )
 }
 
+/**
+ * Finishes the launch with the library: the redirect's checks, the code exchange and the ID
+ * token validation, then the token response (and, with `--verbose`, the validated claims).
+ */
 async function exchange(
   client: Client,
   redirectUrl: string,
-  state: string,
-  codeVerifier: string,
+  kept: KeptLaunch,
   context: CommandContext,
 ): Promise<void> {
   // The redirect URL carries the code: keep it off stderr before anything can fail.
   context.secrets.add(redirectUrl)
-  const metadata = await client.serverMetadata()
-  const code = readAuthorizationCode(redirectUrl, { state, issuer: metadata.issuer })
-  context.secrets.add(code)
+  const parameters = readRedirectUrl(redirectUrl)
+  const code = parameters.get('code')
+  if (code !== null) context.secrets.add(code)
   const redirectUri = client.config.redirectUri ?? ''
   if (!isAtRedirectUri(redirectUrl, redirectUri)) {
     context.output.warning(`the pasted URL is not at the redirect URI ${redirectUri}`)
   }
   context.output.progress('exchanging the authorization code')
-  const response = await client.requestAccessToken({ code, codeVerifier })
-  writeTokenResponse(response, context)
+  const session = await client.completeAuthorization(parameters, {
+    state: kept.state,
+    codeVerifier: kept.codeVerifier,
+    nonce: kept.nonce,
+  })
+  writeTokenResponse(session.tokens.raw, context)
+  writeIdTokenClaims(session.tokens, context)
 }

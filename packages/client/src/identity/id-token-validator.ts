@@ -1,5 +1,6 @@
 import { type CryptoBackend, IdTokenError, type TransportOptions } from '@fhir-auth/core'
 import type { IdTokenClaims, JsonWebKeySet } from '@fhir-auth/core/oidc'
+import { abortedByCaller, raceSignal } from '../caller-signal.js'
 import type { OpenIdProvider, OpenIdProviderHint } from '../protocol-implementation.js'
 
 /** What a validation needs from its client. */
@@ -41,8 +42,24 @@ export class IdTokenValidator {
     this.#dependencies = dependencies
   }
 
-  /** @throws IdTokenError with the reason of the first rule broken. */
-  async validate(idToken: unknown, check: IdTokenCheck): Promise<IdTokenClaims> {
+  /**
+   * The caller's signal ends its wait (an `IdTokenError` `jwks` caused by the abort); a key set
+   * fetch other validations share goes on under the client's time limit.
+   *
+   * @throws IdTokenError with the reason of the first rule broken.
+   */
+  validate(idToken: unknown, check: IdTokenCheck): Promise<IdTokenClaims> {
+    return raceSignal(
+      () => this.#validate(idToken, check),
+      check.signal,
+      () =>
+        new IdTokenError('jwks', 'the ID token check was aborted by the caller', {
+          cause: abortedByCaller('jwks_uri'),
+        }),
+    )
+  }
+
+  async #validate(idToken: unknown, check: IdTokenCheck): Promise<IdTokenClaims> {
     const [oidc, provider, crypto] = await Promise.all([
       import('@fhir-auth/core/oidc'),
       this.#resolveProvider(check.signal),

@@ -1,4 +1,4 @@
-import { AuthorizationError, ConfigurationError } from '@fhir-auth/core'
+import { AuthorizationError, ConfigurationError, redactSecrets } from '@fhir-auth/core'
 
 /** The parameters of an authorization response, as the callback URL carried them. */
 export interface AuthorizationCallback {
@@ -68,10 +68,13 @@ export interface CallbackExpectations {
  */
 export function checkCallbackBeforeState(callback: AuthorizationCallback): string {
   if (callback.error !== undefined) {
+    // A code in the same callback is cut out of the server's text (before any truncation).
+    const withoutCode = (text: string | undefined) =>
+      text === undefined ? undefined : redactSecrets(text, [callback.code])
     throw new AuthorizationError({
-      error: callback.error,
-      errorDescription: callback.errorDescription,
-      errorUri: callback.errorUri,
+      error: redactSecrets(callback.error, [callback.code]),
+      errorDescription: withoutCode(callback.errorDescription),
+      errorUri: withoutCode(callback.errorUri),
       state: callback.state,
     })
   }

@@ -1,23 +1,27 @@
 import {
   AuthorizationError,
   ConfigurationError,
+  defaultTimeoutMs,
   type KeyValueStore,
+  TokenError,
   TokenSet,
 } from '@fhir-auth/core'
 import { requireNonBlankString } from '@fhir-auth/core/internal'
+import { abortedByCaller } from '../caller-signal.js'
 import type {
   BeginAuthorizationOptions,
   BeginAuthorizationResult,
   CompleteAuthorizationOptions,
 } from '../operation-options.js'
+import type { ProtocolContext } from '../protocol-context.js'
 import type { Session } from '../session/session.js'
-import { createSession, type SessionSource } from '../session/session-factory.js'
+import { createSession, optionalListener, type SessionSource } from '../session/session-factory.js'
 import {
   checkCallbackAfterState,
   checkCallbackBeforeState,
   readCallback,
 } from './authorization-callback.js'
-import { type LaunchRecord, saveLaunch, takeLaunch } from './launch-record.js'
+import { type LaunchRecord, type StoreCallLimits, saveLaunch, takeLaunch } from './launch-record.js'
 
 /**
  * `client.beginAuthorization`: `authorizationUrl` plus a fresh `nonce` when `openid` is asked,
@@ -48,15 +52,19 @@ export async function beginAuthorization(
       ...(started.nonce === undefined ? {} : { nonce: started.nonce }),
     }
   }
-  await saveLaunch(store, {
-    state: started.state,
-    codeVerifier: started.codeVerifier,
-    nonce: started.nonce,
-    redirectUri: started.redirectUri,
-    scopes: started.scopes,
-    issuer: context.config.issuer ?? '',
-    createdAt: context.options.now().getTime(),
-  })
+  await saveLaunch(
+    store,
+    {
+      state: started.state,
+      codeVerifier: started.codeVerifier,
+      nonce: started.nonce,
+      redirectUri: started.redirectUri,
+      scopes: started.scopes,
+      issuer: context.config.issuer ?? '',
+      createdAt: context.options.now().getTime(),
+    },
+    storeLimits(context, options.signal),
+  )
   return { authUrl: started.authUrl, state: started.state, ...form }
 }
 
@@ -78,6 +86,7 @@ export async function completeAuthorization(
   const { context } = source
   const options = context.readOptions(input, 'completeAuthorization')
   const store = optionalStore(options.store)
+  const onTokens = optionalListener(options.onTokens)
   if (store === undefined && options.state === undefined) {
     throw new ConfigurationError({
       invalidAttribute: 'store',
@@ -85,17 +94,27 @@ export async function completeAuthorization(
         'completeAuthorization needs the store the launch was kept in, or the state and codeVerifier you kept',
     })
   }
+  // DESIGN §12: nothing happens for a signal already aborted — the launch stays in the store.
+  if (options.signal?.aborted) {
+    throw new TokenError(
+      { message: 'completeAuthorization was aborted by the caller before it started' },
+      { cause: abortedByCaller('callbackUrl') },
+    )
+  }
   const callback = readCallback(callbackUrl)
   const state = checkCallbackBeforeState(callback)
   const launch =
     store === undefined
       ? callerKeptLaunch(source, state, options)
-      : await takeLaunch(store, state, context.options.now())
+      : await takeLaunch(store, state, context.options.now(), storeLimits(context, options.signal))
   if (launch === undefined) {
     throw new AuthorizationError({
       error: 'state_mismatch',
       state,
-      message: 'no launch is kept for this state: it is unknown, expired or already used',
+      message:
+        store === undefined
+          ? 'the callback state is not the state of this launch (a response to another request, or a forged one)'
+          : 'no launch is kept for this state: it is unknown, expired or already used',
     })
   }
   if (launch.issuer !== '' && launch.issuer !== (context.config.issuer ?? '')) {
@@ -125,7 +144,12 @@ export async function completeAuthorization(
     idTokenClaims,
     logger: context.options.logger,
   })
-  return createSession(source, tokens, options.onTokens)
+  return createSession(source, tokens, onTokens)
+}
+
+/** Store calls get the client's time limit per request, and the caller's signal. */
+function storeLimits(context: ProtocolContext, signal: AbortSignal | undefined): StoreCallLimits {
+  return { timeoutMs: context.options.timeoutMs ?? defaultTimeoutMs, signal }
 }
 
 /** A launch from the values the caller kept; `undefined` when the callback's state is not theirs. */
@@ -159,20 +183,28 @@ function callerKeptLaunch(
  */
 export function optionalStore(value: unknown): KeyValueStore | undefined {
   if (value === undefined || value === null) return undefined
-  const store = value as Partial<Record<keyof KeyValueStore, unknown>>
-  if (
-    typeof value === 'object' &&
-    typeof store.get === 'function' &&
-    typeof store.set === 'function' &&
-    typeof store.delete === 'function' &&
-    typeof store.setIfAbsent === 'function'
-  ) {
-    return value as KeyValueStore
-  }
+  if (isKeyValueStore(value)) return value
   throw new ConfigurationError({
     invalidAttribute: 'store',
     invalidValue: typeof value,
     message:
-      'store must be a KeyValueStore (get, set, delete, setIfAbsent): memoryStore(), webStorageStore(), redisStore()…',
+      'store must be a KeyValueStore (get, set, delete, setIfAbsent, and take if any): memoryStore(), webStorageStore(), redisStore()…',
   })
+}
+
+function isKeyValueStore(value: unknown): value is KeyValueStore {
+  try {
+    const store = value as Partial<Record<keyof KeyValueStore, unknown>>
+    return (
+      typeof value === 'object' &&
+      typeof store.get === 'function' &&
+      typeof store.set === 'function' &&
+      typeof store.delete === 'function' &&
+      typeof store.setIfAbsent === 'function' &&
+      (store.take === undefined || typeof store.take === 'function')
+    )
+  } catch {
+    // A throwing getter or Proxy trap: not a store this library can rely on.
+    return false
+  }
 }

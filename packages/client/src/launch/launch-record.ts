@@ -1,5 +1,7 @@
 import { type KeyValueStore, StoreError } from '@fhir-auth/core'
-import { sha256Base64Url, storeKey } from '@fhir-auth/core/internal'
+import { sanitizeCause, sha256Base64Url, storeKey } from '@fhir-auth/core/internal'
+import { raceSignal } from '../caller-signal.js'
+import { timeLimited } from '../time-limited.js'
 
 /** What `beginAuthorization` keeps until the callback: everything the code exchange needs. */
 export interface LaunchRecord {
@@ -18,6 +20,12 @@ export interface LaunchRecord {
 /** How long a launch may take from redirect to callback: 10 minutes. */
 export const launchLifetimeSeconds = 600
 
+/** How a store call is bounded: the client's time limit, and the caller's signal. */
+export interface StoreCallLimits {
+  readonly timeoutMs: number
+  readonly signal?: AbortSignal | undefined
+}
+
 /** The store key of a launch: derived from `state`, which never appears as a key name itself. */
 async function launchKey(state: string): Promise<string> {
   return storeKey('launch', await sha256Base64Url(state))
@@ -28,9 +36,13 @@ async function launchKey(state: string): Promise<string> {
  *
  * @throws StoreError when the store refuses it (nothing else is done: the app must not redirect).
  */
-export async function saveLaunch(store: KeyValueStore, record: LaunchRecord): Promise<void> {
+export async function saveLaunch(
+  store: KeyValueStore,
+  record: LaunchRecord,
+  limits: StoreCallLimits,
+): Promise<void> {
   const key = await launchKey(record.state)
-  await guarded('set', () => store.set(key, JSON.stringify(record), launchLifetimeSeconds))
+  await guarded('set', limits, () => store.set(key, JSON.stringify(record), launchLifetimeSeconds))
 }
 
 /**
@@ -38,50 +50,81 @@ export async function saveLaunch(store: KeyValueStore, record: LaunchRecord): Pr
  * — so a replayed callback finds nothing. `undefined` when there is none, it is not ours, or it
  * is older than {@link launchLifetimeSeconds} by the client's clock.
  *
- * @throws StoreError when the store fails.
+ * @throws StoreError when the store fails, does not answer in time, or returns something that is
+ *   neither a string nor nothing.
  */
 export async function takeLaunch(
   store: KeyValueStore,
   state: string,
   now: Date,
+  limits: StoreCallLimits,
 ): Promise<LaunchRecord | undefined> {
   const key = await launchKey(state)
-  const text = await guarded('take', async () => {
+  const text: unknown = await guarded('take', limits, async () => {
     if (store.take !== undefined) return store.take(key)
     const value = await store.get(key)
     await store.delete(key)
     return value
   })
-  if (typeof text !== 'string') return undefined
+  if (text === undefined || text === null) return undefined
+  if (typeof text !== 'string') {
+    throw new StoreError('take', `the launch store returned ${kindOf(text)} instead of a string`)
+  }
   const record = parseLaunch(text)
   if (record === undefined || record.state !== state) return undefined
   if (now.getTime() - record.createdAt > launchLifetimeSeconds * 1000) return undefined
   return record
 }
 
-/** Runs a store call; anything it throws becomes a StoreError naming only the error's class. */
-async function guarded<T>(operation: 'set' | 'take', call: () => Promise<T>): Promise<T> {
-  try {
-    return await call()
-  } catch (error) {
-    if (error instanceof StoreError) throw error
-    const name = error instanceof Error ? error.name : typeof error
-    throw new StoreError(
-      operation,
-      `the launch store failed to ${operation === 'set' ? 'keep' : 'return'} the launch (${name})`,
-    )
-  }
+/**
+ * Runs a store call under the client's time limit and the caller's signal; anything it throws
+ * becomes a StoreError naming only the error's class (its message may quote the value).
+ */
+function guarded<T>(
+  operation: 'set' | 'take',
+  limits: StoreCallLimits,
+  call: () => Promise<T>,
+): Promise<T> {
+  const verb = operation === 'set' ? 'keep' : 'return'
+  const stopped = (why: string) =>
+    new StoreError(operation, `the launch store failed to ${verb} the launch (${why})`)
+  // Started by raceSignal, so a signal already aborted calls nothing.
+  const limited = () =>
+    timeLimited(call, limits.timeoutMs, () =>
+      stopped(`no answer within ${limits.timeoutMs} ms`),
+    ).catch((error: unknown) => {
+      if (error instanceof StoreError) throw error
+      throw stopped(error instanceof Error ? sanitizeCause(error).name : kindOf(error))
+    })
+  return raceSignal(limited, limits.signal, () => stopped('aborted by the caller'))
 }
 
+function kindOf(value: unknown): string {
+  return value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`
+}
+
+/** A record this library wrote, member by member; anything else (corrupted, foreign) is none. */
 function parseLaunch(text: string): LaunchRecord | undefined {
+  let value: Partial<Record<keyof LaunchRecord, unknown>>
   try {
-    const value = JSON.parse(text) as Partial<Record<keyof LaunchRecord, unknown>>
-    const strings = [value.state, value.codeVerifier, value.redirectUri, value.issuer]
-    if (!strings.every((member) => typeof member === 'string')) return undefined
-    if (typeof value.createdAt !== 'number' || !Array.isArray(value.scopes)) return undefined
-    if (value.nonce !== undefined && typeof value.nonce !== 'string') return undefined
-    return value as LaunchRecord
+    value = JSON.parse(text)
   } catch {
     return undefined
   }
+  if (typeof value !== 'object' || value === null) return undefined
+  const { state, codeVerifier, nonce, redirectUri, scopes, issuer, createdAt } = value
+  if (
+    typeof state !== 'string' ||
+    typeof codeVerifier !== 'string' ||
+    codeVerifier === '' ||
+    typeof redirectUri !== 'string' ||
+    typeof issuer !== 'string' ||
+    typeof createdAt !== 'number' ||
+    !Number.isFinite(createdAt) ||
+    !Array.isArray(scopes) ||
+    !scopes.every((scope) => typeof scope === 'string') ||
+    (nonce !== undefined && typeof nonce !== 'string')
+  )
+    return undefined
+  return { state, codeVerifier, nonce, redirectUri, scopes, issuer, createdAt }
 }

@@ -1,4 +1,4 @@
-import { ConfigurationError, type Logger, TokenSet } from '@fhir-auth/core'
+import { ConfigurationError, defaultTimeoutMs, type Logger, TokenSet } from '@fhir-auth/core'
 import type { IdTokenValidator } from '../identity/id-token-validator.js'
 import type { ProtocolContext } from '../protocol-context.js'
 import type { ProtocolImplementation } from '../protocol-implementation.js'
@@ -31,24 +31,41 @@ export function createSession(
     fetch: context.options.fetch,
     now: context.options.now,
     onTokens,
+    timeoutMs: context.options.timeoutMs ?? defaultTimeoutMs,
+    // Shared by every caller waiting on it: it runs under the client's time limit, not under
+    // one caller's signal.
     refresh: async (current, options) => {
       const obtainedAt = context.options.now()
       const implementation = await source.implementation()
       const response = await implementation.refreshToken({
         refreshToken: current.refreshToken as string,
         scopes: options.scopes,
-        signal: options.signal,
       })
       const idToken = response.id_token
       const idTokenClaims =
         current.scopes.includes('openid') && typeof idToken === 'string'
           ? await source.identity.validate(idToken, {
               subject: current.idTokenClaims?.sub as string | undefined,
-              signal: options.signal,
             })
           : undefined
       return current.withRefresh(response, { obtainedAt, idTokenClaims, logger })
     },
+  })
+}
+
+/**
+ * An `onTokens` listener when given: `undefined`/`null` is none.
+ *
+ * @throws ConfigurationError on `onTokens` for anything but a function.
+ * @internal
+ */
+export function optionalListener(value: unknown): TokensListener | undefined {
+  if (value === undefined || value === null) return undefined
+  if (typeof value === 'function') return value as TokensListener
+  throw new ConfigurationError({
+    invalidAttribute: 'onTokens',
+    invalidValue: value === null ? 'null' : typeof value,
+    message: 'onTokens must be a function',
   })
 }
 

@@ -1,17 +1,34 @@
-import { type FetchLike, TokenError, type TokenSet } from '@fhir-auth/core'
+import {
+  ConfigurationError,
+  type FetchLike,
+  StoreError,
+  TokenError,
+  type TokenSet,
+} from '@fhir-auth/core'
+import {
+  optionalScopes,
+  optionalSignal,
+  readOptions,
+  sanitizeCause,
+} from '@fhir-auth/core/internal'
+import { abortedByCaller, raceSignal } from '../caller-signal.js'
+import { timeLimited } from '../time-limited.js'
 import { type BearerFetchInput, bearerFetch } from '../tokens/bearer-fetch.js'
 
 /** Options of {@link Session.accessToken}. */
 export interface AccessTokenOptions {
-  /** Refresh first when the token expires within this many seconds; default 60. */
-  readonly minValiditySeconds?: number
+  /** Refresh first when the token expires within this many seconds (0 or more); default 60. */
+  readonly minValiditySeconds?: number | undefined
+  /** Stops this caller's wait for a refresh (the refresh goes on for the others). */
+  readonly signal?: AbortSignal | undefined
 }
 
 /** Options of {@link Session.refresh}. */
 export interface SessionRefreshOptions {
   /** A narrower set of scopes (RFC 6749 §6); default: the original grant's. */
-  readonly scopes?: readonly string[]
-  readonly signal?: AbortSignal
+  readonly scopes?: readonly string[] | undefined
+  /** Stops this caller's wait; a refresh shared with other callers goes on for them. */
+  readonly signal?: AbortSignal | undefined
 }
 
 /** Called after every refresh with the new tokens, and awaited: where an app persists them. */
@@ -25,8 +42,13 @@ export interface SessionDependencies {
   readonly fetch: FetchLike | undefined
   readonly now: () => Date
   /** Refreshes (and validates any new ID token); the client's implementation of the grant. */
-  readonly refresh: (tokens: TokenSet, options: SessionRefreshOptions) => Promise<TokenSet>
+  readonly refresh: (
+    tokens: TokenSet,
+    options: { readonly scopes?: readonly string[] | undefined },
+  ) => Promise<TokenSet>
   readonly onTokens?: TokensListener | undefined
+  /** How long `onTokens` may take (the client's time limit per request). */
+  readonly timeoutMs: number
 }
 
 /**
@@ -74,13 +96,29 @@ export class Session {
    * The access token, refreshed first when it expires within `minValiditySeconds` (default 60)
    * and a refresh token exists.
    *
-   * @throws TokenError when the token has expired and there is no refresh token, or the refresh fails.
+   * @throws TokenError when the token has expired and there is no refresh token, or the refresh
+   *   fails; ConfigurationError on the options.
    */
-  async accessToken(options: AccessTokenOptions = {}): Promise<string> {
+  async accessToken(options?: AccessTokenOptions): Promise<string> {
+    const checked = readOptions(options, 'accessToken')
+    const minValiditySeconds = checked.minValiditySeconds ?? 60
+    if (
+      typeof minValiditySeconds !== 'number' ||
+      !Number.isFinite(minValiditySeconds) ||
+      minValiditySeconds < 0
+    ) {
+      throw new ConfigurationError({
+        invalidAttribute: 'minValiditySeconds',
+        invalidValue: minValiditySeconds,
+        message: 'minValiditySeconds must be a number of seconds, 0 or more',
+      })
+    }
+    const signal = optionalSignal(checked.signal)
     const now = this.#dependencies.now()
-    const minValiditySeconds = options.minValiditySeconds ?? 60
     if (!this.#tokens.isExpired({ minValiditySeconds, now })) return this.#tokens.accessToken
-    if (this.#tokens.refreshToken !== undefined) return (await this.refresh()).accessToken
+    if (this.#tokens.refreshToken !== undefined) {
+      return (await this.#joinRefresh({}, signal)).accessToken
+    }
     if (!this.#tokens.isExpired({ now })) return this.#tokens.accessToken
     throw new TokenError({
       message: 'the access token has expired and the session has no refresh token: authorize again',
@@ -88,32 +126,57 @@ export class Session {
   }
 
   /**
-   * Refreshes now. Concurrent calls share one request; `onTokens` is awaited with the new tokens
-   * before any caller gets them.
+   * Refreshes now. Concurrent calls share one request (the first caller's `scopes` apply to
+   * it); `onTokens` is awaited with the new tokens before any caller gets them. A caller's
+   * `signal` ends only its own wait.
    *
    * @throws TokenError when there is no refresh token or the server refuses it; IdTokenError
-   *   when a new ID token fails validation.
+   *   when a new ID token fails validation; StoreError when `onTokens` throws or does not
+   *   finish within the client's time limit; ConfigurationError on the options.
    */
-  refresh(options: SessionRefreshOptions = {}): Promise<TokenSet> {
-    if (this.#refreshing !== undefined) return this.#refreshing
-    if (this.#tokens.refreshToken === undefined) {
-      return Promise.reject(
-        new TokenError({ message: 'the session has no refresh token: authorize again' }),
-      )
-    }
-    const refreshing = this.#refreshOnce(options)
-    this.#refreshing = refreshing
-    const clear = () => {
-      if (this.#refreshing === refreshing) this.#refreshing = undefined
-    }
-    refreshing.then(clear, clear)
-    return refreshing
+  async refresh(options?: SessionRefreshOptions): Promise<TokenSet> {
+    const checked = readOptions(options, 'refresh')
+    const scopes = optionalScopes(checked.scopes, 'scopes')
+    return this.#joinRefresh({ scopes }, optionalSignal(checked.signal))
   }
 
-  async #refreshOnce(options: SessionRefreshOptions): Promise<TokenSet> {
+  /** The refresh in flight, or a new one; this caller waits until its signal fires. */
+  #joinRefresh(
+    options: { readonly scopes?: readonly string[] | undefined },
+    signal: AbortSignal | undefined,
+  ): Promise<TokenSet> {
+    return raceSignal(
+      () => {
+        if (this.#refreshing !== undefined) return this.#refreshing
+        if (this.#tokens.refreshToken === undefined) {
+          return Promise.reject(
+            new TokenError({ message: 'the session has no refresh token: authorize again' }),
+          )
+        }
+        const refreshing = this.#refreshOnce(options)
+        this.#refreshing = refreshing
+        const clear = () => {
+          if (this.#refreshing === refreshing) this.#refreshing = undefined
+        }
+        refreshing.then(clear, clear)
+        return refreshing
+      },
+      signal,
+      () =>
+        new TokenError(
+          { message: 'waiting for the session refresh was aborted by the caller' },
+          { cause: abortedByCaller('token_endpoint') },
+        ),
+    )
+  }
+
+  async #refreshOnce(options: {
+    readonly scopes?: readonly string[] | undefined
+  }): Promise<TokenSet> {
     const tokens = await this.#dependencies.refresh(this.#tokens, options)
     this.#tokens = tokens
-    await this.#dependencies.onTokens?.(tokens)
+    const { onTokens, timeoutMs } = this.#dependencies
+    if (onTokens !== undefined) await notify(onTokens, tokens, timeoutMs)
     return tokens
   }
 
@@ -125,5 +188,28 @@ export class Session {
   /** Node's `util.inspect` shows the redacted summary. */
   [Symbol.for('nodejs.util.inspect.custom')](): string {
     return `Session ${JSON.stringify(this.toJSON())}`
+  }
+}
+
+/**
+ * Calls the application's `onTokens` within the time limit. Its failure is reported as a
+ * StoreError naming only the error's class: its message could quote the tokens it was given.
+ */
+async function notify(
+  onTokens: TokensListener,
+  tokens: TokenSet,
+  timeoutMs: number,
+): Promise<void> {
+  const failed = (why: string) =>
+    new StoreError('set', `onTokens failed to keep the new tokens (${why})`)
+  try {
+    await timeLimited(
+      () => onTokens(tokens),
+      timeoutMs,
+      () => failed(`not finished within ${timeoutMs} ms`),
+    )
+  } catch (error) {
+    if (error instanceof StoreError) throw error
+    throw failed(sanitizeCause(error).name)
   }
 }

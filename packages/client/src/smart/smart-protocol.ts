@@ -268,7 +268,7 @@ export function checkTokenResponse(
   response: unknown,
   options: TokenResponseCheckOptions | undefined,
   context: ProtocolContext,
-): boolean {
+): response is TokenResponse {
   const logger = context.options.logger
   let flow: unknown
   try {

@@ -1,4 +1,6 @@
-import { ConfigurationError, type FetchLike } from '@fhir-auth/core'
+import { ConfigurationError, type FetchLike, HttpError, safeUrl } from '@fhir-auth/core'
+import { networkCause, optionalSignal, readOptions, sanitizeCause } from '@fhir-auth/core/internal'
+import { abortedByCaller, raceSignal } from '../caller-signal.js'
 
 /** What `session.fetch` and `backendTokens().fetch` accept: `fetch`'s own arguments. */
 export type BearerFetchInput = string | URL | Request
@@ -27,9 +29,12 @@ const maxRedirects = 5
  * followed only while it stays under the base URL (otherwise the 3xx response is returned). On a
  * 401 the token is renewed once and the request sent once more when its body can be sent again
  * (none, a string, bytes, `URLSearchParams`, a `Blob`, or a `Request`, whose body is read first).
- * The response comes back as it is: no size cap, no timeout but the caller's `signal`.
+ * The response comes back as it is: no size cap, no timeout but the caller's `signal`, which
+ * also ends the wait for a token (a signal already aborted sends nothing).
  *
- * @throws ConfigurationError on `url` for a URL the token must not go to.
+ * @throws ConfigurationError on `url` for a URL the token must not go to, and on `init`,
+ *   `headers` or `signal` when they are not what `fetch` takes; HttpError (`network`,
+ *   `aborted`) when the request cannot be sent, naming only the failure's kind.
  * @see https://www.rfc-editor.org/rfc/rfc6750#section-2.1 RFC 6750 §2.1 (Bearer header)
  * @see https://hl7.org/fhir/smart-app-launch/app-launch.html#step-6-app-accesses-clinical-data SMART: access data
  */
@@ -65,24 +70,54 @@ export function bearerFetch(
     return url
   }
 
-  const send = async (url: URL, init: RequestInit, token: string): Promise<Response> => {
-    const headers = new Headers(init.headers)
-    headers.set('authorization', `Bearer ${token}`)
-    const fetchFunction = options.fetch ?? ((u: string, i: RequestInit) => fetch(u, i))
+  const fetchFunction = options.fetch ?? ((u: string, i: RequestInit) => fetch(u, i))
+  /** One request; a rejection or a non-Response is an HttpError naming only the error's kind. */
+  const fetchOnce = async (url: URL, init: RequestInit): Promise<Response> => {
+    let response: unknown
+    const signal = init.signal ?? undefined
+    let abortedError: HttpError | undefined
+    const aborted = () => {
+      abortedError = transportFailure(init, url, 'aborted', 'was aborted by the caller')
+      return abortedError
+    }
+    try {
+      // Raced with the signal too: a custom fetch that ignores it must not hold the caller.
+      response = await raceSignal(
+        () => Promise.resolve(fetchFunction(url.href, init)),
+        signal,
+        aborted,
+      )
+    } catch (error) {
+      if (error === abortedError) throw error
+      throw signal?.aborted
+        ? aborted()
+        : transportFailure(init, url, 'network', `failed: ${networkCause(error)}`, error)
+    }
+    if (!isResponseLike(response)) {
+      throw transportFailure(init, url, 'network', 'failed: fetch did not return a Response')
+    }
+    return response
+  }
+
+  const send = async (request: ReadInput, url: URL, token: string): Promise<Response> => {
+    const headers = headersWith(request.init.headers, token)
+    const init: RequestInit = { ...request.init, headers, redirect: 'manual' }
     let current = url
     for (let hop = 0; ; hop++) {
-      const response = await fetchFunction(current.href, { ...init, headers, redirect: 'manual' })
-      const location = response.headers.get('location')
-      if (response.status < 300 || response.status >= 400 || location === null) return response
-      const next = new URL(location, current)
+      const response = await fetchOnce(current, init)
+      const location = locationOf(response)
+      if (response.status < 300 || response.status >= 400 || location === undefined) return response
+      const next = URL.canParse(location, current) ? new URL(location, current) : undefined
       // The token follows a redirect only under the base URL; elsewhere the caller gets the 3xx.
       if (
+        next === undefined ||
         !isUnderBase(next) ||
         hop === maxRedirects ||
-        !sameRequestAfterRedirect(response.status, init)
+        !sameRequestAfterRedirect(response.status, init) ||
+        !request.replayable
       )
         return response
-      await response.body?.cancel()
+      await discard(response)
       current = next
     }
   }
@@ -90,13 +125,82 @@ export function bearerFetch(
   return async (input, init) => {
     const request = await readInput(input, init)
     const url = resolve(request.url)
-    const token = await options.accessToken()
-    const response = await send(url, request.init, token)
+    const signal = request.init.signal ?? undefined
+    // DESIGN §12: a signal already aborted sends nothing, not even a refresh.
+    const untilAborted = <T>(work: () => Promise<T>) =>
+      raceSignal(work, signal, () =>
+        transportFailure(request.init, url, 'aborted', 'was aborted by the caller'),
+      )
+    const token = await untilAborted(() => options.accessToken())
+    const response = await send(request, url, token)
     if (response.status !== 401 || !request.replayable) return response
-    if (!(await options.renew(token))) return response
-    await response.body?.cancel()
-    return send(url, request.init, await options.accessToken())
+    if (!(await untilAborted(() => options.renew(token)))) return response
+    await discard(response)
+    return send(request, url, await untilAborted(() => options.accessToken()))
   }
+}
+
+/** What the rest reads of a response: a numeric status and headers; a custom fetch may return anything. */
+function isResponseLike(value: unknown): value is Response {
+  try {
+    const candidate = value as { status?: unknown; headers?: { get?: unknown } | null } | null
+    return typeof candidate?.status === 'number' && typeof candidate.headers?.get === 'function'
+  } catch {
+    return false
+  }
+}
+
+/** The `Location` of a response, or `undefined` when it has none or its headers cannot be read. */
+function locationOf(response: Response): string | undefined {
+  try {
+    const location: unknown = response.headers.get('location')
+    return typeof location === 'string' ? location : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/** The caller's headers plus `Authorization: Bearer`. */
+function headersWith(given: RequestInit['headers'], token: string): Headers {
+  let headers: Headers
+  try {
+    headers = new Headers(given)
+  } catch {
+    throw new ConfigurationError({
+      invalidAttribute: 'headers',
+      message: 'the request headers are not valid HTTP headers (names and values)',
+    })
+  }
+  headers.set('authorization', `Bearer ${token}`)
+  return headers
+}
+
+/** Releases a response body that will not be read (a 401 retried, a redirect followed). */
+async function discard(response: Response): Promise<void> {
+  try {
+    await response.body?.cancel()
+  } catch {
+    // A body already released, or a polyfilled one without cancel(): nothing to free.
+  }
+}
+
+function transportFailure(
+  init: RequestInit,
+  url: URL,
+  reason: 'network' | 'aborted',
+  detail: string,
+  error?: unknown,
+): HttpError {
+  const method = typeof init.method === 'string' ? init.method.toUpperCase() : 'GET'
+  const where = safeUrl(url.href)
+  return new HttpError(
+    { reason, url: where, message: `${method} ${where} ${detail}` },
+    reason === 'aborted'
+      ? { cause: abortedByCaller(where) }
+      : error === undefined
+        ? undefined
+        : { cause: sanitizeCause(error) },
+  )
 }
 
 interface ReadInput {
@@ -105,22 +209,30 @@ interface ReadInput {
   readonly replayable: boolean
 }
 
-async function readInput(
-  input: BearerFetchInput,
-  init: RequestInit | undefined,
-): Promise<ReadInput> {
+async function readInput(input: unknown, init: unknown): Promise<ReadInput> {
+  // A null-prototype copy of the caller's own members: a getter runs once, here.
+  const given = readOptions(init as RequestInit | undefined, 'fetch', {
+    attribute: 'init',
+    description: 'the fetch init',
+  }) as RequestInit
+  if (given.signal !== undefined) given.signal = optionalSignal(given.signal) ?? null
   if (typeof input === 'string' || input instanceof URL) {
-    return { url: String(input), init: { ...init }, replayable: isReplayableBody(init?.body) }
+    return { url: String(input), init: given, replayable: isReplayableBody(given.body) }
   }
   if (typeof Request !== 'undefined' && input instanceof Request) {
-    const body = input.body === null ? undefined : await input.arrayBuffer()
+    let body: ArrayBuffer | undefined
+    try {
+      body = input.body === null ? undefined : await input.arrayBuffer()
+    } catch {
+      throw refused('is a Request whose body was already read')
+    }
     const fromRequest: RequestInit = {
       method: input.method,
       headers: input.headers,
       ...(body === undefined ? {} : { body }),
       signal: input.signal,
     }
-    const merged = { ...fromRequest, ...init }
+    const merged = { ...fromRequest, ...given }
     return { url: input.url, init: merged, replayable: isReplayableBody(merged.body) }
   }
   throw refused('must be a string, a URL or a Request')

@@ -1,0 +1,71 @@
+/**
+ * How a failed `fetch` is described without carrying anything the request held: the error's
+ * name and code in words for a message, and a copy with only those two as a `cause`. Shared by
+ * the library's own requests and by `session.fetch`, whose `fetch` may be the caller's.
+ */
+
+/**
+ * The name and code of a transport error (`TypeError`, `ECONNREFUSED`…), read defensively: a
+ * hostile `fetch` may throw anything, with getters that throw. Only name- and code-shaped strings
+ * are kept, so nothing carrying request data can travel on.
+ */
+function describeError(error: unknown): { name: string; code: string | undefined } {
+  try {
+    const record = error as { name?: unknown; code?: unknown; cause?: { code?: unknown } }
+    const name =
+      error instanceof Error && /^[A-Za-z]{1,40}$/.test(String(record.name))
+        ? String(record.name)
+        : 'Error'
+    const code = record.code ?? record.cause?.code
+    return {
+      name,
+      code: typeof code === 'string' && /^[A-Z][A-Z0-9_]{1,39}$/.test(code) ? code : undefined,
+    }
+  } catch {
+    return { name: 'Error', code: undefined }
+  }
+}
+
+/** What the transport error codes a person meets most often mean, in words. */
+const codeMeanings: Readonly<Record<string, string>> = {
+  ENOTFOUND: 'the host name could not be resolved',
+  EAI_AGAIN: 'the host name could not be resolved (DNS did not answer)',
+  ECONNREFUSED: 'the connection was refused',
+  ECONNRESET: 'the connection was reset',
+  ETIMEDOUT: 'the connection timed out',
+  EHOSTUNREACH: 'the host is unreachable',
+  ENETUNREACH: 'the network is unreachable',
+  CERT_HAS_EXPIRED: 'the server’s TLS certificate has expired',
+  DEPTH_ZERO_SELF_SIGNED_CERT: 'the server’s TLS certificate is self-signed',
+  SELF_SIGNED_CERT_IN_CHAIN: 'the server’s TLS certificate chain is not trusted',
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'the server’s TLS certificate chain is not trusted',
+  ERR_TLS_CERT_ALTNAME_INVALID: 'the server’s TLS certificate does not name this host',
+}
+
+/**
+ * The transport failure in words, with its code: `the host name could not be resolved (ENOTFOUND)`.
+ *
+ * @internal
+ */
+export function networkCause(error: unknown): string {
+  const { name, code } = describeError(error)
+  if (code !== undefined) {
+    const meaning = codeMeanings[code]
+    return meaning === undefined ? code : `${meaning} (${code})`
+  }
+  return name === 'TypeError' || name === 'Error' ? 'network error' : name
+}
+
+/**
+ * Keeps only a transport error's name and code: a custom `fetch` may quote the request — and so
+ * its body, with codes, verifiers, assertions or secrets — in its message or attach it to the error.
+ *
+ * @internal
+ */
+export function sanitizeCause(error: unknown): Error {
+  const { name, code } = describeError(error)
+  const copy = new Error(code === undefined ? name : `${name} (${code})`)
+  copy.name = name
+  if (code !== undefined) Object.defineProperty(copy, 'code', { value: code, enumerable: true })
+  return copy
+}
