@@ -16,8 +16,8 @@ import {
   type SmartFixture,
   startSmartFixture,
 } from '../smart/support/smart-fixture.js'
-import { workerHeader } from './support/fleet-messages.js'
 import { type Fleet, startFleet } from './support/fleet.js'
+import { workerHeader } from './support/fleet-messages.js'
 
 const fleetSize = 8
 const callsPerProcess = 200

@@ -19,8 +19,8 @@ import { buildProviderConfiguration, providerRoutes } from './provider-configura
 import { type SandboxClient, toClientMetadata } from './sandbox-client.js'
 import { providerSigningKey } from './signing-key.js'
 import { createSmartFront, smartStylePath } from './smart-front.js'
-import { launchContextMiddleware } from './token-response-context.js'
 import type { TokenEndpointHooks } from './token-endpoint-hooks.js'
+import { launchContextMiddleware } from './token-response-context.js'
 
 const defaultUser = { id: 'practitioner-1', fhirUser: 'Practitioner/practitioner-1' }
 

@@ -57,12 +57,20 @@ export class GuardedStore {
     )
   }
 
-  set(key: string, value: string, ttlSeconds: number): Promise<void | StoreFailed> {
-    return this.#run('set', () => this.#options.store.set(key, value, ttlSeconds), isAnything)
+  /** Resolves `true` once written, or {@link storeFailed}. */
+  set(key: string, value: string, ttlSeconds: number): Promise<true | StoreFailed> {
+    return this.#done(
+      this.#run('set', () => this.#options.store.set(key, value, ttlSeconds), isAnything),
+    )
   }
 
-  delete(key: string): Promise<void | StoreFailed> {
-    return this.#run('delete', () => this.#options.store.delete(key), isAnything)
+  /** Resolves `true` once deleted, or {@link storeFailed}. */
+  delete(key: string): Promise<true | StoreFailed> {
+    return this.#done(this.#run('delete', () => this.#options.store.delete(key), isAnything))
+  }
+
+  async #done(operation: Promise<unknown>): Promise<true | StoreFailed> {
+    return (await operation) === storeFailed ? storeFailed : true
   }
 
   async #run<T>(
@@ -103,7 +111,8 @@ export class GuardedStore {
   }
 }
 
-function isAnything(_value: unknown): _value is void {
+/** `set` and `delete` promise nothing about their value. */
+function isAnything(_value: unknown): _value is unknown {
   return true
 }
 

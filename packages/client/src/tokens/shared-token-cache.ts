@@ -168,8 +168,7 @@ export class SharedTokenCache {
 
   #isFresh(token: Read, minValiditySeconds: number): token is CachedToken {
     return (
-      token !== storeFailed &&
-      isFresh(token, minValiditySeconds, this.#options.now().getTime())
+      token !== storeFailed && isFresh(token, minValiditySeconds, this.#options.now().getTime())
     )
   }
 }

@@ -85,10 +85,8 @@ async function run(calls: number, concurrency: number): Promise<void> {
 }
 
 process.on('message', (message: ToWorker) => {
-  const work =
-    message.type === 'setup'
-      ? setUp(message)
-      : ((clockOffsetMs = message.clockOffsetMs), run(message.calls, message.concurrency))
+  if (message.type === 'run') clockOffsetMs = message.clockOffsetMs
+  const work = message.type === 'setup' ? setUp(message) : run(message.calls, message.concurrency)
   work.catch((error: unknown) => {
     console.error('fleet worker failed:', error)
     process.exit(1)
