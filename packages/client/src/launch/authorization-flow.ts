@@ -159,20 +159,26 @@ function callerKeptLaunch(
  */
 export function optionalStore(value: unknown): KeyValueStore | undefined {
   if (value === undefined || value === null) return undefined
-  const store = value as Partial<Record<keyof KeyValueStore, unknown>>
-  if (
-    typeof value === 'object' &&
-    typeof store.get === 'function' &&
-    typeof store.set === 'function' &&
-    typeof store.delete === 'function' &&
-    typeof store.setIfAbsent === 'function'
-  ) {
-    return value as KeyValueStore
-  }
+  if (typeof value === 'object' && hasStoreMethods(value)) return value as KeyValueStore
   throw new ConfigurationError({
     invalidAttribute: 'store',
     invalidValue: typeof value,
     message:
       'store must be a KeyValueStore (get, set, delete, setIfAbsent): memoryStore(), webStorageStore(), redisStore()…',
   })
+}
+
+/** Whether `value` has the four methods; a member that throws when read means it has not. */
+function hasStoreMethods(value: object): boolean {
+  try {
+    const store = value as Partial<Record<keyof KeyValueStore, unknown>>
+    return (
+      typeof store.get === 'function' &&
+      typeof store.set === 'function' &&
+      typeof store.delete === 'function' &&
+      typeof store.setIfAbsent === 'function'
+    )
+  } catch {
+    return false
+  }
 }
