@@ -1,5 +1,13 @@
 /** The sections of a run, in the order they run and print. */
-export const sectionNames = ['bundle', 'udap', 'crypto', 'token', 'import', 'footprint'] as const
+export const sectionNames = [
+  'bundle',
+  'udap',
+  'crypto',
+  'token',
+  'reuse',
+  'import',
+  'footprint',
+] as const
 
 /** A section's name. */
 export type SectionName = (typeof sectionNames)[number]

@@ -17,6 +17,7 @@ import { runCryptoSection } from './crypto/crypto-section.js'
 import { runFootprintSection } from './footprint/footprint-section.js'
 import type { SectionReport, Verdict } from './report/figure.js'
 import { renderTable } from './report/render-table.js'
+import { runTokenReuseSection } from './token-reuse/token-reuse-section.js'
 import { runUdapSection } from './udap/udap-section.js'
 
 const sectionRunners: Readonly<Record<SectionName, () => Promise<SectionReport>>> = {
@@ -24,6 +25,7 @@ const sectionRunners: Readonly<Record<SectionName, () => Promise<SectionReport>>
   udap: runUdapSection,
   crypto: runCryptoSection,
   token: runBackendTokenSection,
+  reuse: runTokenReuseSection,
   import: runColdImportSection,
   footprint: runFootprintSection,
 }

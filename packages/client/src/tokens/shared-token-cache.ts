@@ -63,6 +63,8 @@ export class SharedTokenCache {
   #acquisition: Promise<CachedToken> | undefined
   /** The last token this process obtained or read: used only while the store is down. */
   #lastKnown: CachedToken | undefined
+  /** The last stored text read and what it parsed to. */
+  #lastRead: { readonly text: string; readonly token: CachedToken | undefined } | undefined
 
   constructor(options: SharedTokenCacheOptions) {
     this.#options = options
@@ -163,7 +165,9 @@ export class SharedTokenCache {
   async #readToken(): Promise<Read> {
     const text = await this.#store.get(this.#tokenKey)
     if (text === storeFailed || text === undefined) return text
-    return parseCachedToken(text)
+    // The same text as last time is the same record: parse it once, not on every call.
+    if (text !== this.#lastRead?.text) this.#lastRead = { text, token: parseCachedToken(text) }
+    return this.#lastRead.token
   }
 
   #isFresh(token: Read, minValiditySeconds: number): token is CachedToken {
