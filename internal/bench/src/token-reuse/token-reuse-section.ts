@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import { type BackendTokens, Client } from '@fhir-auth/client'
+import { Client } from '@fhir-auth/client'
 import { createNodeCryptoBackend } from '@fhir-auth/crypto-node'
 import { generateClientKeys, startSmartSandbox } from '@fhir-auth/sandbox'
 import { redisStore } from '@fhir-auth/store-redis'
