@@ -48,10 +48,10 @@ describe('token endpoint hooks', () => {
       beforeRequest: (request) => {
         seen.push(request.headers['x-test-label'] ?? '')
         expect(request.form?.grant_type).toBe('client_credentials')
-        if (request.headers['x-test-label'] === 'held')
-          return new Promise<void>((resolve) => {
-            release = resolve
-          })
+        if (request.headers['x-test-label'] !== 'held') return
+        return new Promise<void>((resolve) => {
+          release = resolve
+        })
       },
     })
     let heldReply: JsonReply | undefined
