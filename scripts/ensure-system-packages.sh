@@ -15,8 +15,9 @@ command -v openssl >/dev/null 2>&1 || missing+=(openssl)
 if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
   echo "Installing Debian packages the tests need: ${missing[*]}..."
   export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq >/dev/null
-  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  # Test processes started side by side may both get here: wait for dpkg's lock, do not fail.
+  apt-get -o DPkg::Lock::Timeout=600 update -qq >/dev/null
+  apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
   # redis-server's package may start a system service on port 6379; the tests never use it.
   if [[ " ${missing[*]} " == *" redis-server "* ]] && command -v service >/dev/null 2>&1; then
     service redis-server stop >/dev/null 2>&1 || true

@@ -1,13 +1,10 @@
-import { Client, type ClientOptions } from '@fhir-auth/client'
-import { readFhirResource } from './fhir-read.js'
+import {
+  type BackendTokens,
+  Client,
+  type ClientOptions,
+  type KeyValueStore,
+} from '@fhir-auth/client'
 import type { BackendServicesSettings } from './settings.js'
-
-/** What the script found: a summary of the token (never the token itself) and the resource. */
-export interface BackendServicesResult {
-  readonly grantedScope: string
-  readonly expiresInSeconds: number | undefined
-  readonly resource: Record<string, unknown>
-}
 
 /**
  * Builds the `Client` for a SMART Backend Services client. `confidential_asymmetric` is the
@@ -34,27 +31,20 @@ export function createBackendClient(
 }
 
 /**
- * Gets an access token with the client-credentials grant (the library discovers the token
- * endpoint, signs the client assertion and posts it), then reads one FHIR resource with it.
+ * Access tokens for the service, reused until shortly before they expire (60 s by default):
+ * the first call asks the token endpoint (the library discovers it, signs the client
+ * assertion and posts it), every later call gets the same token, and concurrent calls share
+ * one request. Backend Services issues no refresh token: near expiry the next call asks again.
  *
- * A long-running service would keep the `Client` and reuse a token until shortly before
- * `expires_in` runs out; Backend Services issues no refresh tokens, so it asks for a new one.
+ * Without a store the token lives in this process. With a shared store (`redisStore`) every
+ * process of the service shares it: one token request per expiry window for the whole fleet.
  *
- * @throws DiscoveryError / TokenError from the library, FhirReadError from the FHIR read.
+ * @see https://github.com/fhir-auth/fhir-auth/blob/main/docs/guides/backend-services-at-scale.md
  */
-export async function readWithBackendToken(
+export function serviceTokens(
   client: Client,
   settings: BackendServicesSettings,
-): Promise<BackendServicesResult> {
-  const token = await client.requestBackendToken({ scopes: settings.scopes })
-  const resource = await readFhirResource({
-    fhirBaseUrl: settings.fhirBaseUrl,
-    path: settings.resourcePath,
-    accessToken: token.access_token,
-  })
-  return {
-    grantedScope: typeof token.scope === 'string' ? token.scope : '',
-    expiresInSeconds: typeof token.expires_in === 'number' ? token.expires_in : undefined,
-    resource,
-  }
+  store?: KeyValueStore,
+): BackendTokens {
+  return client.backendTokens({ scopes: settings.scopes, store })
 }

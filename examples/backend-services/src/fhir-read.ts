@@ -1,7 +1,8 @@
 /**
- * A FHIR read with a bearer token. Not part of fhir-auth: the library gets you the token, and
- * any HTTP or FHIR client can use it from there.
+ * A FHIR read with the service's tokens: `tokens.fetch` adds `Authorization: Bearer` (only for
+ * URLs under the FHIR base URL) and renews the token once if the server answers 401.
  */
+import { type BackendTokens, FhirAuthError } from '@fhir-auth/client'
 
 /** A FHIR request that did not answer 2xx with a JSON resource. */
 export class FhirReadError extends Error {
@@ -15,49 +16,40 @@ export class FhirReadError extends Error {
   }
 }
 
-/** What {@link readFhirResource} needs. */
-export interface FhirReadRequest {
-  /** The FHIR base URL, e.g. `https://ehr.example.org/fhir`. */
-  readonly fhirBaseUrl: string
-  /** The resource path relative to the base, e.g. `Patient/123`. */
-  readonly path: string
-  readonly accessToken: string
-  /** Default 10 seconds: a hung FHIR server must not hang the script. */
-  readonly timeoutMs?: number
-}
-
 /**
- * `GET {fhirBaseUrl}/{path}` with `Authorization: Bearer`, returning the parsed resource.
+ * `GET {fhirBaseUrl}/{path}` with the service's token, returning the parsed resource.
  *
- * @throws FhirReadError with the status for a non-2xx answer (the token never appears in it).
+ * @param path relative to the FHIR base URL, e.g. `Patient/123`.
+ * @throws FhirReadError with the status for a non-2xx answer (the token never appears in it);
+ *   the library's own errors (DiscoveryError, TokenError) when no token could be had.
  * @see https://hl7.org/fhir/R4/http.html#read
  */
-export async function readFhirResource(request: FhirReadRequest): Promise<Record<string, unknown>> {
-  // Resolve against the base *with* a trailing slash, or `new URL` would drop its last segment.
-  const url = new URL(request.path, `${request.fhirBaseUrl.replace(/\/+$/, '')}/`)
+export async function readFhirResource(
+  tokens: BackendTokens,
+  path: string,
+  timeoutMs = 10_000,
+): Promise<Record<string, unknown>> {
   let response: Response
   try {
-    response = await fetch(url, {
-      headers: {
-        accept: 'application/fhir+json',
-        authorization: `Bearer ${request.accessToken}`,
-      },
-      signal: AbortSignal.timeout(request.timeoutMs ?? 10_000),
+    response = await tokens.fetch(path, {
+      headers: { accept: 'application/fhir+json' },
+      // A hung FHIR server must not hang the service.
+      signal: AbortSignal.timeout(timeoutMs),
     })
   } catch (error) {
-    throw new FhirReadError(`GET ${url.pathname} failed before any response`, undefined, {
-      cause: error,
-    })
+    // The library's own errors (no token could be had, a URL outside the base) as they are.
+    if (FhirAuthError.isFhirAuthError(error)) throw error
+    throw new FhirReadError(`GET ${path} failed before any response`, undefined, { cause: error })
   }
   const body: unknown = await response.json().catch(() => undefined)
   if (!response.ok) {
     throw new FhirReadError(
-      `GET ${url.pathname} answered ${response.status}${describeOutcome(body)}`,
+      `GET ${path} answered ${response.status}${describeOutcome(body)}`,
       response.status,
     )
   }
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw new FhirReadError(`GET ${url.pathname} did not return a JSON resource`, response.status)
+    throw new FhirReadError(`GET ${path} did not return a JSON resource`, response.status)
   }
   return body as Record<string, unknown>
 }

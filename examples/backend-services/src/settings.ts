@@ -17,6 +17,10 @@ export interface BackendServicesSettings {
   readonly resourcePath: string
   /** Permit plain HTTP to 127.0.0.1 / localhost: for a local test server only. */
   readonly allowInsecureLocalhost: boolean
+  /** A Redis the service's processes share tokens through; none: each process keeps its own. */
+  readonly redisUrl: string | undefined
+  /** 32 bytes that seal what the service keeps in Redis (the same in every process). */
+  readonly storeEncryptionKey: Uint8Array | undefined
 }
 
 /** The variables {@link readSettings} looks at. */
@@ -28,7 +32,8 @@ const defaultScopes = ['system/Patient.rs']
  * Reads the settings from environment variables:
  * `FHIR_BASE_URL`, `CLIENT_ID`, `KEY_ID`, `FHIR_RESOURCE`, the key as `PRIVATE_KEY_PEM` (the
  * PEM text) or `PRIVATE_KEY_FILE` (a path), optional `SCOPES` (space-separated, default
- * `system/Patient.rs`) and `ALLOW_INSECURE_LOCALHOST=true`.
+ * `system/Patient.rs`), `ALLOW_INSECURE_LOCALHOST=true`, and for a fleet `REDIS_URL` with
+ * `STORE_ENCRYPTION_KEY` (64 hex digits: 32 bytes).
  *
  * Keys belong in a secret store or a file only the service can read; an environment variable
  * is the common denominator of both (Kubernetes secrets, systemd credentials).
@@ -44,7 +49,22 @@ export async function readSettings(environment: Environment): Promise<BackendSer
     scopes: environment.SCOPES?.split(/\s+/).filter(Boolean) ?? defaultScopes,
     resourcePath: required(environment, 'FHIR_RESOURCE'),
     allowInsecureLocalhost: environment.ALLOW_INSECURE_LOCALHOST === 'true',
+    redisUrl: environment.REDIS_URL?.trim() || undefined,
+    storeEncryptionKey: readEncryptionKey(environment),
   }
+}
+
+function readEncryptionKey(environment: Environment): Uint8Array | undefined {
+  const hex = environment.STORE_ENCRYPTION_KEY?.trim()
+  if (!hex) return undefined
+  if (!/^[\da-f]{64}$/i.test(hex)) {
+    // The value is a secret: the error says what is wrong with it, never what it is.
+    throw new ConfigurationError({
+      invalidAttribute: 'STORE_ENCRYPTION_KEY',
+      message: 'STORE_ENCRYPTION_KEY must be 64 hexadecimal digits (32 bytes)',
+    })
+  }
+  return Uint8Array.from(hex.match(/../g) ?? [], (byte) => Number.parseInt(byte, 16))
 }
 
 function required(environment: Environment, name: string): string {

@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -10,24 +11,29 @@ import {
   type SmartSandbox,
   startSmartSandbox,
 } from '@fhir-auth/sandbox'
+import { type RedisServer, startRedisServer } from '@fhir-auth/test-utils/redis-server'
+import { createClient } from 'redis'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createBackendClient, readWithBackendToken } from '../src/backend-services.js'
-import { FhirReadError } from '../src/fhir-read.js'
+import { createBackendClient, serviceTokens } from '../src/backend-services.js'
+import { FhirReadError, readFhirResource } from '../src/fhir-read.js'
 import { type Environment, readSettings } from '../src/settings.js'
+import { connectSharedStore } from '../src/shared-store.js'
 
 const run = promisify(execFile)
 const packageDirectory = join(import.meta.dirname, '..')
 
 let sandbox: SmartSandbox
+let redisServer: RedisServer
 let rsaKeys: ClientKeys
 let ecKeys: ClientKeys
 let temporaryDirectory: string
 
 beforeAll(async () => {
-  ;[rsaKeys, ecKeys, temporaryDirectory] = await Promise.all([
+  ;[rsaKeys, ecKeys, temporaryDirectory, redisServer] = await Promise.all([
     generateClientKeys('RS384'),
     generateClientKeys('ES384'),
     mkdtemp(join(tmpdir(), 'backend-services-')),
+    startRedisServer(),
   ])
   sandbox = await startSmartSandbox({
     clients: [
@@ -46,7 +52,7 @@ beforeAll(async () => {
 })
 
 afterAll(async () => {
-  await sandbox?.close()
+  await Promise.all([sandbox?.close(), redisServer?.stop()])
   if (temporaryDirectory) await rm(temporaryDirectory, { recursive: true, force: true })
 })
 
@@ -61,10 +67,11 @@ function environment(keys: ClientKeys, clientId: string): Environment {
   }
 }
 
+const tokenRequests = () => sandbox.requests.filter((request) => request.path === '/token')
+
 /** The client assertion (a JWT) of the most recent token request. */
 function lastClientAssertion(): string {
-  const tokenRequest = sandbox.requests.filter((request) => request.path === '/token').at(-1)
-  const assertion = tokenRequest?.form?.client_assertion
+  const assertion = tokenRequests().at(-1)?.form?.client_assertion
   if (assertion === undefined) throw new Error('no client assertion was sent')
   return assertion
 }
@@ -75,14 +82,27 @@ function lastClientAssertionHeader(): Record<string, unknown> {
   return JSON.parse(Buffer.from(encodedHeader, 'base64url').toString('utf8'))
 }
 
-describe('backend services against the SMART sandbox', () => {
-  it('gets a token with an RS384 key from PRIVATE_KEY_PEM and reads the patient', async () => {
-    const settings = await readSettings(environment(rsaKeys, 'rsa-service'))
-    const result = await readWithBackendToken(createBackendClient(settings), settings)
+/** Runs src/main.ts as a real script with `variables` added to the environment. */
+function runScript(variables: Environment) {
+  return run(
+    process.execPath,
+    ['--import', 'tsx', '--conditions=@fhir-auth/source', 'src/main.ts'],
+    {
+      cwd: packageDirectory,
+      env: { ...process.env, ...variables },
+      timeout: 30_000,
+    },
+  )
+}
 
-    expect(result.resource).toMatchObject({ resourceType: 'Patient', id: 'patient-7' })
-    expect(result.grantedScope).toBe('system/Patient.rs')
-    expect(result.expiresInSeconds).toBe(300)
+describe('backend services against the SMART sandbox', () => {
+  it('reads the patient with a token from an RS384 key in PRIVATE_KEY_PEM', async () => {
+    const settings = await readSettings(environment(rsaKeys, 'rsa-service'))
+    const tokens = serviceTokens(createBackendClient(settings), settings)
+    const resource = await readFhirResource(tokens, settings.resourcePath)
+
+    expect(resource).toMatchObject({ resourceType: 'Patient', id: 'patient-7' })
+    expect(tokenRequests().at(-1)?.form?.scope).toBe('system/Patient.rs')
     expect(lastClientAssertionHeader()).toMatchObject({
       alg: 'RS384',
       kid: rsaKeys.kid,
@@ -90,15 +110,26 @@ describe('backend services against the SMART sandbox', () => {
     })
   })
 
-  it('gets a token with an ES384 key from PRIVATE_KEY_FILE', async () => {
+  it('reads with an ES384 key from PRIVATE_KEY_FILE', async () => {
     const keyFile = join(temporaryDirectory, 'ec-key.pem')
     await writeFile(keyFile, ecKeys.privateKeyPem, { mode: 0o600 })
     const { PRIVATE_KEY_PEM: _unused, ...rest } = environment(ecKeys, 'ec-service')
     const settings = await readSettings({ ...rest, PRIVATE_KEY_FILE: keyFile })
-    const result = await readWithBackendToken(createBackendClient(settings), settings)
+    const tokens = serviceTokens(createBackendClient(settings), settings)
 
-    expect(result.resource).toMatchObject({ resourceType: 'Patient', id: 'patient-7' })
+    expect(await readFhirResource(tokens, settings.resourcePath)).toMatchObject({ id: 'patient-7' })
     expect(lastClientAssertionHeader()).toMatchObject({ alg: 'ES384', kid: ecKeys.kid })
+  })
+
+  it('reuses the token: ten reads, five of them at once, one token request', async () => {
+    const settings = await readSettings(environment(ecKeys, 'ec-service'))
+    const tokens = serviceTokens(createBackendClient(settings), settings)
+    const before = tokenRequests().length
+    for (let read = 0; read < 5; read++) await readFhirResource(tokens, 'Patient/patient-1')
+    await Promise.all(
+      Array.from({ length: 5 }, () => readFhirResource(tokens, 'Patient/patient-2')),
+    )
+    expect(tokenRequests().length - before).toBe(1)
   })
 
   it('reports a key the server does not know as a TokenError without the key in it', async () => {
@@ -107,7 +138,8 @@ describe('backend services against the SMART sandbox', () => {
       ...environment(ecKeys, 'rsa-service'),
       KEY_ID: rsaKeys.kid,
     })
-    const failure = await readWithBackendToken(createBackendClient(settings), settings).catch(
+    const tokens = serviceTokens(createBackendClient(settings), settings)
+    const failure = await readFhirResource(tokens, settings.resourcePath).catch(
       (error: unknown) => error,
     )
 
@@ -124,7 +156,8 @@ describe('backend services against the SMART sandbox', () => {
       ...environment(rsaKeys, 'rsa-service'),
       SCOPES: 'system/Observation.rs',
     })
-    const failure = await readWithBackendToken(createBackendClient(settings), settings).catch(
+    const tokens = serviceTokens(createBackendClient(settings), settings)
+    const failure = await readFhirResource(tokens, settings.resourcePath).catch(
       (error: unknown) => error,
     )
 
@@ -133,33 +166,30 @@ describe('backend services against the SMART sandbox', () => {
     expect((failure as Error).message).toContain('does not allow reading this Patient')
   })
 
-  it('runs src/main.ts as a script and prints the resource', async () => {
-    const { stdout } = await run(
-      process.execPath,
-      ['--import', 'tsx', '--conditions=@fhir-auth/source', 'src/main.ts'],
-      {
-        cwd: packageDirectory,
-        env: { ...process.env, ...environment(ecKeys, 'ec-service') },
-        timeout: 20_000,
-      },
+  it('refuses a resource outside the FHIR base URL before sending the token', async () => {
+    const settings = await readSettings(environment(ecKeys, 'ec-service'))
+    const tokens = serviceTokens(createBackendClient(settings), settings)
+    const failure = await readFhirResource(tokens, 'https://elsewhere.example/Patient/1').catch(
+      (error: unknown) => error,
     )
+    expect(failure).toBeInstanceOf(ConfigurationError)
+  })
 
-    expect(stdout).toContain('granted scope: system/Patient.rs (expires in 300 s)')
+  it('runs src/main.ts as a script and prints the resource', async () => {
+    const before = tokenRequests().length
+    const { stdout } = await runScript({ ...environment(ecKeys, 'ec-service'), READ_COUNT: '3' })
+
+    expect(stdout).toContain('read Patient/patient-7 3 time(s)')
     expect(stdout).toContain('"id": "patient-7"')
+    expect(tokenRequests().length - before).toBe(1)
   })
 
   it('reports a failed discovery once: the thrown error, not a log line repeating it', async () => {
     sandbox.setDiscoveryOverride({ response: { status: 503, body: 'down' } })
     try {
-      const failure = await run(
-        process.execPath,
-        ['--import', 'tsx', '--conditions=@fhir-auth/source', 'src/main.ts'],
-        {
-          cwd: packageDirectory,
-          env: { ...process.env, ...environment(ecKeys, 'ec-service') },
-          timeout: 20_000,
-        },
-      ).catch((error: { code?: number; stderr?: string }) => error)
+      const failure = await runScript(environment(ecKeys, 'ec-service')).catch(
+        (error: { code?: number; stderr?: string }) => error,
+      )
       expect(failure).toMatchObject({ code: 1 })
       const lines = String((failure as { stderr?: string }).stderr)
         .trim()
@@ -170,6 +200,55 @@ describe('backend services against the SMART sandbox', () => {
     } finally {
       sandbox.setDiscoveryOverride(undefined)
     }
+  })
+})
+
+describe('a fleet sharing Redis', () => {
+  const encryptionKey = randomBytes(32)
+
+  it('two processes of the service (two clients) share one token; Redis holds no token text', async () => {
+    const settings = await readSettings(environment(ecKeys, 'ec-service'))
+    const [first, second] = await Promise.all([
+      connectSharedStore(redisServer.url, encryptionKey),
+      connectSharedStore(redisServer.url, encryptionKey),
+    ])
+    try {
+      const before = tokenRequests().length
+      const a = serviceTokens(createBackendClient(settings), settings, first.store)
+      const b = serviceTokens(createBackendClient(settings), settings, second.store)
+      await Promise.all([
+        readFhirResource(a, 'Patient/patient-1'),
+        readFhirResource(b, 'Patient/patient-2'),
+      ])
+      expect(await a.accessToken()).toBe(await b.accessToken())
+      expect(tokenRequests().length - before).toBe(1)
+
+      const redis = await createClient({ url: redisServer.url }).connect()
+      try {
+        const token = await a.accessToken()
+        const keys = await redis.keys('backend-service:*')
+        expect(keys.length).toBeGreaterThan(0)
+        for (const key of keys) expect(await redis.get(key)).not.toContain(token)
+      } finally {
+        await redis.quit()
+      }
+    } finally {
+      await Promise.all([first.close(), second.close()])
+    }
+  })
+
+  it('the script run twice with REDIS_URL: the second run asks the token endpoint nothing', async () => {
+    const variables = {
+      ...environment(rsaKeys, 'rsa-service'),
+      REDIS_URL: redisServer.url,
+      STORE_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+    }
+    const before = tokenRequests().length
+    const firstRun = await runScript(variables)
+    const secondRun = await runScript(variables)
+    expect(firstRun.stdout).toContain('"id": "patient-7"')
+    expect(secondRun.stdout).toContain('"id": "patient-7"')
+    expect(tokenRequests().length - before).toBe(1)
   })
 })
 
@@ -203,5 +282,27 @@ describe('settings from the environment', () => {
       (await readSettings({ ...base, SCOPES: ' system/Patient.rs  system/Observation.rs ' }))
         .scopes,
     ).toEqual(['system/Patient.rs', 'system/Observation.rs'])
+  })
+
+  it('reads REDIS_URL and a 32-byte STORE_ENCRYPTION_KEY; refuses another key without quoting it', async () => {
+    const base = environment(rsaKeys, 'rsa-service')
+    const plain = await readSettings(base)
+    expect(plain.redisUrl).toBeUndefined()
+    expect(plain.storeEncryptionKey).toBeUndefined()
+    const hex = 'ab'.repeat(32)
+    const fleet = await readSettings({
+      ...base,
+      REDIS_URL: 'redis://127.0.0.1:6379',
+      STORE_ENCRYPTION_KEY: hex,
+    })
+    expect(fleet.redisUrl).toBe('redis://127.0.0.1:6379')
+    expect(fleet.storeEncryptionKey).toEqual(new Uint8Array(32).fill(0xab))
+    for (const wrong of ['ab'.repeat(31), `${'ab'.repeat(31)}zz`, 'not-hex-secret-value']) {
+      const failure = await readSettings({ ...base, STORE_ENCRYPTION_KEY: wrong }).catch(
+        (e: unknown) => e,
+      )
+      expect(failure).toMatchObject({ invalidAttribute: 'STORE_ENCRYPTION_KEY' })
+      expect(inspect(failure)).not.toContain(wrong)
+    }
   })
 })

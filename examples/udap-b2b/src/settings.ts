@@ -26,6 +26,8 @@ export interface UdapB2bSettings {
   readonly organizationName: string | undefined
   /** `hl7-b2b`: purpose-of-use codes, default treatment (`…5.8#TREAT`). */
   readonly purposeOfUse: readonly string[]
+  /** A resource to read with the token, relative to the base URL (`Patient/123`); optional. */
+  readonly resourcePath: string | undefined
   /** Permit plain HTTP to 127.0.0.1 / localhost: for a local test server only. */
   readonly allowInsecureLocalhost: boolean
 }
@@ -40,7 +42,7 @@ const treatment = 'urn:oid:2.16.840.1.113883.5.8#TREAT'
  * Reads the settings: `FHIR_BASE_URL`, `CLIENT_URI`, `CLIENT_P12_FILE`, `CLIENT_P12_PASSWORD`,
  * `TRUST_ANCHOR_FILES` and `CRL_FILES` (lists separated like `PATH`), `ORGANIZATION_ID`,
  * `CONTACT`; optional `CLIENT_ID`, `CLIENT_NAME`, `SCOPES`, `ORGANIZATION_NAME`,
- * `PURPOSE_OF_USE` (space-separated), `ALLOW_INSECURE_LOCALHOST=true`.
+ * `PURPOSE_OF_USE` (space-separated), `FHIR_RESOURCE`, `ALLOW_INSECURE_LOCALHOST=true`.
  *
  * @throws ConfigurationError naming the missing variable.
  */
@@ -60,6 +62,7 @@ export function readSettings(environment: Environment): UdapB2bSettings {
     organizationId: required(environment, 'ORGANIZATION_ID'),
     organizationName: environment.ORGANIZATION_NAME?.trim() || undefined,
     purposeOfUse: words(environment.PURPOSE_OF_USE) ?? [treatment],
+    resourcePath: environment.FHIR_RESOURCE?.trim() || undefined,
     allowInsecureLocalhost: environment.ALLOW_INSECURE_LOCALHOST === 'true',
   }
 }

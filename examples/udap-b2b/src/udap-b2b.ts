@@ -1,11 +1,11 @@
 import { readFile } from 'node:fs/promises'
 import {
   type B2bAuthorizationExtension,
+  type BackendTokens,
   Client,
   type ClientOptions,
   ConfigurationError,
   loadPkcs12,
-  type TokenResponse,
   type UdapTrustOptions,
 } from '@fhir-auth/client'
 import { readPemOrDer, type UdapB2bSettings } from './settings.js'
@@ -81,23 +81,25 @@ export async function registerB2bClient(
 }
 
 /**
- * Gets an access token with the client-credentials grant: the library signs a UDAP
- * authentication token (`x5c`, `iss = sub = client_id`) carrying the `hl7-b2b` extension, which
- * tells the server for which organization and purpose the data is requested.
+ * Access tokens for one `hl7-b2b` context, reused until shortly before they expire: the first
+ * call signs a UDAP authentication token (`x5c`, `iss = sub = client_id`) carrying the
+ * extension — which organization asks, and for what purpose — and posts it with the
+ * client-credentials grant; later calls get the same token, and concurrent calls share one
+ * request. A token may only be used in the context it was asked for, so every context (another
+ * organization, another purpose of use) has tokens of its own.
  *
- * @throws ConfigurationError `b2b` when the server requires the extension and none is given;
- *   TokenError when the server refuses.
  * @see https://hl7.org/fhir/us/udap-security/STU2/b2b.html#b2b-authorization-extension-object
+ * @see https://github.com/fhir-auth/fhir-auth/blob/main/docs/guides/backend-services-at-scale.md
  */
-export async function requestB2bToken(
+export function b2bTokens(
   client: Client,
   settings: UdapB2bSettings,
   trust: UdapTrustOptions,
-): Promise<TokenResponse> {
+): BackendTokens {
   const b2b: B2bAuthorizationExtension = {
     organizationId: settings.organizationId,
     organizationName: settings.organizationName,
     purposeOfUse: settings.purposeOfUse,
   }
-  return client.requestBackendToken({ b2b, ...trust })
+  return client.backendTokens({ b2b, ...trust })
 }

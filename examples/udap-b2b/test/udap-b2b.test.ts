@@ -8,7 +8,7 @@ import { ConfigurationError, CryptoError, DiscoveryError } from '@fhir-auth/clie
 import { startUdapSandbox, type UdapSandbox } from '@fhir-auth/sandbox'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type Environment, readSettings } from '../src/settings.js'
-import { createUdapClient, readTrust, registerB2bClient, requestB2bToken } from '../src/udap-b2b.js'
+import { b2bTokens, createUdapClient, readTrust, registerB2bClient } from '../src/udap-b2b.js'
 
 const run = promisify(execFile)
 const clientUri = 'https://client.example.test/udap-b2b-example'
@@ -93,17 +93,20 @@ async function writeAll(
 }
 
 describe('UDAP B2B against the UDAP sandbox', () => {
-  it('registers with a signed software statement, then gets a token with hl7-b2b', async () => {
+  it('registers with a signed software statement, then gets a token with hl7-b2b and reads with it', async () => {
     const settings = readSettings(environment)
     const [client, trust] = await Promise.all([createUdapClient(settings), readTrust(settings)])
 
     const clientId = await registerB2bClient(client, settings, trust)
-    const token = await requestB2bToken(client, settings, trust)
+    const tokensBefore = sandbox.requestCounts.token
+    const tokens = b2bTokens(client, settings, trust)
+    const token = await tokens.accessToken()
 
     expect(sandbox.registrations.get(clientId)).toMatchObject({ clientUri, cancelled: false })
-    expect(token.scope).toBe('system/*.rs')
     expect(sandbox.accessTokens.at(-1)).toMatchObject({
+      accessToken: token,
       clientId,
+      scope: 'system/*.rs',
       unregistered: false,
       b2b: {
         version: '1',
@@ -112,6 +115,30 @@ describe('UDAP B2B against the UDAP sandbox', () => {
         purpose_of_use: ['urn:oid:2.16.840.1.113883.5.8#TREAT'],
       },
     })
+    const response = await tokens.fetch('Patient/patient-1')
+    expect(response.status).toBe(200)
+    expect(await tokens.accessToken()).toBe(token)
+    expect(sandbox.requestCounts.token - tokensBefore).toBe(1)
+  })
+
+  it('keeps one token per hl7-b2b context: another organization gets its own', async () => {
+    const settings = readSettings(environment)
+    const [client, trust] = await Promise.all([createUdapClient(settings), readTrust(settings)])
+    await registerB2bClient(client, settings, trust)
+    const elsewhere = readSettings({
+      ...environment,
+      ORGANIZATION_ID: 'https://client.example.test/organizations/77',
+    })
+    const tokensBefore = sandbox.requestCounts.token
+    const ours = await b2bTokens(client, settings, trust).accessToken()
+    const theirs = await b2bTokens(client, elsewhere, trust).accessToken()
+
+    expect(theirs).not.toBe(ours)
+    expect(sandbox.accessTokens.at(-1)?.b2b).toMatchObject({
+      organization_id: 'https://client.example.test/organizations/77',
+    })
+    expect(await b2bTokens(client, settings, trust).accessToken()).toBe(ours)
+    expect(sandbox.requestCounts.token - tokensBefore).toBe(2)
   })
 
   it('reuses a stored CLIENT_ID without registering again', async () => {
@@ -121,9 +148,8 @@ describe('UDAP B2B against the UDAP sandbox', () => {
     const registrationsBefore = sandbox.requestCounts.registration
 
     const settings = readSettings({ ...environment, CLIENT_ID: clientId })
-    const token = await requestB2bToken(await createUdapClient(settings), settings, trust)
+    await b2bTokens(await createUdapClient(settings), settings, trust).accessToken()
 
-    expect(token.scope).toBe('system/*.rs')
     expect(sandbox.accessTokens.at(-1)?.clientId).toBe(clientId)
     expect(sandbox.requestCounts.registration).toBe(registrationsBefore)
   })
@@ -167,14 +193,17 @@ describe('UDAP B2B against the UDAP sandbox', () => {
       ['--import', 'tsx', '--conditions=@fhir-auth/source', 'src/main.ts'],
       {
         cwd: join(import.meta.dirname, '..'),
-        env: { ...process.env, ...environment },
+        env: { ...process.env, ...environment, FHIR_RESOURCE: 'Patient/patient-1' },
         timeout: 20_000,
       },
     )
 
     expect(stdout).toContain(`trusted server metadata; token endpoint ${sandbox.endpoints.token}`)
     expect(stdout).toMatch(/registered client_id \S+ \(set CLIENT_ID to reuse it\)/)
-    expect(stdout).toContain('granted scope: system/*.rs (expires in 300 s)')
+    expect(stdout).toContain(
+      'access token ready for https://client.example.test/organizations/42 (reused until it nears expiry)',
+    )
+    expect(stdout).toContain('GET Patient/patient-1: 200')
   })
 })
 

@@ -5,6 +5,7 @@ export const sectionNames = [
   'crypto',
   'token',
   'session',
+  'reuse',
   'import',
   'footprint',
 ] as const

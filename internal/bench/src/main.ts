@@ -18,6 +18,7 @@ import { runFootprintSection } from './footprint/footprint-section.js'
 import type { SectionReport, Verdict } from './report/figure.js'
 import { renderTable } from './report/render-table.js'
 import { runSessionSection } from './session/session-section.js'
+import { runTokenReuseSection } from './token-reuse/token-reuse-section.js'
 import { runUdapSection } from './udap/udap-section.js'
 
 const sectionRunners: Readonly<Record<SectionName, () => Promise<SectionReport>>> = {
@@ -26,6 +27,7 @@ const sectionRunners: Readonly<Record<SectionName, () => Promise<SectionReport>>
   crypto: runCryptoSection,
   token: runBackendTokenSection,
   session: runSessionSection,
+  reuse: runTokenReuseSection,
   import: runColdImportSection,
   footprint: runFootprintSection,
 }

@@ -10,7 +10,7 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..')
-const readmes = ['.', 'packages/core', 'packages/smart', 'packages/client']
+const readmes = ['.', 'packages/core', 'packages/smart', 'packages/client', 'packages/store-redis']
 const markedBlock = /(<!--\s*snippet:\s*(\S+)\s*-->\n```(?:ts|typescript)\n)([\s\S]*?)(\n```)/g
 
 for (const directory of readmes) {

@@ -1,7 +1,8 @@
 /**
  * Keeps the READMEs honest: every TypeScript block in the READMEs of the repository root, core,
- * smart and client is a copy of a file in test/readme-snippets/ (compiled by the typecheck and run by
- * readme-snippets.test.ts), character for character, and every snippet file is shown somewhere.
+ * smart, client and store-redis is a copy of a file in test/readme-snippets/ (compiled by the
+ * typecheck and run by readme-snippets*.test.ts), character for character, and every snippet
+ * file is shown somewhere.
  */
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -10,7 +11,13 @@ import { readmeBlocks } from './support/readme-blocks.js'
 
 const root = join(import.meta.dirname, '..', '..', '..')
 const snippetDirectory = 'internal/package-checks/test/readme-snippets'
-const checkedReadmes = ['.', 'packages/core', 'packages/smart', 'packages/client']
+const checkedReadmes = [
+  '.',
+  'packages/core',
+  'packages/smart',
+  'packages/client',
+  'packages/store-redis',
+]
 const syncHint =
   'edit the snippet file, then run internal/package-checks/scripts/sync-readme-snippets.mjs'
 

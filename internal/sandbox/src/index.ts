@@ -41,6 +41,7 @@ export {
   sandboxDefaultRedirectUri,
 } from './smart/sandbox-client.js'
 export { startSmartSandbox } from './smart/start-smart-sandbox.js'
+export type { TokenEndpointHooks } from './smart/token-endpoint-hooks.js'
 export {
   type AuthenticationTokenRecord,
   type AuthorizationOutcome,

@@ -6,9 +6,10 @@
  * Redis binds: Redis then exits with "Address already in use" and we start it on another port.
  * That retry has a named cause and a bound; any other failure is reported at once.
  */
-import { spawn } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { createServer } from 'node:net'
+import { join } from 'node:path'
 
 /** A running Redis and how to stop it. */
 export interface RedisServer {
@@ -29,13 +30,16 @@ process.once('exit', () => {
 })
 
 /**
- * Starts Redis and resolves once it accepts connections.
+ * Starts Redis and resolves once it accepts connections. When `redis-server` is not installed,
+ * runs `scripts/ensure-system-packages.sh` first (it installs Debian's package when it runs as
+ * root, as in CI and fresh containers) — once per process.
  *
- * @throws Error naming the missing package when `redis-server` is not installed (the test must
- *   fail, not skip: `scripts/ensure-system-packages.sh` installs it in CI).
+ * @throws Error naming the missing package when `redis-server` is still not installed (the test
+ *   must fail, not skip).
  */
 export async function startRedisServer(): Promise<RedisServer> {
   const binary = redisServerPath()
+  if (!existsSync(binary)) installSystemPackages()
   if (!existsSync(binary)) {
     throw new Error(
       `${binary} is missing: install Debian's redis-server (sudo apt-get install -y redis-server; CI runs scripts/ensure-system-packages.sh)`,
@@ -47,6 +51,17 @@ export async function startRedisServer(): Promise<RedisServer> {
     if (started !== 'port-taken') return started
     if (attempt === 5) throw new Error('redis-server found its port taken 5 times in a row')
   }
+}
+
+let installAttempted = false
+
+/** Runs the repository's installer of the Debian packages the tests use; its failure is reported by the caller. */
+function installSystemPackages(): void {
+  if (installAttempted) return
+  installAttempted = true
+  const script = join(import.meta.dirname, '..', '..', '..', 'scripts', 'ensure-system-packages.sh')
+  if (!existsSync(script)) return
+  spawnSync('bash', [script], { stdio: ['ignore', 'inherit', 'inherit'], timeout: 600_000 })
 }
 
 function freePort(): Promise<number> {

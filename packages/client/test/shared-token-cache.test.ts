@@ -196,3 +196,115 @@ describe('SharedTokenCache with a store that fails', () => {
     })
   }
 })
+
+describe('SharedTokenCache with a store that answers wrongly or slowly', () => {
+  const tokenKey = 'fhir-auth:backend-token:entry'
+  const validRecord = (overrides: Record<string, unknown> = {}) =>
+    JSON.stringify({
+      accessToken: 'planted',
+      tokenType: 'Bearer',
+      obtainedAt: manualClock().now().getTime(),
+      expiresAt: manualClock().now().getTime() + 300_000,
+      ...overrides,
+    })
+
+  it('uses a valid record another process wrote, without a request', async () => {
+    const store = memoryStore()
+    await store.set(tokenKey, validRecord(), 300)
+    const server = tokenServer()
+    expect((await cache(store, server).token(60)).accessToken).toBe('planted')
+    expect(server.requests).toBe(0)
+  })
+
+  const unusable: ReadonlyArray<readonly [string, string]> = [
+    ['not JSON', '{"accessToken":'],
+    ['JSON null', 'null'],
+    ['a JSON string', '"planted"'],
+    ['no access token', validRecord({ accessToken: undefined })],
+    ['an empty access token', validRecord({ accessToken: '' })],
+    ['an access token with a line break', validRecord({ accessToken: 'a\r\nx-injected: 1' })],
+    ['an access token with outer spaces', validRecord({ accessToken: ' planted ' })],
+    ['an expiry as text', validRecord({ expiresAt: '2100-01-01' })],
+    ['no obtainedAt', validRecord({ obtainedAt: undefined })],
+    ['an expiry before it was obtained', validRecord({ expiresAt: 0 })],
+  ]
+  for (const [name, text] of unusable) {
+    it(`a record with ${name} counts as absent: one request, written over`, async () => {
+      const store = memoryStore()
+      await store.set(tokenKey, text, 300)
+      const server = tokenServer()
+      const tokens = cache(store, server)
+      expect((await tokens.token(60)).accessToken).toBe('token-1')
+      expect((await tokens.token(60)).accessToken).toBe('token-1')
+      expect(server.requests).toBe(1)
+      expect(JSON.parse((await store.get(tokenKey)) as string).accessToken).toBe('token-1')
+    })
+  }
+
+  it('a setIfAbsent that is not a boolean: requests at once instead of waiting for a lock', async () => {
+    const store = memoryStore()
+    const broken: KeyValueStore = {
+      get: (key) => store.get(key),
+      set: (key, value, ttl) => store.set(key, value, ttl),
+      delete: (key) => store.delete(key),
+      setIfAbsent: async () => 'OK' as unknown as boolean,
+    }
+    const server = tokenServer()
+    const logger = recordingLogger()
+    // A waiter would wait twice the request timeout (an hour here) before requesting.
+    const tokens = cache(broken, server, manualClock(), { timeoutMs: 1_800_000, logger })
+    expect((await tokens.token(60)).accessToken).toBe('token-1')
+    expect(server.requests).toBe(1)
+    expect(logger.warnings.join()).toMatch(/answered setIfAbsent with string/)
+  })
+
+  it('a store operation may take up to half the request timeout (at most 2 s) before it counts as down', async () => {
+    const slowStore = (delayMs: number): KeyValueStore => {
+      const store = memoryStore()
+      const slow =
+        <A extends unknown[], R>(operation: (...args: A) => Promise<R>) =>
+        async (...args: A) => {
+          await new Promise((resolve) => setTimeout(resolve, delayMs))
+          return operation(...args)
+        }
+      return {
+        get: slow((key: string) => store.get(key)),
+        set: slow((key: string, value: string, ttl: number) => store.set(key, value, ttl)),
+        delete: slow((key: string) => store.delete(key)),
+        setIfAbsent: slow((key: string, value: string, ttl: number) =>
+          store.setIfAbsent(key, value, ttl),
+        ),
+      }
+    }
+    const patient = recordingLogger()
+    await cache(slowStore(150), tokenServer(), manualClock(), {
+      timeoutMs: 1_000,
+      logger: patient,
+    }).token(60)
+    expect(patient.warnings).toEqual([])
+    const impatient = recordingLogger()
+    await cache(slowStore(150), tokenServer(), manualClock(), {
+      timeoutMs: 200,
+      logger: impatient,
+    }).token(60)
+    expect(impatient.warnings.join()).toMatch(/did not answer get in time/)
+  })
+
+  it('a store that is down is not asked again on every call; the last token stands in', async () => {
+    let storeCalls = 0
+    const hanging: KeyValueStore = {
+      get: () => {
+        storeCalls += 1
+        return new Promise(() => {})
+      },
+      set: () => new Promise(() => {}),
+      delete: () => new Promise(() => {}),
+      setIfAbsent: () => new Promise(() => {}),
+    }
+    const server = tokenServer()
+    const tokens = cache(hanging, server, manualClock(), { storeLimitMs: 30 })
+    for (let i = 0; i < 50; i++) expect((await tokens.token(60)).accessToken).toBe('token-1')
+    expect(storeCalls).toBe(1)
+    expect(server.requests).toBe(1)
+  })
+})

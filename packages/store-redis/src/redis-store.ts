@@ -25,18 +25,18 @@ export interface RedisClientLike {
 /** Options of {@link redisStore}. */
 export interface RedisStoreOptions {
   /** Put before every key, e.g. `'staging:'` to keep environments apart in one Redis. */
-  readonly prefix?: string
+  readonly prefix?: string | undefined
   /**
    * 32 bytes or an AES-256-GCM `CryptoKey`: every value is sealed before it leaves the process,
    * so Redis (its dumps, its replicas, whoever can read it) holds no token or launch secret.
    */
-  readonly encryptionKey?: EncryptionKeyInput
+  readonly encryptionKey?: EncryptionKeyInput | undefined
   /**
    * How long one command may take before it fails with a `StoreError` (default 5,000 ms). The
    * `redis` client queues commands while disconnected; without a bound a caller would wait for
    * the reconnection forever.
    */
-  readonly commandTimeoutMs?: number
+  readonly commandTimeoutMs?: number | undefined
 }
 
 /**

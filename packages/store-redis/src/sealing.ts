@@ -32,6 +32,9 @@ export function createSealer(input: EncryptionKeyInput): Sealer {
   key.catch(() => {})
   const encoder = new TextEncoder()
   const decoder = new TextDecoder('utf-8', { fatal: true })
+  // A value read again unchanged (a fleet's token, read on every call) is opened once: the
+  // same ciphertext under the same key can only hold the same text.
+  const opened = new Map<string, { readonly sealed: string; readonly text: string }>()
   return {
     async seal(storeKey, value) {
       const iv = crypto.getRandomValues(new Uint8Array(ivBytes))
@@ -40,10 +43,14 @@ export function createSealer(input: EncryptionKeyInput): Sealer {
       return `${sealedPrefix}${base64UrlEncode(iv)}.${base64UrlEncode(new Uint8Array(sealed))}`
     },
     async open(storeKey, sealed, operation) {
+      const known = opened.get(storeKey)
+      if (known?.sealed === sealed) return known.text
       try {
         const [iv, data] = splitSealed(sealed)
         const algorithm = { name: 'AES-GCM', iv, additionalData: encoder.encode(storeKey) }
-        return decoder.decode(await crypto.subtle.decrypt(algorithm, await key, data))
+        const text = decoder.decode(await crypto.subtle.decrypt(algorithm, await key, data))
+        remember(opened, storeKey, { sealed, text })
+        return text
       } catch {
         throw new StoreError(
           operation,
@@ -52,6 +59,15 @@ export function createSealer(input: EncryptionKeyInput): Sealer {
       }
     },
   }
+}
+
+/** How many keys' last opened values are kept. */
+const openedLimit = 256
+
+function remember<K, V>(map: Map<K, V>, key: K, value: V): void {
+  map.delete(key)
+  map.set(key, value)
+  if (map.size > openedLimit) map.delete(map.keys().next().value as K)
 }
 
 function splitSealed(sealed: string): [Uint8Array<ArrayBuffer>, Uint8Array<ArrayBuffer>] {

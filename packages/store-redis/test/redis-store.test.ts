@@ -6,7 +6,7 @@ import { ConfigurationError, StoreError } from '@fhir-auth/core'
 import { keyValueStoreContract } from '@fhir-auth/store-contract'
 import { type RedisServer, startRedisServer } from '@fhir-auth/test-utils/redis-server'
 import { createClient } from 'redis'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { type RedisClientLike, redisStore } from '../src/index.js'
 
 let server: RedisServer
@@ -94,6 +94,25 @@ describe('what Redis holds', () => {
       expect((failure as StoreError).operation).toBe('take')
       expect(String((failure as StoreError).message)).not.toContain('access-token-text')
     }
+  })
+})
+
+describe('reading sealed values', () => {
+  it('opens a value read again unchanged once; a changed value is opened and checked again', async () => {
+    const store = redisStore(redis, { encryptionKey: key32 })
+    await store.set('fhir-auth:memo', 'first', 60)
+    const decrypt = vi.spyOn(crypto.subtle, 'decrypt')
+    for (let i = 0; i < 5; i++) expect(await store.get('fhir-auth:memo')).toBe('first')
+    expect(decrypt).toHaveBeenCalledTimes(1)
+    await store.set('fhir-auth:memo', 'second', 60)
+    expect(await store.get('fhir-auth:memo')).toBe('second')
+    expect(decrypt).toHaveBeenCalledTimes(2)
+    const sealed = (await redis.get('fhir-auth:memo')) ?? ''
+    await redis.set('fhir-auth:memo', `${sealed.slice(0, -2)}AA`)
+    await expect(store.get('fhir-auth:memo')).rejects.toBeInstanceOf(StoreError)
+    // The same ciphertext under another key is not the value that was opened.
+    await redis.set('fhir-auth:memo-copy', sealed)
+    await expect(store.get('fhir-auth:memo-copy')).rejects.toBeInstanceOf(StoreError)
   })
 })
 

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { type RequestLog, recordRequest } from './recorded-request.js'
+import { type RecordedRequest, type RequestLog, recordRequest } from './recorded-request.js'
 import { sendJson } from './responses.js'
 
 /** Bodies larger than this are refused; oidc-provider itself stops at 56 KiB. */
@@ -22,6 +22,8 @@ async function readRequestBody(request: IncomingMessage): Promise<Buffer | undef
 export interface ReceivedRequest {
   readonly url: URL
   readonly body: Buffer
+  /** What was added to the request log. */
+  readonly recorded: RecordedRequest
 }
 
 /**
@@ -46,6 +48,12 @@ export async function receiveRequest(
     })
     return undefined
   }
-  log.add(recordRequest({ method: request.method ?? 'GET', url, headers: request.headers, body }))
-  return { url, body }
+  const recorded = recordRequest({
+    method: request.method ?? 'GET',
+    url,
+    headers: request.headers,
+    body,
+  })
+  log.add(recorded)
+  return { url, body, recorded }
 }

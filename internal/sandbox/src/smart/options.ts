@@ -12,6 +12,7 @@ import type {
 import type { IdTokenVariant } from './id-token-variants.js'
 import type { LaunchRequest } from './launch-context.js'
 import type { SandboxClient } from './sandbox-client.js'
+import type { TokenEndpointHooks } from './token-endpoint-hooks.js'
 
 /** The signed-in user of every authorization. */
 export interface SandboxUser {
@@ -107,6 +108,11 @@ export interface SmartSandbox {
    * publishes from its first use.
    */
   setIdTokenVariant(variant: IdTokenVariant | undefined): void
+  /**
+   * From now on, runs `hooks` on every token request (hold it, rewrite the answer); `undefined`
+   * stops. See {@link TokenEndpointHooks}.
+   */
+  setTokenEndpointHooks(hooks: TokenEndpointHooks | undefined): void
   /** Closes the server, its connections and all state. Idempotent. */
   close(): Promise<void>
 }

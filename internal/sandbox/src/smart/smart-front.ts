@@ -28,6 +28,7 @@ import { handleInteraction, type InteractionSettings } from './interaction-route
 import { handlePatientRead } from './patient-endpoint.js'
 import { interactionPathPrefix, providerRoutes } from './provider-configuration.js'
 import { splitScopes } from './smart-scopes.js'
+import { applyTokenEndpointHooks, type TokenEndpointHooks } from './token-endpoint-hooks.js'
 
 /** Everything the front dispatches to. */
 export interface SmartFrontSettings {
@@ -48,6 +49,8 @@ export interface SmartFrontSettings {
   readonly idTokenRewrite: () => IdTokenRewriteContext | undefined
   /** Keys `/jwks` publishes besides the provider's (after a key rotation). */
   readonly extraPublicKeys: () => readonly object[]
+  /** Read on every token request: what a test set with `setTokenEndpointHooks`. */
+  readonly tokenEndpointHooks: () => TokenEndpointHooks | undefined
 }
 
 /** Path of the sandbox's SMART style sheet (`smart_style_url`). */
@@ -103,6 +106,9 @@ async function dispatch(
   if (path.startsWith(interactionPathPrefix) && method === 'GET') {
     await handleInteraction(settings.interaction, request, response)
     return
+  }
+  if (path === providerRoutes.token) {
+    await applyTokenEndpointHooks(settings.tokenEndpointHooks(), received.recorded, response)
   }
   await forwardToProvider(settings, request, response, url, body)
 }

@@ -19,6 +19,7 @@ import { buildProviderConfiguration, providerRoutes } from './provider-configura
 import { type SandboxClient, toClientMetadata } from './sandbox-client.js'
 import { providerSigningKey } from './signing-key.js'
 import { createSmartFront, smartStylePath } from './smart-front.js'
+import type { TokenEndpointHooks } from './token-endpoint-hooks.js'
 import { launchContextMiddleware } from './token-response-context.js'
 
 const defaultUser = { id: 'practitioner-1', fhirUser: 'Practitioner/practitioner-1' }
@@ -107,6 +108,7 @@ export async function startSmartSandbox(options: SmartSandboxOptions = {}): Prom
 
     let discoveryOverride = settings.discoveryOverride
     let idTokenVariant: IdTokenVariant | undefined
+    let tokenEndpointHooks: TokenEndpointHooks | undefined
     const rotations = new KeyRotations()
     const clientSecret = (clientId: string) => {
       const secret = store.find('Client', clientId)?.client_secret
@@ -131,6 +133,7 @@ export async function startSmartSandbox(options: SmartSandboxOptions = {}): Prom
           ? undefined
           : { variant: idTokenVariant, providerKey: signingKey, clientSecret, rotations },
       extraPublicKeys: () => rotations.published(),
+      tokenEndpointHooks: () => tokenEndpointHooks,
       interaction: {
         provider,
         accountId: settings.userId,
@@ -164,6 +167,9 @@ export async function startSmartSandbox(options: SmartSandboxOptions = {}): Prom
       setIdTokenVariant: (variant: IdTokenVariant | undefined) => {
         if (variant === 'rotated-key') rotations.rotate()
         idTokenVariant = variant
+      },
+      setTokenEndpointHooks: (hooks: TokenEndpointHooks | undefined) => {
+        tokenEndpointHooks = hooks
       },
       close: () => {
         closing ??= closeAll(server, () => {
