@@ -50,7 +50,7 @@ export {
   type DiscoveryDocumentRequest,
   fetchDiscoveryDocument,
 } from './oauth/discovery-document.js'
-export { readTokenResponse } from './oauth/token-response.js'
+export { keepRefreshToken, readTokenResponse } from './oauth/token-response.js'
 export { storeKey } from './stores/key-value-store.js'
 export { checkStoreKey, checkStoreWrite } from './stores/store-arguments.js'
 export { expiresInSeconds } from './tokens/expires-in.js'

@@ -9,6 +9,7 @@ import type {
   BeginAuthorizationOptions,
   BeginAuthorizationResult,
   CompleteAuthorizationOptions,
+  UdapTrustOptions,
 } from '../operation-options.js'
 import type { Session } from '../session/session.js'
 import { createSession, type SessionSource } from '../session/session-factory.js'
@@ -109,10 +110,12 @@ export async function completeAuthorization(
   const expected = await implementation.authorizationIssuer(options.signal)
   const code = checkCallbackAfterState(callback, expected)
   const obtainedAt = context.options.now()
+  const trust = trustInputsOf(options)
   const response = await implementation.requestAccessToken({
     code,
     codeVerifier: launch.codeVerifier,
     signal: options.signal,
+    ...trust,
   })
   const idToken = response.id_token
   const idTokenClaims =
@@ -125,7 +128,22 @@ export async function completeAuthorization(
     idTokenClaims,
     logger: context.options.logger,
   })
-  return createSession(source, tokens, options.onTokens)
+  return createSession(source, tokens, options.onTokens, trust)
+}
+
+/**
+ * The UDAP trust inputs among an operation's options, as given (the UDAP implementation checks
+ * them; SMART has none and ignores them).
+ *
+ * @internal
+ */
+export function trustInputsOf(options: Partial<UdapTrustOptions>): Partial<UdapTrustOptions> {
+  const { trustedAnchors, crls, community } = options
+  return {
+    ...(trustedAnchors === undefined ? {} : { trustedAnchors }),
+    ...(crls === undefined ? {} : { crls }),
+    ...(community === undefined ? {} : { community }),
+  }
 }
 
 /** A launch from the values the caller kept; `undefined` when the callback's state is not theirs. */
