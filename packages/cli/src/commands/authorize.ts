@@ -8,11 +8,18 @@ import { ConfigurationError } from '@fhir-auth/core'
 import {
   checkExclusive,
   checkOnlyWith,
+  checkProtocolOptions,
   type OptionSpec,
   type ParsedFlags,
   readScopes,
   usageError,
 } from '../args.js'
+import {
+  type AuthorizationTarget,
+  smartTarget,
+  udapAuthorizeOptions,
+  udapTarget,
+} from '../authorization/authorization-target.js'
 import { authorizationFormHtml } from '../authorization/post-form.js'
 import { readFirstLine } from '../authorization/read-line.js'
 import { isAtRedirectUri, readAuthorizationCode } from '../authorization/redirect-callback.js'
@@ -29,9 +36,11 @@ import {
   kidOption,
   scopeOption,
   secretsNote,
+  udapOption,
 } from './shared-options.js'
 
 const options: readonly OptionSpec[] = [
+  udapOption,
   baseUrlOption,
   clientIdOption,
   {
@@ -46,6 +55,7 @@ const options: readonly OptionSpec[] = [
     kind: 'string',
     valueName: 'token',
     description: 'the launch parameter of an EHR launch',
+    protocol: 'smart',
   },
   {
     name: 'post',
@@ -57,6 +67,7 @@ const options: readonly OptionSpec[] = [
     kind: 'string',
     valueName: 'VAR',
     description: 'environment variable holding the client secret (confidential symmetric client)',
+    protocol: 'smart',
   },
   {
     name: 'basic-auth-encoding',
@@ -64,9 +75,14 @@ const options: readonly OptionSpec[] = [
     valueName: 'form-urlencoded|raw',
     description:
       'with --client-secret-env: how id and secret go in HTTP Basic (default form-urlencoded, RFC 6749; raw = base64(id:secret))',
+    protocol: 'smart',
   },
-  { ...keyOption, description: `${keyOption.description} (confidential asymmetric client)` },
+  {
+    ...keyOption,
+    description: `${keyOption.description} (confidential asymmetric client; UDAP: the client key)`,
+  },
   kidOption,
+  ...udapAuthorizeOptions,
   {
     name: 'redirect-url',
     kind: 'string',
@@ -95,24 +111,28 @@ const options: readonly OptionSpec[] = [
 ]
 
 /** The flags that build a new request, meaningless when finishing one with `--redirect-url`. */
-const requestFlags = ['launch', 'post', 'url-only']
+const requestFlags = ['launch', 'idp', 'post', 'url-only']
 
 /**
  * `fhir-auth authorize`: a SMART App Launch authorization (EHR launch with `--launch`, else
- * standalone) with PKCE. Prints the authorization URL (or the authorize-post form), keeps
- * `state` and the code verifier in memory, reads the redirect URL pasted on stdin, checks
- * `state` (and `iss`), and exchanges the code. Scripts split it in two runs: `--url-only`, then
- * `--redirect-url` with `--state` and `--code-verifier-env`.
+ * standalone) with PKCE, or with `--udap` a UDAP authorization code (the signed authorization
+ * endpoint, a UDAP authentication token; `--idp` for Tiered OAuth). Prints the authorization URL
+ * (or the authorize-post form), keeps `state` and the code verifier in memory, reads the redirect
+ * URL pasted on stdin, checks `state` (and `iss`), and exchanges the code; a UDAP ID token is
+ * validated with the `nonce` sent. Scripts split it in two runs: `--url-only`, then
+ * `--redirect-url` with `--state` and `--code-verifier-env` (and `--nonce`).
  *
  * @see https://hl7.org/fhir/smart-app-launch/STU2.2/app-launch.html
+ * @see https://hl7.org/fhir/us/udap-security/STU2/consumer.html
  */
 export const authorizeCommand: Command = {
   name: 'authorize',
-  summary: 'authorize a SMART app in a browser and exchange the code for tokens',
+  summary: 'authorize an app in a browser (SMART or UDAP) and exchange the code for tokens',
   synopsis: [
     '--base-url <url> --client-id <id> --redirect-uri <uri> --scope <scope>… [--launch <token>] [--post] [--client-secret-env <VAR> [--basic-auth-encoding raw] | --key <file> --kid <kid>]',
+    '--udap --base-url <url> --client-id <id> --redirect-uri <uri> --scope <scope>… [--idp <url>] [--post] (--key <file> --cert <file>… | --pkcs12 <file> --password-env <VAR>) --trust-anchor <file>… [--crl <file>…]',
     '… --url-only',
-    '… --redirect-url <url> --state <state> --code-verifier-env <VAR>',
+    '… --redirect-url <url> --state <state> --code-verifier-env <VAR> [--nonce <nonce>]',
   ],
   positionals: [],
   options,
@@ -120,21 +140,22 @@ export const authorizeCommand: Command = {
     'Interactive: open the printed URL (or submit the printed form), sign in, then paste the URL the browser was redirected to. The code is exchanged only when its state matches. --json writes two lines on stdout: {"authorizationRequest": …} first, then the token response.',
     'Scripts: --url-only prints the request with its state and code verifier (JSON: {authorizationRequest, state, codeVerifier}); a second run with --redirect-url, --state and the verifier in an environment variable exchanges the code.',
     'Client type: public by default; --client-secret-env makes a confidential symmetric client, --key with --kid a confidential asymmetric one. Prints the token response (tokens included); stderr never shows a token, code or verifier.',
+    'UDAP (--udap): a registered client (fhir-auth register --udap with authorization_code) signs a UDAP authentication token with its key and certificate; the authorization endpoint is the one the server signed, checked against --trust-anchor and --crl. --idp <url> asks for Tiered OAuth (the udap scope is added): the data holder signs the user in at that identity provider. With openid, the ID token is validated with the nonce sent (--nonce in the second run of a split authorization).',
     'HTTP Basic: id and secret are form-urlencoded first (RFC 6749 §2.3.1); servers that expect base64(id:secret) as it is (the SMART IG example) need --basic-auth-encoding raw when the id or secret has characters such as ~ + / = : % or non-ASCII.',
     secretsNote,
   ],
   async execute(flags: ParsedFlags, context: CommandContext): Promise<void> {
+    checkProtocolOptions(flags, options, flags.flag('udap') ? 'udap' : 'smart')
     const redirectUrl = flags.string('redirect-url')
     if (redirectUrl !== undefined) {
       await finishAuthorization(flags, redirectUrl, context)
       return
     }
-    checkOnlyWith(flags, ['state', 'code-verifier-env'], 'redirect-url')
-    const client = await authorizeClient(flags, context)
+    checkOnlyWith(flags, ['state', 'code-verifier-env', 'nonce'], 'redirect-url')
+    const target = await authorizationTarget(flags, context)
     context.output.progress('discovering the authorization endpoint')
-    const launch = flags.string('launch')
-    const request = await client.authorizationUrl({
-      launch,
+    const request = await target.client.authorizationUrl({
+      ...target.requestOptions,
       method: flags.flag('post') ? 'post' : 'get',
     })
     context.secrets.add(request.codeVerifier)
@@ -154,7 +175,7 @@ export const authorizeCommand: Command = {
           'no redirect URL on stdin: paste the address the browser was sent to after signing in',
       })
     }
-    await exchange(client, pasted, request.state, request.codeVerifier, context)
+    await exchange(target, pasted, request, context)
   },
 }
 
@@ -176,12 +197,26 @@ async function finishAuthorization(
   }
   const state = flags.requireString('state', 'with --redirect-url')
   const variable = flags.requireString('code-verifier-env', 'with --redirect-url')
-  const client = await authorizeClient(flags, context)
+  const target = await authorizationTarget(flags, context)
   const codeVerifier = readEnvironmentSecret(variable, '--code-verifier-env', context)
-  await exchange(client, redirectUrl, state, codeVerifier, context)
+  await exchange(
+    target,
+    redirectUrl,
+    { state, codeVerifier, nonce: flags.string('nonce') },
+    context,
+  )
 }
 
-/** The client for this authorization, its type chosen by the credential flags. */
+/** The client of this authorization and the protocol's part of the request and exchange. */
+async function authorizationTarget(
+  flags: ParsedFlags,
+  context: CommandContext,
+): Promise<AuthorizationTarget> {
+  if (flags.flag('udap')) return udapTarget(flags, context)
+  return smartTarget(await authorizeClient(flags, context), flags)
+}
+
+/** The SMART client for this authorization, its type chosen by the credential flags. */
 async function authorizeClient(flags: ParsedFlags, context: CommandContext): Promise<Client> {
   checkExclusive(flags, 'client-secret-env', 'key')
   const config: ClientConfigInput = {
@@ -249,34 +284,54 @@ function writeUrlOnly(request: AuthorizationUrlResult, context: CommandContext):
     authorizationRequest: requestDocument(request),
     state: request.state,
     codeVerifier: request.codeVerifier,
+    ...(request.nonce === undefined ? {} : { nonce: request.nonce }),
   }
+  const nonceRow: [string, string][] = request.nonce === undefined ? [] : [['nonce', request.nonce]]
+  const nonceFlag = request.nonce === undefined ? '' : ' --nonce <nonce>'
   context.output.result(
     document,
     () =>
       `${requestText(request)}${formatRows([
         ['state', request.state],
         ['code verifier', request.codeVerifier],
-      ])}\nThen run the same command with --redirect-url <url> --state <state> --code-verifier-env <VAR>.\n`,
+        ...nonceRow,
+      ])}\nThen run the same command with --redirect-url <url> --state <state> --code-verifier-env <VAR>${nonceFlag}.\n`,
   )
 }
 
+/** What the exchange needs of the authorization request. */
+interface KeptRequest {
+  readonly state: string
+  readonly codeVerifier: string
+  /** Sent with `openid` (UDAP): the ID token must carry it back. */
+  readonly nonce?: string | undefined
+}
+
 async function exchange(
-  client: Client,
+  target: AuthorizationTarget,
   redirectUrl: string,
-  state: string,
-  codeVerifier: string,
+  request: KeptRequest,
   context: CommandContext,
 ): Promise<void> {
+  const { client } = target
   // The redirect URL carries the code: keep it off stderr before anything can fail.
   context.secrets.add(redirectUrl)
-  const metadata = await client.serverMetadata()
-  const code = readAuthorizationCode(redirectUrl, { state, issuer: metadata.issuer })
+  const issuer = await target.issuer()
+  const code = readAuthorizationCode(redirectUrl, { state: request.state, issuer })
   context.secrets.add(code)
   const redirectUri = client.config.redirectUri ?? ''
   if (!isAtRedirectUri(redirectUrl, redirectUri)) {
     context.output.warning(`the pasted URL is not at the redirect URI ${redirectUri}`)
   }
   context.output.progress('exchanging the authorization code')
-  const response = await client.requestAccessToken({ code, codeVerifier })
+  const response = await client.requestAccessToken({
+    ...target.exchangeOptions,
+    code,
+    codeVerifier: request.codeVerifier,
+  })
+  if (request.nonce !== undefined && typeof response.id_token === 'string') {
+    const claims = await client.validateIdToken(response.id_token, { nonce: request.nonce })
+    context.output.detail(`ID token valid: iss ${String(claims.iss)}, sub ${String(claims.sub)}`)
+  }
   writeTokenResponse(response, context)
 }
