@@ -220,7 +220,7 @@ describe('UdapProtocol: authorization requests', () => {
         const holder = harness({ ...appConfig, scopes }, 'tiered_oauth').protocol
         const { params } = await holder.authorizationUrl({ ...trust, method: 'post' })
         expect(params).not.toHaveProperty('idp')
-        expect(params?.scope.split(' ')).toContain('udap')
+        expect(params?.scope?.split(' ')).toContain('udap')
       }
     })
 
