@@ -3,8 +3,9 @@
  * type (RSA 2048, P-256, P-384) on both crypto backends: consumer-facing apps (`b2c`) and
  * interactive B2B apps (`b2b`) register with the STU2 metadata, begin with the signed
  * `authorization_endpoint`, complete with a UDAP authentication token, validate the server's ID
- * token, read FHIR through the session, and refresh with a fresh authentication token. Every
- * rule of each authentication token is asserted where the server judged it.
+ * token, read FHIR through the session, and refresh with a fresh authentication token; `b2b`
+ * clients also get client-credentials tokens with `hl7-b2b`. Every rule of each authentication
+ * token is asserted where the server judged it.
  */
 import { type CryptoBackend, memoryStore, TokenError, type UdapFlow } from '@fhir-auth/client'
 import { createWebCryptoBackend } from '@fhir-auth/crypto-webcrypto'
@@ -19,7 +20,15 @@ import {
   registeredCodeClient,
   tokenRecordsSince,
 } from './support/code-flow-context.js'
-import { b2bContext, type TrustInputs, trustInputsOf } from './support/udap-test-context.js'
+import {
+  b2bContext,
+  clientCredentialsRegistration,
+  createUdapClient,
+  expectedB2bExtension,
+  identityOf,
+  type TrustInputs,
+  trustInputsOf,
+} from './support/udap-test-context.js'
 
 let sandbox: UdapSandbox
 let trust: TrustInputs
@@ -133,6 +142,38 @@ describe.each(backends)('on $name', ({ name: backendName, crypto }) => {
       },
     )
   })
+})
+
+describe.each(backends)('b2b client credentials on $name', ({ name: backendName, crypto }) => {
+  it.each(keyMatrix)(
+    'a $keyType client with flow b2b gets an hl7-b2b token signed $algorithm',
+    async ({ keyType, algorithm }) => {
+      const clientUri = `https://client.example.test/cc-${keyType}-${backendName}`
+      const certificate = await sandbox.certificateAuthority.issue({
+        commonName: `cc ${keyType}`,
+        sanUris: [clientUri],
+        keyType,
+      })
+      const backend = crypto()
+      const client = createUdapClient(sandbox, identityOf(certificate), {
+        flow: 'b2b',
+        ...(backend === undefined ? {} : { crypto: backend }),
+      })
+      const registration = await client.registerClient(clientCredentialsRegistration, {
+        clientUri,
+        ...trust,
+      })
+      const token = await client.requestBackendToken({ b2b: b2bContext })
+      expect(token.token_type).toBe('Bearer')
+      expect(sandbox.authenticationTokens.at(-1)).toMatchObject({
+        grantType: 'client_credentials',
+        accepted: true,
+        clientId: registration.client_id,
+        header: { alg: algorithm },
+        claims: { extensions: { 'hl7-b2b': expectedB2bExtension } },
+      })
+    },
+  )
 })
 
 describe('interactive B2B keeps client credentials; consumer apps have none', () => {
