@@ -4,7 +4,7 @@
  * identity provider and back), and the callback URL is what `client.completeAuthorization`
  * checks and exchanges.
  */
-import type { BeginAuthorizationOptions, Client } from '@fhir-auth/client'
+import type { BeginAuthorizationOptions, Client, KeyValueStore, Session } from '@fhir-auth/client'
 import {
   showAuthorizationRequest,
   showRedirect,
@@ -63,4 +63,28 @@ export async function beginAndSignIn(
   showRedirect(transcript, result)
   const parameters = begun.params ?? Object.fromEntries(new URL(begun.authUrl).searchParams)
   return { callbackUrl: result.redirectUrl.href, parameters }
+}
+
+/** The token response members the sections show. */
+export const codeTokenFields = [
+  'access_token',
+  'refresh_token',
+  'id_token',
+  'token_type',
+  'expires_in',
+  'scope',
+]
+
+/** Completes a sign-in from its callback URL and the store its launch was kept in. */
+export function completeSignIn(
+  context: DemoContext,
+  client: Client,
+  signIn: SignIn,
+  store: KeyValueStore,
+): Promise<Session> {
+  return context.call(
+    'client.completeAuthorization(callbackUrl, { store })',
+    () => client.completeAuthorization(signIn.callbackUrl, { store }),
+    { responseFields: codeTokenFields },
+  )
 }

@@ -2,10 +2,11 @@
  * What the authorization-code sections share: a certificate for an app (or a data holder) from
  * a sandbox's CA, its key in the ledger first, and a UDAP client configured with it.
  */
-import type { Client, UdapFlow } from '@fhir-auth/client'
+import type { Client, RegistrationResponse, UdapFlow } from '@fhir-auth/client'
 import type { UdapSandbox } from '@fhir-auth/sandbox'
 import type { KeyType } from '@fhir-auth/test-pki/issuer'
 import type { DemoContext } from '../demo-context.js'
+import { trustOptionsOf } from '../sandbox-world.js'
 
 /** What a section's client is: who it is, at which server, asking for what. */
 export interface AppIdentity {
@@ -16,6 +17,9 @@ export interface AppIdentity {
   readonly flow: UdapFlow
   readonly redirectUri: string
   readonly scopes: readonly string[]
+  /** The software statement's `scope`. */
+  readonly registeredScope: string
+  readonly grantTypes: readonly string[]
 }
 
 /**
@@ -46,25 +50,8 @@ export async function createAppClient(
   )
 }
 
-/** The registration metadata of an authorization-code client (STU2 §3). */
-export function codeRegistrationMetadata(
-  clientName: string,
-  identity: AppIdentity,
-  scope: string,
-  grantTypes: readonly string[],
-): Readonly<Record<string, unknown>> {
-  return {
-    client_name: clientName,
-    contacts: ['mailto:demo@example.test'],
-    grant_types: grantTypes,
-    redirect_uris: [identity.redirectUri],
-    logo_uri: 'https://demo-app.example.test/logo.png',
-    scope,
-  }
-}
-
 /** The registration response members the sections show. */
-export const codeRegistrationFields = [
+const codeRegistrationFields = [
   'client_id',
   'grant_types',
   'response_types',
@@ -72,12 +59,32 @@ export const codeRegistrationFields = [
   'scope',
 ]
 
-/** The token response members the sections show. */
-export const codeTokenFields = [
-  'access_token',
-  'refresh_token',
-  'id_token',
-  'token_type',
-  'expires_in',
-  'scope',
-]
+/**
+ * Registers the client for the authorization code (STU2 §3: redirect URI and logo required;
+ * the library sets `response_types`) with `sandbox`'s trust inputs, shown as `code`.
+ */
+export function registerApp(
+  context: DemoContext,
+  sandbox: UdapSandbox,
+  client: Client,
+  identity: AppIdentity,
+  code = 'client.registerClient(metadata, { clientUri, trustedAnchors, crls })',
+): Promise<RegistrationResponse> {
+  const metadata = {
+    client_name: identity.commonName,
+    contacts: ['mailto:demo@example.test'],
+    grant_types: identity.grantTypes,
+    redirect_uris: [identity.redirectUri],
+    logo_uri: 'https://demo-app.example.test/logo.png',
+    scope: identity.registeredScope,
+  }
+  return context.call(
+    code,
+    () =>
+      client.registerClient(metadata, {
+        clientUri: identity.clientUri,
+        ...trustOptionsOf(sandbox.trust),
+      }),
+    { responseFields: codeRegistrationFields },
+  )
+}

@@ -2,15 +2,9 @@
 import { ConfigurationError, memoryStore } from '@fhir-auth/client'
 import { fingerprint } from '../display-values.js'
 import type { Flow } from '../flow.js'
-import { redirectUri, type SandboxWorld, trustOptionsOf } from '../sandbox-world.js'
-import { beginAndSignIn } from '../sign-in-steps.js'
-import {
-  type AppIdentity,
-  codeRegistrationFields,
-  codeRegistrationMetadata,
-  codeTokenFields,
-  createAppClient,
-} from './udap-app-identity.js'
+import { redirectUri, type SandboxWorld } from '../sandbox-world.js'
+import { beginAndSignIn, codeTokenFields, completeSignIn } from '../sign-in-steps.js'
+import { type AppIdentity, createAppClient, registerApp } from './udap-app-identity.js'
 
 const consumerApp: AppIdentity = {
   clientUri: 'https://demo-app.example.test/consumer',
@@ -19,6 +13,8 @@ const consumerApp: AppIdentity = {
   flow: 'b2c',
   redirectUri,
   scopes: ['openid', 'fhirUser', 'user/*.rs'],
+  registeredScope: 'openid fhirUser user/*.rs',
+  grantTypes: ['authorization_code', 'refresh_token'],
 }
 
 /**
@@ -34,22 +30,8 @@ export const udapConsumerAppFlow: Flow<SandboxWorld> = {
   title: 'UDAP consumer app (b2c): authorization code, ID token, session with refresh',
   async run(context, world) {
     const { dataHolder } = world.tiered
-    const trust = trustOptionsOf(dataHolder.trust)
     const client = await createAppClient(context, dataHolder, consumerApp)
-    const registration = await context.call(
-      'client.registerClient(metadata, { clientUri, trustedAnchors, crls })',
-      () =>
-        client.registerClient(
-          codeRegistrationMetadata(
-            consumerApp.commonName,
-            consumerApp,
-            consumerApp.scopes.join(' '),
-            ['authorization_code', 'refresh_token'],
-          ),
-          { clientUri: consumerApp.clientUri, ...trust },
-        ),
-      { responseFields: codeRegistrationFields },
-    )
+    const registration = await registerApp(context, dataHolder, client, consumerApp)
     context.check(
       JSON.stringify(registration.response_types) === '["code"]',
       `registered for the authorization code with refresh: client_id ${registration.client_id}`,
@@ -63,11 +45,7 @@ export const udapConsumerAppFlow: Flow<SandboxWorld> = {
       { store },
       'the user signs in and approves',
     )
-    const session = await context.call(
-      'client.completeAuthorization(callbackUrl, { store })',
-      () => client.completeAuthorization(signIn.callbackUrl, { store }),
-      { responseFields: codeTokenFields },
-    )
+    const session = await completeSignIn(context, client, signIn, store)
     const claims = session.tokens.idTokenClaims
     context.check(
       claims?.iss === dataHolder.issuer &&

@@ -3,14 +3,9 @@
 import { showAuthorizationRequest, showRedirect, userAgentRequest } from '../authorization-steps.js'
 import { DemoFailure } from '../demo-failure.js'
 import type { Flow } from '../flow.js'
-import { redirectUri, type SandboxWorld, trustOptionsOf } from '../sandbox-world.js'
-import {
-  type AppIdentity,
-  codeRegistrationFields,
-  codeRegistrationMetadata,
-  codeTokenFields,
-  createAppClient,
-} from './udap-app-identity.js'
+import { redirectUri, type SandboxWorld } from '../sandbox-world.js'
+import { codeTokenFields } from '../sign-in-steps.js'
+import { type AppIdentity, createAppClient, registerApp } from './udap-app-identity.js'
 
 const businessApp: AppIdentity = {
   clientUri: 'https://demo-app.example.test/clinic-portal',
@@ -19,6 +14,8 @@ const businessApp: AppIdentity = {
   flow: 'b2b',
   redirectUri,
   scopes: ['user/*.rs'],
+  registeredScope: 'user/*.rs',
+  grantTypes: ['authorization_code'],
 }
 
 /**
@@ -34,19 +31,8 @@ export const udapInteractiveB2bFlow: Flow<SandboxWorld> = {
   title: 'UDAP interactive B2B (b2b): a user of a business app, authorize-POST',
   async run(context, world) {
     const { dataHolder } = world.tiered
-    const trust = trustOptionsOf(dataHolder.trust)
     const client = await createAppClient(context, dataHolder, businessApp)
-    await context.call(
-      'client.registerClient(metadata, { clientUri, trustedAnchors, crls })',
-      () =>
-        client.registerClient(
-          codeRegistrationMetadata(businessApp.commonName, businessApp, 'user/*.rs', [
-            'authorization_code',
-          ]),
-          { clientUri: businessApp.clientUri, ...trust },
-        ),
-      { responseFields: codeRegistrationFields },
-    )
+    await registerApp(context, dataHolder, client, businessApp)
     const request = await context.call("client.authorizationUrl({ method: 'post' })", () =>
       client.authorizationUrl({ method: 'post' }),
     )

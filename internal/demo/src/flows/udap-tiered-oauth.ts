@@ -2,15 +2,9 @@
 import { AuthorizationError, memoryStore } from '@fhir-auth/client'
 import type { DemoContext } from '../demo-context.js'
 import type { Flow } from '../flow.js'
-import { redirectUri, type SandboxWorld, trustOptionsOf } from '../sandbox-world.js'
-import { beginAndSignIn } from '../sign-in-steps.js'
-import {
-  type AppIdentity,
-  codeRegistrationFields,
-  codeRegistrationMetadata,
-  codeTokenFields,
-  createAppClient,
-} from './udap-app-identity.js'
+import { redirectUri, type SandboxWorld } from '../sandbox-world.js'
+import { beginAndSignIn, completeSignIn } from '../sign-in-steps.js'
+import { type AppIdentity, createAppClient, registerApp } from './udap-app-identity.js'
 
 const tieredApp: AppIdentity = {
   clientUri: 'https://demo-app.example.test/tiered',
@@ -19,6 +13,8 @@ const tieredApp: AppIdentity = {
   flow: 'tiered_oauth',
   redirectUri,
   scopes: ['openid', 'fhirUser', 'user/*.rs'],
+  registeredScope: 'openid fhirUser udap user/*.rs',
+  grantTypes: ['authorization_code', 'refresh_token'],
 }
 
 /** A data holder built with the library: a UDAP client of the identity provider. */
@@ -29,6 +25,9 @@ const dataHolderAtIdp: AppIdentity = {
   flow: 'tiered_oauth',
   redirectUri: 'https://demo-data-holder.example.test/idp-callback',
   scopes: ['openid', 'udap'],
+  registeredScope: 'openid udap',
+  // An IdP issues no refresh token for Tiered OAuth logins.
+  grantTypes: ['authorization_code'],
 }
 
 /**
@@ -52,20 +51,7 @@ export const udapTieredOAuthFlow: Flow<SandboxWorld> = {
 async function appRole(context: DemoContext, world: SandboxWorld): Promise<void> {
   const { dataHolder, identityProvider } = world.tiered
   const client = await createAppClient(context, dataHolder, tieredApp)
-  await context.call(
-    'client.registerClient(metadata, { clientUri, trustedAnchors, crls })',
-    () =>
-      client.registerClient(
-        codeRegistrationMetadata(
-          tieredApp.commonName,
-          tieredApp,
-          'openid fhirUser udap user/*.rs',
-          ['authorization_code', 'refresh_token'],
-        ),
-        { clientUri: tieredApp.clientUri, ...trustOptionsOf(dataHolder.trust) },
-      ),
-    { responseFields: codeRegistrationFields },
-  )
+  await registerApp(context, dataHolder, client, tieredApp)
   const store = memoryStore()
   const idp = identityProvider.issuer
   const signIn = await beginAndSignIn(
@@ -80,11 +66,7 @@ async function appRole(context: DemoContext, world: SandboxWorld): Promise<void>
     `the request named idp ${idp} and the library added the udap scope`,
     'the request did not carry idp and the udap scope',
   )
-  const session = await context.call(
-    'client.completeAuthorization(callbackUrl, { store })',
-    () => client.completeAuthorization(signIn.callbackUrl, { store }),
-    { responseFields: codeTokenFields },
-  )
+  const session = await completeSignIn(context, client, signIn, store)
   const login = dataHolder.tieredLogins.at(-1)
   context.check(
     login?.outcome === 'code' && login.identity?.issuer === idp,
@@ -123,16 +105,12 @@ async function dataHolderRole(context: DemoContext, world: SandboxWorld): Promis
     "the data holder's side, built with the library: a UDAP client of the identity provider asking only who the user is",
   )
   const holder = await createAppClient(context, identityProvider, dataHolderAtIdp)
-  await context.call(
+  await registerApp(
+    context,
+    identityProvider,
+    holder,
+    dataHolderAtIdp,
     "client.registerClient({ …, scope: 'openid udap' }, { clientUri, trustedAnchors, crls })",
-    () =>
-      holder.registerClient(
-        codeRegistrationMetadata(dataHolderAtIdp.commonName, dataHolderAtIdp, 'openid udap', [
-          'authorization_code',
-        ]),
-        { clientUri: dataHolderAtIdp.clientUri, ...trustOptionsOf(identityProvider.trust) },
-      ),
-    { responseFields: codeRegistrationFields },
   )
   const store = memoryStore()
   const signIn = await beginAndSignIn(
@@ -142,11 +120,7 @@ async function dataHolderRole(context: DemoContext, world: SandboxWorld): Promis
     { store },
     'the user signs in at the identity provider',
   )
-  const session = await context.call(
-    'client.completeAuthorization(callbackUrl, { store })',
-    () => holder.completeAuthorization(signIn.callbackUrl, { store }),
-    { responseFields: codeTokenFields },
-  )
+  const session = await completeSignIn(context, holder, signIn, store)
   const claims = session.tokens.idTokenClaims
   context.check(
     claims?.iss === identityProvider.issuer &&

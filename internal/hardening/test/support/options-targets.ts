@@ -535,11 +535,7 @@ export function createOptionsTargets(resources: () => OptionsResources): readonl
       valid: () => ({
         issuer: 'udap-client-1',
         tokenEndpoint: `${udapOrigin}/token`,
-        signer: {
-          alg: 'ES256',
-          certificateChain: identity().client.chainDer,
-          sign: async () => new Uint8Array(64),
-        },
+        signer: udapSigner(),
         extensions: { 'example-extension': { a: 1 } },
       }),
       run: (options) => createAuthenticationToken(options as never),
@@ -551,11 +547,7 @@ export function createOptionsTargets(resources: () => OptionsResources): readonl
         ...transport(),
         tokenEndpoint: `${udapOrigin}/token`,
         issuer: 'udap-client-1',
-        signer: {
-          alg: 'ES256',
-          certificateChain: identity().client.chainDer,
-          sign: async () => new Uint8Array(64),
-        },
+        signer: udapSigner(),
         scopes: ['system/*.rs'],
       }),
       run: (options) => requestUdapClientCredentialsToken(options as never),

@@ -7,13 +7,13 @@
  * clients also get client-credentials tokens with `hl7-b2b`. Every rule of each authentication
  * token is asserted where the server judged it.
  */
-import { type CryptoBackend, memoryStore, TokenError, type UdapFlow } from '@fhir-auth/client'
-import { createWebCryptoBackend } from '@fhir-auth/crypto-webcrypto'
+import { memoryStore, TokenError, type UdapFlow } from '@fhir-auth/client'
 import { startUdapSandbox, type UdapSandbox } from '@fhir-auth/sandbox'
 import { failureOf } from '@fhir-auth/test-utils/failure'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   appRedirectUri,
+  backendMatrix,
   callbackOf,
   expectCodeFlowAuthenticationToken,
   keyMatrix,
@@ -41,17 +41,9 @@ beforeAll(async () => {
 })
 afterAll(() => sandbox.close())
 
-const backends: readonly {
-  readonly name: string
-  readonly crypto: () => CryptoBackend | undefined
-}[] = [
-  { name: 'crypto-node', crypto: () => undefined },
-  { name: 'crypto-webcrypto', crypto: () => createWebCryptoBackend() },
-]
-
 const appScopes = ['openid', 'fhirUser', 'profile', 'user/*.rs']
 
-describe.each(backends)('on $name', ({ name: backendName, crypto }) => {
+describe.each(backendMatrix)('on $name', ({ name: backendName, crypto }) => {
   describe.each([
     { flow: 'b2c' as UdapFlow, method: 'get' as const },
     { flow: 'b2b' as UdapFlow, method: 'post' as const },
@@ -144,7 +136,7 @@ describe.each(backends)('on $name', ({ name: backendName, crypto }) => {
   })
 })
 
-describe.each(backends)('b2b client credentials on $name', ({ name: backendName, crypto }) => {
+describe.each(backendMatrix)('b2b client credentials on $name', ({ name: backendName, crypto }) => {
   it.each(keyMatrix)(
     'a $keyType client with flow b2b gets an hl7-b2b token signed $algorithm',
     async ({ keyType, algorithm }) => {

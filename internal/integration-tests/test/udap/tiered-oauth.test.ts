@@ -17,11 +17,11 @@ import {
   IdTokenError,
   memoryStore,
 } from '@fhir-auth/client'
-import { createWebCryptoBackend } from '@fhir-auth/crypto-webcrypto'
 import { startTieredOAuthSandboxes, type TieredOAuthSandboxes } from '@fhir-auth/sandbox'
 import { failureOf } from '@fhir-auth/test-utils/failure'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import {
+  backendMatrix,
   type CodeClient,
   callbackOf,
   expectCodeFlowAuthenticationToken,
@@ -45,14 +45,6 @@ afterEach(() => {
   sandboxes.dataHolder.setHostile(undefined)
   sandboxes.identityProvider.setHostile(undefined)
 })
-
-const backends: readonly {
-  readonly name: string
-  readonly crypto: () => CryptoBackend | undefined
-}[] = [
-  { name: 'crypto-node', crypto: () => undefined },
-  { name: 'crypto-webcrypto', crypto: () => createWebCryptoBackend() },
-]
 
 /** An app of the data holder in the tiered_oauth flow (registered with `udap`). */
 function tieredApp(name: string, keyType: 'rsa2048' | 'p256' | 'p384', crypto?: CryptoBackend) {
@@ -85,7 +77,7 @@ function dataHolderClient(
   })
 }
 
-describe.each(backends)('on $name', ({ name: backendName, crypto }) => {
+describe.each(backendMatrix)('on $name', ({ name: backendName, crypto }) => {
   describe('the app: udap scope and idp, through the data holder to the IdP and back', () => {
     it.each(keyMatrix)(
       'a $keyType app signs in at the IdP and reads FHIR at the data holder ($algorithm)',

@@ -11,6 +11,7 @@ import type {
   RegistrationResponse,
   UdapFlow,
 } from '@fhir-auth/client'
+import { createWebCryptoBackend } from '@fhir-auth/crypto-webcrypto'
 import type { AuthenticationTokenRecord, UdapSandbox } from '@fhir-auth/sandbox'
 import type { KeyType } from '@fhir-auth/test-pki/issuer'
 import { expect } from 'vitest'
@@ -18,6 +19,15 @@ import { createUdapClient, identityOf, type TrustInputs } from './udap-test-cont
 
 /** The app's redirect URI: registered, never contacted (the user agent stops there). */
 export const appRedirectUri = 'https://app.example.test/callback'
+
+/** The two crypto backends of the matrix: the default (crypto-node in Node) and WebCrypto. */
+export const backendMatrix: readonly {
+  readonly name: string
+  readonly crypto: () => CryptoBackend | undefined
+}[] = [
+  { name: 'crypto-node', crypto: () => undefined },
+  { name: 'crypto-webcrypto', crypto: () => createWebCryptoBackend() },
+]
 
 /** The three key types of the matrix, with the algorithm each signs with. */
 export const keyMatrix = [
