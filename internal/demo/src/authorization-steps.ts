@@ -4,10 +4,56 @@
  * and the redirect back with `code` and `state`, which the app checks against what it stored.
  */
 import type { AuthorizationUrlOptions, Client } from '@fhir-auth/client'
-import type { SmartSandbox } from '@fhir-auth/sandbox'
+import type { AuthorizeRequest, AuthorizeResult, SmartSandbox } from '@fhir-auth/sandbox'
 import type { DemoContext } from './demo-context.js'
 import { DemoFailure } from './demo-failure.js'
 import { memberRows } from './exchange-view.js'
+import type { Transcript } from './transcript.js'
+
+/** A sandbox's headless user agent: SMART and UDAP sandboxes both have one. */
+export interface UserAgent {
+  authorize(
+    request: AuthorizeRequest,
+    options?: { readonly decision?: 'approve' | 'deny' },
+  ): Promise<AuthorizeResult>
+}
+
+/** An authorization request as the library returns it: GET URL, or POST endpoint and form. */
+export interface BuiltRequest {
+  readonly authUrl: string
+  readonly params?: Readonly<Record<string, string>>
+}
+
+/** Shows where the browser goes and every parameter it carries. */
+export function showAuthorizationRequest(transcript: Transcript, request: BuiltRequest): void {
+  const url = new URL(request.authUrl)
+  const parameters = request.params ?? Object.fromEntries(url.searchParams)
+  transcript.request(
+    request.params === undefined ? 'GET' : 'POST',
+    `${url.origin}${url.pathname}`,
+    request.params === undefined
+      ? 'the browser is sent here (authUrl)'
+      : 'the browser submits this form (authUrl + params)',
+  )
+  transcript.rows(memberRows(parameters))
+}
+
+/** Sends the user agent where the request says (GET URL, or POST form). */
+export function userAgentRequest(request: BuiltRequest): AuthorizeRequest {
+  return request.params === undefined
+    ? { url: request.authUrl }
+    : { endpoint: request.authUrl, params: request.params }
+}
+
+/** Shows the redirect back to the app and its parameters (secrets summarised by name). */
+export function showRedirect(transcript: Transcript, result: AuthorizeResult): void {
+  const redirect = result.redirectUrl
+  transcript.response(
+    result.status,
+    `redirect to ${redirect ? redirect.origin + redirect.pathname : '?'}`,
+  )
+  transcript.rows(memberRows(Object.fromEntries(redirect?.searchParams ?? [])))
+}
 
 /** What the app keeps from an authorization for the code exchange. */
 export interface CompletedAuthorization {
@@ -41,23 +87,10 @@ export async function authorize(
   ledger.add('state', request.state)
   ledger.add('PKCE code verifier', request.codeVerifier)
   if (detail === 'full') {
-    const url = new URL(request.authUrl)
-    const parameters = request.params ?? Object.fromEntries(url.searchParams)
-    transcript.request(
-      request.params === undefined ? 'GET' : 'POST',
-      `${url.origin}${url.pathname}`,
-      request.params === undefined
-        ? 'the browser is sent here (authUrl)'
-        : 'the browser submits this form (authUrl + params)',
-    )
-    transcript.rows(memberRows(parameters))
+    showAuthorizationRequest(transcript, request)
     transcript.call('sandbox.authorize(…): the user signs in and approves (headless browser)')
   }
-  const result = await sandbox.authorize(
-    request.params === undefined
-      ? { url: request.authUrl }
-      : { endpoint: request.authUrl, params: request.params },
-  )
+  const result = await sandbox.authorize(userAgentRequest(request))
   if (result.code === undefined) {
     throw new DemoFailure(
       `authorization refused: ${result.error ?? 'no code'} (${result.errorDescription ?? 'no description'})`,
@@ -68,12 +101,7 @@ export async function authorize(
     throw new DemoFailure('the redirect carries another state than the one the app stored')
   }
   if (detail === 'full') {
-    const redirect = result.redirectUrl
-    transcript.response(
-      result.status,
-      `redirect to ${redirect ? redirect.origin + redirect.pathname : '?'}`,
-    )
-    transcript.rows(memberRows(Object.fromEntries(redirect?.searchParams ?? [])))
+    showRedirect(transcript, result)
     transcript.ok('state in the redirect equals the state the app stored (CSRF check)')
   } else {
     transcript.ok(

@@ -24,6 +24,9 @@ export type ExchangeView =
   | ExchangeViewOptions
   | ((exchange: RecordedExchange) => ExchangeViewOptions)
 
+/** What a flow chooses of a client's options; the context adds the rest. */
+export type DemoClientOptions = Pick<ClientOptions, 'protocol' | 'clientType' | 'flow'>
+
 /** The per-request time limit given to every demo client. */
 const requestTimeoutMs = 10_000
 
@@ -55,7 +58,7 @@ export class DemoContext {
   }
 
   /** Options for `new Client`: the recording fetch, the transcript logger and a time limit. */
-  clientOptions(options: Pick<ClientOptions, 'protocol' | 'clientType'> = {}): ClientOptions {
+  clientOptions(options: DemoClientOptions = {}): ClientOptions {
     return {
       ...options,
       fetch: this.recorder.fetch,
@@ -69,10 +72,7 @@ export class DemoContext {
    * the configuration as `client.config.toJSON()` gives it (secrets already redacted), with
    * rows unchanged since the previous client folded into one.
    */
-  createClient(
-    config: ClientConfigInput,
-    options: Pick<ClientOptions, 'protocol' | 'clientType'> = {},
-  ): Client {
+  createClient(config: ClientConfigInput, options: DemoClientOptions = {}): Client {
     const client = new Client(config, this.clientOptions(options))
     const shownOptions = Object.entries(options)
       .map(([name, value]) => `${name}: '${String(value)}'`)

@@ -1,5 +1,5 @@
 /**
- * The full walk: both sandboxes on 127.0.0.1, then the eleven flows in order, each building on
+ * The full walk: the sandboxes on 127.0.0.1, then the fourteen flows in order, each building on
  * the ones before (so the first failure ends the walk).
  */
 import type { DemoContext } from './demo-context.js'
@@ -13,8 +13,11 @@ import { smartRegistrationFlow } from './flows/smart-registration.js'
 import { standaloneLaunchFlow } from './flows/standalone-launch.js'
 import { udapB2bTokenFlow } from './flows/udap-b2b-token.js'
 import { udapCancellationFlow } from './flows/udap-cancellation.js'
+import { udapConsumerAppFlow } from './flows/udap-consumer-app.js'
 import { udapDiscoveryFlow } from './flows/udap-discovery.js'
+import { udapInteractiveB2bFlow } from './flows/udap-interactive-b2b.js'
 import { udapRegistrationFlow } from './flows/udap-registration.js'
+import { udapTieredOAuthFlow } from './flows/udap-tiered-oauth.js'
 import { type SandboxWorld, startSandboxWorld } from './sandbox-world.js'
 
 /** The sections of the sandbox walk, in order. */
@@ -30,6 +33,9 @@ export const sandboxFlows: readonly Flow<SandboxWorld>[] = [
   udapRegistrationFlow,
   udapB2bTokenFlow,
   udapCancellationFlow,
+  udapConsumerAppFlow,
+  udapInteractiveB2bFlow,
+  udapTieredOAuthFlow,
 ]
 
 /**
@@ -58,6 +64,14 @@ export async function runSandboxWalk(
         {
           name: 'UDAP sandbox',
           value: `${world.udap.fhirBaseUrl}  signed metadata, test PKI with CRLs, hl7-b2b required`,
+        },
+        {
+          name: 'UDAP data holder',
+          value: `${world.tiered.dataHolder.fhirBaseUrl}  authorization code, refresh, Tiered OAuth`,
+        },
+        {
+          name: 'identity provider',
+          value: `${world.tiered.identityProvider.fhirBaseUrl}  OpenID Connect for Tiered OAuth, its own PKI`,
         },
       ],
       1,

@@ -15,8 +15,11 @@ import {
   type SmartSandbox,
   sandboxDefaultRedirectUri,
   startSmartSandbox,
+  startTieredOAuthSandboxes,
   startUdapSandbox,
+  type TieredOAuthSandboxes,
   type UdapSandbox,
+  type UdapTrust,
 } from '@fhir-auth/sandbox'
 import type { IssuedCertificate } from '@fhir-auth/test-pki/issuer'
 import { DemoFailure } from './demo-failure.js'
@@ -51,6 +54,11 @@ export interface Handoffs {
 export interface SandboxWorld {
   readonly smart: SmartSandbox
   readonly udap: UdapSandbox
+  /**
+   * The authorization-code world of sections 12 to 14: a data holder (authorization code,
+   * refresh, Tiered OAuth) and the identity provider it trusts, each with its own PKI.
+   */
+  readonly tiered: TieredOAuthSandboxes
   readonly keys: { readonly es384: ClientKeys; readonly rs384: ClientKeys }
   /** The symmetric client's secret. */
   readonly clientSecret: string
@@ -73,6 +81,7 @@ export async function startSandboxWorld(ledger: SecretLedger): Promise<SandboxWo
   // The slow parts (RSA keys, the UDAP PKI, oidc-provider's import) run side by side; the
   // clients that need the keys are added once the keys exist.
   const udapStarting = startUdapSandbox()
+  const tieredStarting = startTieredOAuthSandboxes()
   const smartStarting = startSmartSandbox({
     clients: [
       { client_id: smartClientIds.public, token_endpoint_auth_method: 'none' },
@@ -83,20 +92,21 @@ export async function startSandboxWorld(ledger: SecretLedger): Promise<SandboxWo
       },
     ],
   })
-  const close = () => closeStarted([udapStarting, smartStarting])
-  let started: [ClientKeys, ClientKeys, UdapSandbox, SmartSandbox]
+  const close = () => closeStarted([udapStarting, tieredStarting, smartStarting])
+  let started: [ClientKeys, ClientKeys, UdapSandbox, TieredOAuthSandboxes, SmartSandbox]
   try {
     started = await Promise.all([
       generateClientKeys('ES384'),
       generateClientKeys('RS384'),
       udapStarting,
+      tieredStarting,
       smartStarting,
     ])
   } catch (error) {
     await close()
     throw error
   }
-  const [es384, rs384, udap, smart] = started
+  const [es384, rs384, udap, tiered, smart] = started
   ledger.add('SMART initial access token', smart.initialAccessToken)
   ledger.addPrivateKeyPem('ES384 client key', es384.privateKeyPem)
   ledger.addPrivateKeyPem('RS384 client key', rs384.privateKeyPem)
@@ -126,19 +136,25 @@ export async function startSandboxWorld(ledger: SecretLedger): Promise<SandboxWo
     return {
       smart,
       udap,
+      tiered,
       keys: { es384, rs384 },
       clientSecret,
       udapCertificate,
-      udapTrust: {
-        trustedAnchors: udap.trust.anchors.map((anchor) => anchor.pem),
-        crls: udap.trust.crls.map((crl) => crl.pem),
-      },
+      udapTrust: trustOptionsOf(udap.trust),
       handoffs: {},
       close,
     }
   } catch (error) {
     await close()
     throw error
+  }
+}
+
+/** Trust inputs as a UDAP client is given them: a community's anchors and current CRLs. */
+export function trustOptionsOf(trust: UdapTrust): UdapTrustOptions {
+  return {
+    trustedAnchors: trust.anchors.map((anchor) => anchor.pem),
+    crls: trust.crls.map((crl) => crl.pem),
   }
 }
 

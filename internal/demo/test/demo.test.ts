@@ -48,7 +48,7 @@ describe('pnpm demo (the sandbox walk, end to end)', () => {
   })
 
   it('shows every section heading, numbered, in order', () => {
-    expect(sandboxFlows).toHaveLength(11)
+    expect(sandboxFlows).toHaveLength(14)
     let previous = -1
     sandboxFlows.forEach((flow, index) => {
       const heading = `\n${String(index + 1).padStart(2)}. ${flow.title}\n`
@@ -68,6 +68,8 @@ describe('pnpm demo (the sandbox walk, end to end)', () => {
       'ES384 client key',
       'RS384 client key (line 1)',
       'UDAP client key',
+      'fhir-auth demo consumer app key',
+      'fhir-auth demo data holder key',
       'state',
       'PKCE code verifier',
       'authorization code',
@@ -102,6 +104,82 @@ describe('pnpm demo (the sandbox walk, end to end)', () => {
 
   it('is plain text under NO_COLOR', () => {
     expect(runs.walk.stdout).not.toMatch(ansiEscape)
+  })
+})
+
+describe('pnpm demo: the UDAP authorization-code sections (12 to 14)', () => {
+  /** The transcript of one section: from its heading to the next one (or the summary). */
+  function section(number: number): string {
+    const { stdout } = runs.walk
+    const start = stdout.indexOf(`\n${String(number).padStart(2)}. `)
+    const end = stdout.indexOf(`\n${String(number + 1).padStart(2)}. `, start + 1)
+    expect(start).toBeGreaterThan(-1)
+    return stdout.slice(start, end === -1 ? stdout.lastIndexOf('\n14 flows') : end)
+  }
+
+  /** The decoded client_assertion claim names of each token request in a section. */
+  function assertionClaimNames(text: string): string[][] {
+    return text
+      .split('client_assertion       [REDACTED]')
+      .slice(1)
+      .map((block) => {
+        const rows = block.split('\n    udap ')[0] ?? ''
+        return [...rows.matchAll(/^ {6}(\w+) /gm)].map((match) => match[1] as string)
+      })
+  }
+
+  it('12: a b2c app signs in with a nonce, reads FHIR through the session and refreshes', () => {
+    const text = section(12)
+    expect(text).toContain("new Client(config, { protocol: 'udap', flow: 'b2c' })")
+    expect(text).toMatch(
+      /client\.beginAuthorization\(\{ store \}\)\n {2}→ GET http:\/\/127\.0\.0\.1:\d+\/authorize/,
+    )
+    expect(text).toMatch(/\n {4}nonce {18}[A-Za-z0-9_-]{43}\n/)
+    expect(text).not.toMatch(/\n {4}(aud|launch) /)
+    expect(text).toContain('aud = client_id, nonce = the one sent')
+    expect(text).toContain("session.fetch('Patient/patient-1')")
+    expect(text).toMatch(
+      /refreshed with a new authentication token: refresh token #[0-9a-f]{6} replaces #[0-9a-f]{6}/,
+    )
+    expect(text).toContain(
+      'a b2c client has no client credentials: ConfigurationError on flow, nothing sent',
+    )
+    // Code exchange and refresh: authentication tokens without extensions.
+    const claims = assertionClaimNames(text)
+    expect(claims).toHaveLength(2)
+    for (const names of claims)
+      expect(names).toEqual(['header', 'x5c', 'iss', 'sub', 'aud', 'iat', 'exp', 'jti'])
+  })
+
+  it('13: interactive B2B by authorize-POST, ES384, no extensions', () => {
+    const text = section(13)
+    expect(text).toContain("client.authorizationUrl({ method: 'post' })")
+    expect(text).toContain('/authorize  the browser submits this form (authUrl + params)')
+    expect(text).toContain('header  {"alg":"ES384"}')
+    expect(assertionClaimNames(text)).toEqual([
+      ['header', 'x5c', 'iss', 'sub', 'aud', 'iat', 'exp', 'jti'],
+    ])
+    expect(text).toContain('no refresh token (none registered)')
+  })
+
+  it('14: Tiered OAuth as the app and as the data holder', () => {
+    const text = section(14)
+    expect(text).toContain('client.beginAuthorization({ store, idp })')
+    expect(text).toMatch(
+      /\n {4}scope {18}openid fhirUser user\/\*\.rs udap\n {4}idp {20}http:\/\/127\.0\.0\.1:\d+\/fhir\n/,
+    )
+    expect(text).toContain('and the library added the udap scope')
+    expect(text).toMatch(
+      /the data holder signed the user in at http:\/\/127\.0\.0\.1:\d+\/fhir \(sub udap-user-1\)/,
+    )
+    expect(text).toContain('AuthorizationError invalid_idp: the app may retry with another idp')
+    expect(text).toContain("client.registerClient({ …, scope: 'openid udap' }")
+    expect(text).toContain(
+      "IdP ID token verified with the IdP's keys (iss = idp, aud = this client, nonce); no refresh token",
+    )
+    expect(text).toMatch(
+      /map \(iss, sub\) = \(http:\/\/127\.0\.0\.1:\d+\/fhir, udap-user-1\) to a local user/,
+    )
   })
 })
 

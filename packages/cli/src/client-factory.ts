@@ -3,6 +3,7 @@ import {
   Client,
   type ClientConfigInput,
   type ClientType,
+  type UdapFlow,
 } from '@fhir-auth/client'
 import type { CliProtocol } from './args.js'
 import type { CommandContext } from './commands/command.js'
@@ -19,6 +20,7 @@ export function createClient(
   protocol: CliProtocol,
   clientType?: ClientType,
   basicAuthEncoding?: BasicAuthEncoding,
+  flow?: UdapFlow,
 ): Client {
   return new Client(
     { ...config, allowInsecureLocalhost: context.allowInsecureLocalhost },
@@ -29,6 +31,7 @@ export function createClient(
       logger: context.logger,
       timeoutMs: context.timeoutMs,
       ...(basicAuthEncoding === undefined ? {} : { basicAuthEncoding }),
+      ...(flow === undefined ? {} : { flow }),
     },
   )
 }

@@ -1,7 +1,6 @@
 import {
   type BasicAuthEncoding,
   type Clock,
-  ConfigurationError,
   type CryptoBackend,
   defaultLogger,
   type FetchLike,
@@ -15,6 +14,7 @@ import {
   wrongType,
 } from '@fhir-auth/core/internal'
 import type { ClientType, Protocol } from './client-type.js'
+import type { UdapFlow } from './flow.js'
 
 /**
  * The second argument of `new Client`: protocol selection and the injectable parts.
@@ -44,10 +44,14 @@ export interface ClientOptions {
    */
   readonly basicAuthEncoding?: BasicAuthEncoding | undefined
   /**
-   * Reserved by the spec for future UDAP flows (`b2b`, `b2c`, `tiered_oauth`). Not implemented:
-   * any value is refused with a `ConfigurationError` on `flow`.
+   * UDAP only (DESIGN §10): `'b2b'` (default; client credentials and interactive authorization
+   * code), `'b2c'` (consumer-facing apps: authorization code only) or `'tiered_oauth'`
+   * (authorization code with the user authenticated at an identity provider). Another value, or
+   * any value on a SMART client, is a `ConfigurationError` on `flow`.
+   *
+   * @see https://github.com/fhir-auth/fhir-auth/blob/main/docs/guides/udap.md
    */
-  readonly flow?: 'b2b' | 'b2c' | 'tiered_oauth' | undefined
+  readonly flow?: UdapFlow | null | undefined
 }
 
 /** The injectable parts after validation, shared by the protocol implementations. */
@@ -71,7 +75,6 @@ const knownOptions = [
   'basicAuthEncoding',
   'flow',
 ]
-const reservedFlows = ['b2b', 'b2c', 'tiered_oauth']
 
 /**
  * Reads the options object: its own members only; unknown names (`constructor` and `__proto__`
@@ -85,19 +88,12 @@ export function readClientOptions(options: unknown): Record<string, unknown> {
 }
 
 /**
- * Validates the injectable parts, and refuses the reserved `flow` keyword.
+ * Validates the injectable parts (`protocol`, `clientType` and `flow` are read by `Client`,
+ * which knows their order).
  *
  * @throws ConfigurationError naming the option.
  */
 export function resolveClientOptions(options: Record<string, unknown>): ResolvedClientOptions {
-  if (options.flow !== undefined) {
-    throw new ConfigurationError({
-      invalidAttribute: 'flow',
-      invalidValue: options.flow,
-      validValues: reservedFlows,
-      message: 'flow is reserved for future UDAP flows and not implemented yet',
-    })
-  }
   const crypto = options.crypto
   // Its specificationVersion is checked where it is first used, in code loaded on demand.
   if (crypto !== undefined && !hasFunctions(crypto, ['importSigner', 'verifySignature'])) {

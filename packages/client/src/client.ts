@@ -17,8 +17,13 @@ import {
   defaultClientTypes,
   type Protocol,
 } from './client-type.js'
+import { checkFlow, type UdapFlow } from './flow.js'
 import { IdTokenValidator } from './identity/id-token-validator.js'
-import { beginAuthorization, completeAuthorization } from './launch/authorization-flow.js'
+import {
+  beginAuthorization,
+  completeAuthorization,
+  trustInputsOf,
+} from './launch/authorization-flow.js'
 import type {
   AuthorizationUrlOptions,
   AuthorizationUrlResult,
@@ -100,7 +105,8 @@ export class Client {
    * @param config a `ClientConfig` or a plain object of its attributes.
    * @param options protocol, client type and the injectable parts (crypto, fetch, timeout, logger, clock).
    * @throws ConfigurationError for an invalid configuration, and — in the spec's order — a
-   *   client type that is not a string, an unknown protocol, or a client type invalid for it.
+   *   client type that is not a string, an unknown protocol, or a client type invalid for it;
+   *   then a `flow` that is not `b2b`, `b2c` or `tiered_oauth` (UDAP) or any `flow` (SMART).
    */
   constructor(config: ClientConfig | ClientConfigInput, options?: ClientOptions) {
     this.#config = ClientConfig.from(config)
@@ -111,8 +117,9 @@ export class Client {
     const explicitType = raw.clientType ?? null
     const clientType =
       explicitType === null ? defaultClientTypes[protocol] : checkClientType(protocol, explicitType)
+    const flow = checkFlow(protocol, raw.flow)
     this.#protocol = protocol
-    this.#context = new ProtocolContext(this.#config, resolveClientOptions(raw), clientType)
+    this.#context = new ProtocolContext(this.#config, resolveClientOptions(raw), clientType, flow)
     this.#make = implementations[protocol]
     const implementation = () => this.#call((made) => Promise.resolve(made))
     const context = this.#context
@@ -120,7 +127,7 @@ export class Client {
       context,
       implementation,
       identity: new IdTokenValidator({
-        clientId: () => context.config.clientId ?? '',
+        clientId: () => context.clientId() ?? '',
         hint: (signal) => implementation().then((made) => made.openIdProvider(signal)),
         fallbackIssuer: () => context.config.issuer,
         crypto: () => context.cryptoBackend(),
@@ -144,6 +151,11 @@ export class Client {
   /** The SMART client type; `null` for UDAP. */
   get clientType(): ClientType | null {
     return this.#context.clientType
+  }
+
+  /** The UDAP flow (`'b2b'`, `'b2c'` or `'tiered_oauth'`; `'b2b'` by default); `null` for SMART. */
+  get flow(): UdapFlow | null {
+    return this.#context.flow
   }
 
   /**
@@ -178,12 +190,16 @@ export class Client {
   }
 
   /**
-   * Builds an authorization request (SMART EHR or standalone launch) with a fresh `state` and
-   * PKCE verifier. GET gives a redirect URL; POST gives the bare endpoint plus form `params`.
+   * Builds an authorization request (SMART EHR or standalone launch; UDAP authorization code,
+   * with the signed `authorization_endpoint` and, in Tiered OAuth, `idp`) with a fresh `state`
+   * and PKCE verifier. GET gives a redirect URL; POST gives the bare endpoint plus form `params`.
    *
    * @throws ConfigurationError in the spec's order: `method`, `clientId`, `scopes`, `redirectUri`,
-   *   `authorizationEndpoint` (neither configured nor discoverable).
-   * @throws DiscoveryError when discovery fails or the discovered endpoint is not usable HTTPS.
+   *   `authorizationEndpoint` (neither configured nor discoverable); UDAP also `launch`, `idp`,
+   *   the trust inputs.
+   * @throws DiscoveryError when discovery fails or the discovered endpoint is not usable HTTPS
+   *   (UDAP: when `signed_metadata` does not validate).
+   * @see https://github.com/fhir-auth/fhir-auth/blob/main/docs/guides/udap.md
    */
   async authorizationUrl(options?: AuthorizationUrlOptions): Promise<AuthorizationUrlResult> {
     return this.#call((implementation) => implementation.authorizationUrl(options))
@@ -191,7 +207,8 @@ export class Client {
 
   /**
    * Exchanges an authorization code (with its PKCE verifier) for tokens, authenticating as the
-   * client type says.
+   * client type says (UDAP: with a UDAP authentication token; trust inputs optional when this
+   * client validated the server's metadata before).
    *
    * @throws ConfigurationError for a missing `clientId` or credential; TokenError for every failed exchange.
    */
@@ -200,8 +217,9 @@ export class Client {
   }
 
   /**
-   * Refreshes an access token. Without `scopes` the original grant's scopes are requested. When
-   * the server returns no new refresh token, the result carries the one sent.
+   * Refreshes an access token (UDAP: authenticated by a fresh UDAP authentication token). Without
+   * `scopes` the original grant's scopes are requested. When the server returns no new refresh
+   * token, the result carries the one sent.
    *
    * @throws ConfigurationError for a missing `clientId` or credential; TokenError for every failed exchange.
    */
@@ -213,7 +231,8 @@ export class Client {
    * SMART Backend Services (client credentials with a signed assertion), or for UDAP a
    * client-credentials request with a UDAP authentication token (`hl7-b2b` when `b2b` is given).
    *
-   * @throws ConfigurationError for missing `clientId`, key or `kid`; TokenError for every failed exchange.
+   * @throws ConfigurationError for missing `clientId`, key or `kid`, and on `flow` for a UDAP
+   *   `b2c` or `tiered_oauth` client; TokenError for every failed exchange.
    */
   async requestBackendToken(options?: RequestBackendTokenOptions): Promise<TokenResponse> {
     return this.#call((implementation) => implementation.requestBackendToken(options))
@@ -297,6 +316,7 @@ export class Client {
       this.#sessions,
       readTokens(tokens, this.#context),
       optionalListener(onTokens),
+      trustInputsOf(options ?? {}),
     )
   }
 
@@ -333,7 +353,8 @@ export class Client {
    * process, or in every process sharing `store` — share one token request. One cache entry per
    * token endpoint, client, scopes and `hl7-b2b` context.
    *
-   * @throws ConfigurationError on the options (checked now; the rest on first use).
+   * @throws ConfigurationError on the options (checked now; the rest on first use), and on
+   *   `flow` for a UDAP `b2c` or `tiered_oauth` client (client credentials are `b2b`).
    * @see https://github.com/fhir-auth/fhir-auth/blob/main/docs/guides/backend-services-at-scale.md
    */
   backendTokens(options?: BackendTokensOptions): BackendTokens {
@@ -360,9 +381,14 @@ export class Client {
     return checkTokenResponse(response, options, this.#context)
   }
 
-  /** A summary safe to log: protocol, client type and the redacted configuration. */
+  /** A summary safe to log: protocol, client type, UDAP flow and the redacted configuration. */
   toJSON(): Record<string, unknown> {
-    return { protocol: this.#protocol, clientType: this.clientType, config: this.#config.toJSON() }
+    return {
+      protocol: this.#protocol,
+      clientType: this.clientType,
+      ...(this.flow === null ? {} : { flow: this.flow }),
+      config: this.#config.toJSON(),
+    }
   }
 
   /** Node's `util.inspect` shows the redacted summary. */

@@ -7,14 +7,25 @@ export interface CancellableOptions {
   readonly signal?: AbortSignal | undefined
 }
 
-/** Options of `client.authorizationUrl`. */
-export interface AuthorizationUrlOptions extends CancellableOptions {
-  /** The EHR launch token (`launch` parameter); sent only when given. */
+/**
+ * Options of `client.authorizationUrl`. UDAP clients also take the trust inputs (for the signed
+ * `authorization_endpoint`; without them, the metadata this client validated before) and, in the
+ * `tiered_oauth` flow, `idp`.
+ */
+export interface AuthorizationUrlOptions extends CancellableOptions, Partial<UdapTrustOptions> {
+  /** SMART: the EHR launch token (`launch` parameter); sent only when given. UDAP has none. */
   readonly launch?: string | undefined
   /** Replaces the configured scopes for this request. */
   readonly customScopes?: readonly string[] | undefined
   /** `'get'` (default): a redirect URL. `'post'`: the bare endpoint plus form `params` (authorize-post). */
   readonly method?: 'get' | 'post' | undefined
+  /**
+   * UDAP Tiered OAuth: the identity provider's base URL, sent as `idp` (with `udap` added to the
+   * scopes). Required in the `tiered_oauth` flow unless the scopes are identity scopes only
+   * (`openid`, `udap`, `profile`, `email`): then this client is a data holder and its `baseUrl`
+   * the identity provider.
+   */
+  readonly idp?: string | undefined
 }
 
 /** The result of `client.authorizationUrl`. Store `state` and `codeVerifier` for the callback. */
@@ -25,6 +36,8 @@ export interface AuthorizationUrlResult {
   readonly codeVerifier: string
   /** POST only: the parameters to submit as the form body. */
   readonly params?: Readonly<Record<string, string>>
+  /** UDAP, when the scopes include `openid`: the `nonce` sent; keep it to check the ID token. */
+  readonly nonce?: string
 }
 
 /** Per-call credentials; each defaults to the configured value. */
@@ -34,14 +47,24 @@ export interface CredentialOverrides {
   readonly kid?: string | undefined
 }
 
-/** Options of `client.requestAccessToken`. */
-export interface RequestAccessTokenOptions extends CredentialOverrides, CancellableOptions {
+/**
+ * Options of `client.requestAccessToken`. UDAP clients may pass the trust inputs (needed when
+ * this client validated no metadata before, e.g. in another process than the authorization
+ * request); the credential overrides are SMART's.
+ */
+export interface RequestAccessTokenOptions
+  extends CredentialOverrides,
+    CancellableOptions,
+    Partial<UdapTrustOptions> {
   readonly code: string
   readonly codeVerifier: string
 }
 
-/** Options of `client.refreshToken`. */
-export interface RefreshTokenOptions extends CredentialOverrides, CancellableOptions {
+/** Options of `client.refreshToken` (UDAP: trust inputs as for `requestAccessToken`). */
+export interface RefreshTokenOptions
+  extends CredentialOverrides,
+    CancellableOptions,
+    Partial<UdapTrustOptions> {
   readonly refreshToken: string
   /** A reduced scope list; omitted, the original grant's scopes are requested. */
   readonly scopes?: readonly string[] | undefined
@@ -121,9 +144,13 @@ export interface BeginAuthorizationResult {
 
 /**
  * Options of `client.completeAuthorization`: the `store` the launch was kept in, or the values
- * the caller kept itself (`state`, `codeVerifier`, and `nonce` when one was sent).
+ * the caller kept itself (`state`, `codeVerifier`, and `nonce` when one was sent). UDAP clients
+ * may pass the trust inputs (needed when this client validated no metadata before, e.g. when
+ * another process began the launch); the session's refreshes use them too.
  */
-export interface CompleteAuthorizationOptions extends CancellableOptions {
+export interface CompleteAuthorizationOptions
+  extends CancellableOptions,
+    Partial<UdapTrustOptions> {
   readonly store?: KeyValueStore | undefined
   readonly state?: string | undefined
   readonly codeVerifier?: string | undefined
@@ -132,8 +159,11 @@ export interface CompleteAuthorizationOptions extends CancellableOptions {
   readonly onTokens?: TokensListener | undefined
 }
 
-/** Options of `client.resumeSession`. */
-export interface ResumeSessionOptions {
+/**
+ * Options of `client.resumeSession`. UDAP clients may pass the trust inputs the session's
+ * refreshes validate the token endpoint with (needed when this client validated no metadata).
+ */
+export interface ResumeSessionOptions extends Partial<UdapTrustOptions> {
   /** Awaited after every refresh: where an app persists `tokens.serialize()`. */
   readonly onTokens?: TokensListener | undefined
 }

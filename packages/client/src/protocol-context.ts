@@ -9,6 +9,13 @@ import {
 import { raceCallerSignal } from './caller-signal.js'
 import type { ResolvedClientOptions } from './client-options.js'
 import type { ClientType } from './client-type.js'
+import type { UdapFlow } from './flow.js'
+
+/** A registration this client made (UDAP): who it is now, and as which client URI it signs. */
+export interface ClientRegistration {
+  readonly clientId: string
+  readonly clientUri: string
+}
 
 /**
  * What a protocol implementation gets from its `Client`: the frozen configuration, the
@@ -23,6 +30,14 @@ export class ProtocolContext {
   readonly options: ResolvedClientOptions
   /** The SMART client type; `null` for UDAP. */
   clientType: ClientType | null
+  /** The UDAP flow (`b2b` by default); `null` for SMART. */
+  readonly flow: UdapFlow | null
+  /**
+   * The registration this client made, if any (UDAP, ADR 0008): its `client_id` stands in for a
+   * `clientId` that is not configured — in authentication tokens, authorization requests and the
+   * `aud` of ID tokens.
+   */
+  registration: ClientRegistration | undefined
   /**
    * Argument checks and the per-caller abort race, for the operations loaded on demand. They
    * reach these helpers through the context rather than by importing them, so bundlers keep
@@ -35,10 +50,21 @@ export class ProtocolContext {
     import('#default-crypto').then((module) => module.createDefaultCryptoBackend()),
   )
 
-  constructor(config: ClientConfig, options: ResolvedClientOptions, clientType: ClientType | null) {
+  constructor(
+    config: ClientConfig,
+    options: ResolvedClientOptions,
+    clientType: ClientType | null,
+    flow: UdapFlow | null = null,
+  ) {
     this.config = config
     this.options = options
     this.clientType = clientType
+    this.flow = flow
+  }
+
+  /** The configured `clientId`, else the one of a registration this client made. */
+  clientId(): string | undefined {
+    return this.config.clientId ?? this.registration?.clientId
   }
 
   /**

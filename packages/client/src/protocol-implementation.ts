@@ -66,7 +66,7 @@ export interface ProtocolImplementation {
 }
 
 /** An authorization request made by `beginAuthorization`, with what its callback needs. */
-export interface StartedAuthorization extends AuthorizationUrlResult {
+export interface StartedAuthorization extends Omit<AuthorizationUrlResult, 'nonce'> {
   /** Sent when the scopes include `openid`. */
   readonly nonce: string | undefined
   readonly redirectUri: string

@@ -117,14 +117,57 @@ describe('new Client', () => {
     })
   })
 
-  it('refuses the reserved flow keyword as not implemented', () => {
-    for (const flow of ['b2b', 'b2c', 'tiered_oauth']) {
+  describe('flow (DESIGN §10)', () => {
+    it('is b2b by default on UDAP, the given flow, and null on SMART', () => {
+      expect(new Client({ baseUrl }, { protocol: 'udap' }).flow).toBe('b2b')
+      for (const flow of ['b2b', 'b2c', 'tiered_oauth'] as const) {
+        expect(new Client({ baseUrl }, { protocol: 'udap', flow }).flow).toBe(flow)
+      }
+      expect(new Client({ baseUrl }, { protocol: 'udap', flow: null }).flow).toBe('b2b')
+      expect(new Client({ baseUrl }).flow).toBeNull()
+      expect(new Client({ baseUrl }, { flow: null }).flow).toBeNull()
+    })
+
+    it('refuses another value on UDAP, with the three valid values', () => {
+      for (const flow of ['B2B', 'b2x', '', 7, {}]) {
+        const error = configurationError(
+          () => new Client({ baseUrl }, { protocol: 'udap', flow: flow as never }),
+        )
+        expect(error.invalidAttribute).toBe('flow')
+        expect(error.invalidValue).toBe(flow)
+        expect(error.validValues).toEqual(['b2b', 'b2c', 'tiered_oauth'])
+      }
+    })
+
+    it('refuses any flow on SMART', () => {
+      for (const flow of ['b2b', 'b2c', 'tiered_oauth', 'other']) {
+        const error = configurationError(() => new Client({ baseUrl }, { flow: flow as never }))
+        expect(error.invalidAttribute).toBe('flow')
+        expect(error.validValues).toEqual(['flow is not applicable for protocol smart'])
+        expect(error.message).toContain('UDAP option')
+      }
+    })
+
+    it('comes after the protocol and client type checks', () => {
       const error = configurationError(
-        () => new Client({ baseUrl }, { protocol: 'udap', flow: flow as never }),
+        () =>
+          new Client({ baseUrl }, { protocol: 'udap', clientType: 'public', flow: 'x' as never }),
       )
-      expect(error.invalidAttribute).toBe('flow')
-      expect(error.message).toContain('not implemented')
-    }
+      expect(error.invalidAttribute).toBe('clientType')
+      expect(
+        configurationError(
+          () => new Client({ baseUrl }, { protocol: 'bogus' as never, flow: 'x' as never }),
+        ).invalidAttribute,
+      ).toBe('protocol')
+    })
+
+    it('shows in toJSON for UDAP only', () => {
+      expect(new Client({ baseUrl }, { protocol: 'udap', flow: 'b2c' }).toJSON()).toMatchObject({
+        protocol: 'udap',
+        flow: 'b2c',
+      })
+      expect(new Client({ baseUrl }).toJSON()).not.toHaveProperty('flow')
+    })
   })
 
   it('refuses unknown options and options of the wrong type', () => {

@@ -8,12 +8,14 @@ import { describe, expectTypeOf, it } from 'vitest'
 import {
   type AuthorizationUrlResult,
   type CertificateChainError,
+  type CertificateInput,
   Client,
   type ClientConfig,
   type ClientConfigInput,
   type ClientOptions,
   type ClientType,
   type ConfigurationError,
+  type CrlInput,
   type CryptoBackend,
   type CryptoError,
   type DiscoveryError,
@@ -28,6 +30,7 @@ import {
   type SmartMetadata,
   TokenError,
   type TokenResponse,
+  type UdapFlow,
   type UdapMetadata,
 } from '../src/index.js'
 
@@ -45,6 +48,10 @@ describe('public API types', () => {
     expectTypeOf<ClientOptions['crypto']>().toEqualTypeOf<CryptoBackend | undefined>()
     expectTypeOf<ClientOptions['timeoutMs']>().toEqualTypeOf<number | undefined>()
     expectTypeOf<ClientOptions['now']>().toEqualTypeOf<(() => Date) | undefined>()
+    expectTypeOf<ClientOptions['flow']>().toEqualTypeOf<UdapFlow | null | undefined>()
+    expectTypeOf<UdapFlow>().toEqualTypeOf<'b2b' | 'b2c' | 'tiered_oauth'>()
+    // @ts-expect-error: only the three UDAP flows
+    new Client({}, { protocol: 'udap', flow: 'b2x' })
     // @ts-expect-error: an unknown option is a compile error as well as a ConfigurationError
     new Client({}, { protocl: 'udap' })
     // @ts-expect-error: the configuration's attributes are typed
@@ -55,6 +62,7 @@ describe('public API types', () => {
     expectTypeOf(client.config).toEqualTypeOf<ClientConfig>()
     expectTypeOf(client.protocol).toEqualTypeOf<Protocol>()
     expectTypeOf(client.clientType).toEqualTypeOf<ClientType | null>()
+    expectTypeOf(client.flow).toEqualTypeOf<UdapFlow | null>()
     expectTypeOf<ClientType>().toEqualTypeOf<
       'public' | 'confidential_symmetric' | 'confidential_asymmetric'
     >()
@@ -71,13 +79,17 @@ describe('public API types', () => {
     >()
   })
 
-  it('authorizationUrl returns authUrl, state, codeVerifier and, for POST, params', () => {
+  it('authorizationUrl returns authUrl, state, codeVerifier, for POST params, for UDAP nonce', () => {
     expectTypeOf(client.authorizationUrl).parameter(0).toEqualTypeOf<
       | {
           readonly signal?: AbortSignal | undefined
           readonly launch?: string | undefined
           readonly customScopes?: readonly string[] | undefined
           readonly method?: 'get' | 'post' | undefined
+          readonly idp?: string | undefined
+          readonly trustedAnchors?: readonly CertificateInput[] | undefined
+          readonly crls?: readonly CrlInput[] | undefined
+          readonly community?: string | undefined
         }
       | undefined
     >()
@@ -87,6 +99,7 @@ describe('public API types', () => {
       readonly state: string
       readonly codeVerifier: string
       readonly params?: Readonly<Record<string, string>>
+      readonly nonce?: string
     }>()
     // @ts-expect-error: only GET and POST
     client.authorizationUrl({ method: 'put' })

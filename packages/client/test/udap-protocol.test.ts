@@ -10,6 +10,7 @@ import { ClientConfig, ConfigurationError, type JwsSigner, silentLogger } from '
 import type * as Udap from '@fhir-auth/udap'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 import type { ResolvedClientOptions } from '../src/client-options.js'
+import type { UdapFlow } from '../src/flow.js'
 import { ProtocolContext } from '../src/protocol-context.js'
 import { UdapProtocol } from '../src/udap/udap-protocol.js'
 import { configurationRejection } from './support.js'
@@ -20,6 +21,8 @@ const udap = vi.hoisted(() => ({
   requestUdapClientCredentialsToken: vi.fn(),
   registerUdapClient: vi.fn(),
   cancelUdapRegistration: vi.fn(),
+  exchangeUdapAuthorizationCode: vi.fn(),
+  refreshUdapAccessToken: vi.fn(),
   createSoftwareStatement: vi.fn(),
   normalizeRegistrationMetadata: vi.fn(),
 }))
@@ -32,6 +35,9 @@ vi.mock('@fhir-auth/udap', async (importOriginal) => ({
 const baseUrl = 'https://fhir.example.org/r4'
 const tokenEndpoint = 'https://fhir.example.org/oauth/token'
 const registrationEndpoint = 'https://fhir.example.org/oauth/register'
+const authorizationEndpoint = 'https://fhir.example.org/oauth/authorize'
+const unsignedAuthorizationEndpoint = 'https://fhir.example.org/unsigned/authorize'
+const redirectUri = 'https://app.example.org/callback'
 const clientUri = 'https://client.example.org/app'
 const start = new Date('2030-01-01T00:00:00Z')
 const trust = { trustedAnchors: ['anchor-pem'], crls: ['crl-pem'] }
@@ -45,6 +51,9 @@ function metadata(overrides: Partial<Record<string, unknown>> = {}) {
     tokenEndpointAuthSigningAlgValuesSupported: ['RS256', 'ES256'],
     registrationEndpointJwtSigningAlgValuesSupported: ['RS256', 'ES256'],
     requiresB2bExtension: () => false,
+    authorizationEndpoint,
+    raw: { authorization_endpoint: unsignedAuthorizationEndpoint },
+    supportsTieredOAuth: () => true,
     signedClaims: { exp: start.getTime() / 1000 + 3600 },
     ...overrides,
   }
@@ -60,7 +69,7 @@ interface Harness {
   advance(ms: number): void
 }
 
-function harness(config: Record<string, unknown> = {}): Harness {
+function harness(config: Record<string, unknown> = {}, flow: UdapFlow | null = null): Harness {
   let now = start.getTime()
   const options: ResolvedClientOptions = {
     crypto: {
@@ -83,6 +92,7 @@ function harness(config: Record<string, unknown> = {}): Harness {
     }),
     options,
     null,
+    flow,
   )
   return {
     protocol: new UdapProtocol(context),
@@ -109,20 +119,225 @@ beforeEach(() => {
   udap.createSoftwareStatement.mockResolvedValue('header.statement.signature')
   udap.registerUdapClient.mockResolvedValue({ client_id: 'registered-1' })
   udap.cancelUdapRegistration.mockResolvedValue({ client_id: 'registered-1', grant_types: [] })
+  udap.exchangeUdapAuthorizationCode.mockResolvedValue({ access_token: 'access-code' })
+  udap.refreshUdapAccessToken.mockResolvedValue({ access_token: 'access-refresh' })
 })
 
-describe('UdapProtocol: operations UDAP does not have', () => {
-  it.each(['authorizationUrl', 'requestAccessToken', 'refreshToken'] as const)(
-    '%s is a ConfigurationError on protocol naming smart, with no request',
-    async (operation) => {
-      const { protocol } = harness()
-      const error = await configurationRejection(
-        (protocol[operation] as (options: unknown) => Promise<unknown>)({ code: 'c' }),
+describe('UdapProtocol: authorization requests', () => {
+  const appConfig = { clientId: 'client-1', redirectUri, scopes: ['openid', 'user/*.rs'] }
+
+  it('use the signed authorization_endpoint (never the unsigned one), with a nonce for openid', async () => {
+    const { protocol } = harness(appConfig, 'b2c')
+    const { authUrl, nonce } = await protocol.authorizationUrl(trust)
+    const url = new URL(authUrl)
+    expect(`${url.origin}${url.pathname}`).toBe(authorizationEndpoint)
+    expect(Object.fromEntries(url.searchParams)).toMatchObject({
+      response_type: 'code',
+      client_id: 'client-1',
+      redirect_uri: redirectUri,
+      scope: 'openid user/*.rs',
+      nonce,
+      code_challenge_method: 'S256',
+    })
+    expect(url.searchParams.has('aud')).toBe(false)
+    expect(nonce).toMatch(/^[A-Za-z0-9_-]{43}$/)
+  })
+
+  it('send no nonce without openid; POST gives params', async () => {
+    const { protocol } = harness({ ...appConfig, scopes: ['user/*.rs'] })
+    const result = await protocol.authorizationUrl({ ...trust, method: 'post' })
+    expect(result).not.toHaveProperty('nonce')
+    expect(result.authUrl).toBe(authorizationEndpoint)
+    expect(result.params).not.toHaveProperty('nonce')
+  })
+
+  it('check method, clientId, scopes, redirectUri, launch and idp before discovery', async () => {
+    const attribute = async (config: Record<string, unknown>, options: Record<string, unknown>) =>
+      (await configurationRejection(harness(config).protocol.authorizationUrl(options as never)))
+        .invalidAttribute
+    expect(await attribute({}, { ...trust, method: 'put' })).toBe('method')
+    expect(await attribute({ ...appConfig, clientId: null }, trust)).toBe('clientId')
+    expect(await attribute({ ...appConfig, scopes: null }, trust)).toBe('scopes')
+    expect(await attribute({ ...appConfig, redirectUri: null }, trust)).toBe('redirectUri')
+    expect(await attribute(appConfig, { ...trust, launch: 'l-1' })).toBe('launch')
+    expect(await attribute(appConfig, { ...trust, idp: 'https://idp.example.org' })).toBe('idp')
+    expect(udap.discoverUdapMetadata).not.toHaveBeenCalled()
+  })
+
+  it('use the registered client_id when none is configured', async () => {
+    const { protocol } = harness({ redirectUri, scopes: ['openid'] })
+    await protocol.registerClient({}, { ...trust, clientUri })
+    const { authUrl } = await protocol.authorizationUrl(undefined)
+    expect(new URL(authUrl).searchParams.get('client_id')).toBe('registered-1')
+  })
+
+  it('use the metadata validated earlier, else need the trust inputs; a configured endpoint wins', async () => {
+    const fresh = harness(appConfig).protocol
+    expect((await configurationRejection(fresh.authorizationUrl(undefined))).invalidAttribute).toBe(
+      'trustedAnchors',
+    )
+    await fresh.serverMetadata(trust)
+    await fresh.authorizationUrl(undefined)
+    expect(udap.discoverUdapMetadata).toHaveBeenCalledTimes(1)
+    const configured = 'https://fhir.example.org/configured/authorize'
+    const { authUrl } = await harness({
+      ...appConfig,
+      authorizationEndpoint: configured,
+    }).protocol.authorizationUrl(undefined)
+    expect(authUrl.startsWith(`${configured}?`)).toBe(true)
+    expect(udap.discoverUdapMetadata).toHaveBeenCalledTimes(1)
+  })
+
+  it('refuse a server that signed no authorization_endpoint', async () => {
+    udap.discoverUdapMetadata.mockImplementation(async () =>
+      metadata({ authorizationEndpoint: undefined }),
+    )
+    const error = await configurationRejection(harness(appConfig).protocol.authorizationUrl(trust))
+    expect(error.invalidAttribute).toBe('authorizationEndpoint')
+  })
+
+  describe('tiered_oauth', () => {
+    it('adds udap to the scopes and sends idp', async () => {
+      const { protocol } = harness(appConfig, 'tiered_oauth')
+      const started = await protocol.startAuthorization({
+        ...trust,
+        idp: 'https://idp.example.org/fhir',
+        method: 'post',
+      })
+      expect(started.scopes).toEqual(['openid', 'user/*.rs', 'udap'])
+      expect(started.params).toMatchObject({
+        scope: 'openid user/*.rs udap',
+        idp: 'https://idp.example.org/fhir',
+      })
+    })
+
+    it('needs idp unless the scopes are identity scopes only (a data holder at its IdP)', async () => {
+      const app = harness(appConfig, 'tiered_oauth').protocol
+      expect((await configurationRejection(app.authorizationUrl(trust))).invalidAttribute).toBe(
+        'idp',
       )
-      expect(error.invalidAttribute).toBe('protocol')
-      expect(error.invalidValue).toBe('udap')
-      expect(error.validValues).toEqual(['smart'])
-      expect(udap.discoverUdapMetadata).not.toHaveBeenCalled()
+      for (const scopes of [['openid'], ['openid', 'udap'], ['openid', 'profile', 'email']]) {
+        const holder = harness({ ...appConfig, scopes }, 'tiered_oauth').protocol
+        const { params } = await holder.authorizationUrl({ ...trust, method: 'post' })
+        expect(params).not.toHaveProperty('idp')
+        expect(params?.scope?.split(' ')).toContain('udap')
+      }
+    })
+
+    it('refuses a server without Tiered OAuth', async () => {
+      udap.discoverUdapMetadata.mockImplementation(async () =>
+        metadata({ supportsTieredOAuth: () => false }),
+      )
+      const holder = harness({ ...appConfig, scopes: ['openid'] }, 'tiered_oauth').protocol
+      const error = await configurationRejection(holder.authorizationUrl(trust))
+      expect(error).toMatchObject({ invalidAttribute: 'flow', invalidValue: 'tiered_oauth' })
+    })
+  })
+
+  it('name the server by its base URL for RFC 9207 and ID tokens', async () => {
+    const { protocol } = harness(appConfig)
+    expect(await protocol.authorizationIssuer()).toEqual({ issuer: baseUrl, issRequired: false })
+    expect(await protocol.openIdProvider()).toEqual({
+      issuer: baseUrl,
+      jwksUri: undefined,
+      algorithms: undefined,
+    })
+  })
+})
+
+describe('UdapProtocol: code exchange and refresh', () => {
+  const appConfig = { clientId: 'client-1', redirectUri }
+
+  it('exchanges a code with the token endpoint and signer of the validated metadata', async () => {
+    const { protocol } = harness(appConfig)
+    const response = await protocol.requestAccessToken({
+      code: 'c-1',
+      codeVerifier: 'v-1',
+      ...trust,
+    })
+    expect(response).toEqual({ access_token: 'access-code' })
+    expect(udap.exchangeUdapAuthorizationCode).toHaveBeenCalledWith(
+      expect.objectContaining({
+        tokenEndpoint,
+        issuer: 'client-1',
+        code: 'c-1',
+        codeVerifier: 'v-1',
+        redirectUri,
+        signer: expect.objectContaining({ alg: 'RS256' }),
+      }),
+    )
+  })
+
+  it('refreshes with the metadata validated earlier and the given scopes', async () => {
+    const { protocol } = harness(appConfig)
+    await protocol.serverMetadata(trust)
+    await protocol.refreshToken({ refreshToken: 'r-1', scopes: ['user/Patient.rs', ' '] })
+    expect(udap.discoverUdapMetadata).toHaveBeenCalledTimes(1)
+    expect(udap.refreshUdapAccessToken).toHaveBeenCalledWith(
+      expect.objectContaining({
+        tokenEndpoint,
+        issuer: 'client-1',
+        refreshToken: 'r-1',
+        scopes: ['user/Patient.rs'],
+      }),
+    )
+  })
+
+  it('signs as the registered client, with its client URI', async () => {
+    const { protocol } = harness({ redirectUri })
+    await protocol.registerClient({}, { ...trust, clientUri })
+    await protocol.refreshToken({ refreshToken: 'r-1' })
+    expect(udap.refreshUdapAccessToken).toHaveBeenCalledWith(
+      expect.objectContaining({ issuer: 'registered-1' }),
+    )
+    expect(udap.prepareUdapSigner).toHaveBeenLastCalledWith(expect.objectContaining({ clientUri }))
+  })
+
+  it('refuses SMART credentials, then checks clientId, code, verifier and redirectUri, before any request', async () => {
+    const attribute = async (config: Record<string, unknown>, options: Record<string, unknown>) =>
+      (await configurationRejection(harness(config).protocol.requestAccessToken(options as never)))
+        .invalidAttribute
+    const valid = { code: 'c', codeVerifier: 'v', ...trust }
+    for (const credential of ['clientSecret', 'privateKey', 'kid']) {
+      expect(await attribute(appConfig, { ...valid, [credential]: 'x' })).toBe(credential)
+    }
+    expect(await attribute({ redirectUri }, valid)).toBe('clientId')
+    expect(await attribute(appConfig, { ...valid, code: '' })).toBe('code')
+    expect(await attribute(appConfig, { ...valid, codeVerifier: 7 })).toBe('codeVerifier')
+    expect(await attribute({ clientId: 'client-1' }, valid)).toBe('redirectUri')
+    expect(
+      (
+        await configurationRejection(
+          harness(appConfig).protocol.refreshToken({ refreshToken: ' ', ...trust }),
+        )
+      ).invalidAttribute,
+    ).toBe('refreshToken')
+    expect(udap.discoverUdapMetadata).not.toHaveBeenCalled()
+    expect(udap.prepareUdapSigner).not.toHaveBeenCalled()
+  })
+
+  it('checks the signing identity before discovery', async () => {
+    udap.prepareUdapSigner.mockRejectedValueOnce(
+      new ConfigurationError({ invalidAttribute: 'certificateChain' }),
+    )
+    const error = await configurationRejection(
+      harness(appConfig).protocol.requestAccessToken({ code: 'c', codeVerifier: 'v', ...trust }),
+    )
+    expect(error.invalidAttribute).toBe('certificateChain')
+    expect(udap.discoverUdapMetadata).not.toHaveBeenCalled()
+  })
+})
+
+describe('UdapProtocol: client credentials belong to b2b', () => {
+  it.each(['b2c', 'tiered_oauth'] as const)(
+    'requestBackendToken under %s is a ConfigurationError on flow, with nothing sent',
+    async (flow) => {
+      const { protocol } = harness({ clientId: 'client-1', tokenEndpoint }, flow)
+      const error = await configurationRejection(protocol.requestBackendToken(undefined))
+      expect(error).toMatchObject({ invalidAttribute: 'flow', invalidValue: flow })
+      expect(error.validValues).toEqual(['b2b'])
+      expect(udap.prepareUdapSigner).not.toHaveBeenCalled()
+      expect(udap.requestUdapClientCredentialsToken).not.toHaveBeenCalled()
     },
   )
 })

@@ -51,7 +51,7 @@ export {
   type DiscoveryDocumentRequest,
   fetchDiscoveryDocument,
 } from './oauth/discovery-document.js'
-export { readTokenResponse } from './oauth/token-response.js'
+export { keepRefreshToken, readTokenResponse } from './oauth/token-response.js'
 export {
   hasTokenResponseMemberType,
   type TokenResponseMemberType,

@@ -1,4 +1,9 @@
-import { readOptions, requireNonBlankString, usableScopes } from '@fhir-auth/core/internal'
+import {
+  keepRefreshToken,
+  readOptions,
+  requireNonBlankString,
+  usableScopes,
+} from '@fhir-auth/core/internal'
 import type { ClientAuthentication } from './client-authentication.js'
 import { postAuthenticatedTokenRequest, type TokenRequestCommon } from './token-request.js'
 import type { TokenResponse } from './token-response.js'
@@ -44,8 +49,5 @@ export async function refreshAccessToken(input: RefreshOptions): Promise<TokenRe
       : { grant_type: 'refresh_token', refresh_token: refreshToken, scope: scopes.join(' ') },
     [refreshToken],
   )
-  const returned = response.refresh_token
-  return typeof returned === 'string' && returned !== ''
-    ? response
-    : { ...response, refresh_token: refreshToken }
+  return keepRefreshToken(response, refreshToken)
 }

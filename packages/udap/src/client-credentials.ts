@@ -1,22 +1,10 @@
-import {
-  type Clock,
-  ConfigurationError,
-  type JwsSigner,
-  TokenError,
-  type TransportOptions,
-} from '@fhir-auth/core'
-import {
-  readOptions,
-  requireNonBlankString,
-  sendFlowRequest,
-  transportOf,
-} from '@fhir-auth/core/internal'
-import { requireEndpointUrl } from '@fhir-auth/core/internal/on-demand'
+import { ConfigurationError } from '@fhir-auth/core'
+import { readOptions } from '@fhir-auth/core/internal'
 import { jwtBearerAssertionType } from '@fhir-auth/core/jws'
-import { createAuthenticationToken } from './authentication-token.js'
 import { type B2bExtensionInput, b2bExtensionKey, buildB2bExtension } from './b2b-extension.js'
 import { requirePlainObject } from './option-checks.js'
-import { parseUdapTokenResponse, type TokenResponse } from './token-response.js'
+import { postUdapTokenRequest, type UdapTokenRequestCommon } from './token-request.js'
+import type { TokenResponse } from './token-response.js'
 import { isScopeToken } from './uri.js'
 
 /**
@@ -26,20 +14,13 @@ import { isScopeToken } from './uri.js'
 export const jwtBearerClientAssertionType: typeof jwtBearerAssertionType = jwtBearerAssertionType
 
 /** Options of {@link requestUdapClientCredentialsToken}. */
-export interface UdapClientCredentialsOptions extends TransportOptions {
-  /** The signed `token_endpoint`, exactly as published (it is the assertion's `aud`). */
-  readonly tokenEndpoint: string
-  /** `iss` and `sub` of the authentication token: the `client_id`, or the client URI when unregistered. */
-  readonly issuer: string
-  /** From `prepareUdapSigner`, with the algorithms of `token_endpoint_auth_signing_alg_values_supported`. */
-  readonly signer: JwsSigner
+export interface UdapClientCredentialsOptions extends UdapTokenRequestCommon {
   /** The scopes to request; at least one. */
   readonly scopes: readonly string[]
   /** The B2B context, sent as the `hl7-b2b` extension. */
   readonly b2b?: B2bExtensionInput | undefined
   /** Other authorization extension objects by key (e.g. a community's own); not `hl7-b2b` when `b2b` is given. */
   readonly extensions?: Readonly<Record<string, unknown>> | undefined
-  readonly now?: Clock | undefined
 }
 
 /**
@@ -72,40 +53,11 @@ export async function requestUdapClientCredentialsToken(
   input: UdapClientCredentialsOptions,
 ): Promise<TokenResponse> {
   const options = readOptions(input, 'requestUdapClientCredentialsToken', { required: true })
-  const tokenEndpoint = requireEndpointUrl(
-    options.tokenEndpoint,
-    'tokenEndpoint',
-    options.allowInsecureLocalhost,
-  )
-  const issuer = requireNonBlankString(options.issuer, 'issuer')
-  const scope = checkScopes(options.scopes)
-  const extensions = buildExtensions(options.b2b, options.extensions)
-  const clientAssertion = await createAuthenticationToken({
-    issuer,
-    tokenEndpoint,
-    signer: options.signer as JwsSigner,
-    now: options.now,
-    extensions,
-  })
-  const response = await sendFlowRequest(
-    {
-      method: 'POST',
-      url: tokenEndpoint,
-      form: {
-        grant_type: 'client_credentials',
-        scope,
-        client_assertion_type: jwtBearerAssertionType,
-        client_assertion: clientAssertion,
-        // UDAP: udap=1 tells a server that also does SMART that this is a UDAP request.
-        udap: '1',
-      },
-      ...transportOf(options),
-    },
-    TokenError,
-    'UDAP token request',
-    [clientAssertion],
-  )
-  return parseUdapTokenResponse(response, [clientAssertion])
+  return postUdapTokenRequest(options as UdapClientCredentialsOptions, () => ({
+    form: { grant_type: 'client_credentials', scope: checkScopes(options.scopes) },
+    secrets: [],
+    extensions: buildExtensions(options.b2b, options.extensions),
+  }))
 }
 
 function checkScopes(value: unknown): string {

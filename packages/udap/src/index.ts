@@ -1,8 +1,9 @@
 /**
  * `@fhir-auth/udap`: stateless UDAP Security STU2 client functions — trusted discovery with
  * `signed_metadata` validation, software statements, registration, modification and
- * cancellation, and UDAP Authentication Tokens for the client_credentials grant (with the
- * `hl7-b2b` extension) — plus the parsers and validators that do no I/O. Each function takes
+ * cancellation, the authorization-code flow (consumer-facing and interactive B2B apps, Tiered
+ * OAuth's `idp`), and token requests authenticated by UDAP Authentication Tokens (authorization
+ * code, refresh, client_credentials with the `hl7-b2b` extension) — plus the parsers and validators that do no I/O. Each function takes
  * one options object; all crypto goes through a `CryptoBackend`. The `Client` in
  * `@fhir-auth/client` is a stateful facade over them.
  *
@@ -14,6 +15,16 @@ export {
   type CreateAuthenticationTokenOptions,
   createAuthenticationToken,
 } from './authentication-token.js'
+export {
+  exchangeUdapAuthorizationCode,
+  type UdapAuthorizationCodeOptions,
+} from './authorization-code.js'
+export {
+  type AuthorizationRequest,
+  buildUdapAuthorizationRequest,
+  tieredOAuthScope,
+  type UdapAuthorizationRequestOptions,
+} from './authorization-request.js'
 export { type B2bExtensionInput, b2bExtensionKey, buildB2bExtension } from './b2b-extension.js'
 export {
   jwtBearerClientAssertionType,
@@ -28,6 +39,7 @@ export {
   parseUdapMetadata,
   type UdapMetadataDocument,
 } from './metadata-document.js'
+export { refreshUdapAccessToken, type UdapRefreshOptions } from './refresh.js'
 export {
   cancelUdapRegistration,
   parseUdapRegistrationResponse,
@@ -59,6 +71,7 @@ export {
   type CreateSoftwareStatementOptions,
   createSoftwareStatement,
 } from './software-statement.js'
+export type { UdapTokenRequestCommon } from './token-request.js'
 export { parseUdapTokenResponse, type TokenResponse } from './token-response.js'
 export { checkUdapTrustInputs, type UdapTrustInputs } from './trust-inputs.js'
 export { UdapMetadata, type UdapMetadataSource } from './udap-metadata.js'

@@ -32,7 +32,7 @@ export interface RegistrationClaims {
 export interface NormalizeRegistrationMetadataOptions {
   /** `register` (also modification) or `cancel` (the statement then carries `grant_types: []`). */
   readonly operation: 'register' | 'cancel'
-  /** Accept `http://` redirect and logo URIs on loopback hosts (development only). */
+  /** Accept `http://` redirect URIs on loopback hosts (development, native apps). */
   readonly allowInsecureLocalhost?: boolean | undefined
 }
 
@@ -50,7 +50,6 @@ const reservedClaims = [
   'software_statement',
   'certifications',
   'udap',
-  'response_types',
   'token_endpoint_auth_method',
 ] as const
 
@@ -61,6 +60,7 @@ const grantTypeOrder: readonly UdapGrantType[] = [
 ]
 
 const handledMembers = new Set([
+  'response_types',
   'client_name',
   'contacts',
   'scope',
@@ -89,18 +89,20 @@ const logoExtensionPattern = /\.(?:png|jpe?g|gif)$/i
  *   `refresh_token` without duplicates, with exactly one of `authorization_code` /
  *   `client_credentials`, and `refresh_token` only with `authorization_code`; returned in that
  *   canonical order. Cancel: must not be given; it becomes `[]`.
- * - `redirect_uris`: required with `authorization_code` (non-empty array of HTTPS URLs
- *   without fragment), forbidden otherwise; dropped for a cancellation.
- * - `logo_uri`: required with `authorization_code` (HTTPS URL whose path ends in `.png`,
- *   `.jpg`, `.jpeg` or `.gif`), forbidden otherwise; dropped for a cancellation.
- * - generated: `response_types: ["code"]` with `authorization_code`,
- *   `token_endpoint_auth_method: "private_key_jwt"` always.
+ * - `redirect_uris`: required with `authorization_code` (non-empty array of HTTPS URLs — loopback
+ *   HTTP only with `allowInsecureLocalhost` — without fragment), forbidden otherwise; dropped
+ *   for a cancellation.
+ * - `logo_uri`: required with `authorization_code` (an HTTPS URL, whatever the policy, whose path
+ *   ends in `.png`, `.jpg`, `.jpeg` or `.gif`), forbidden otherwise; dropped for a cancellation.
+ * - `response_types`: set by the library to `["code"]` with `authorization_code`; a caller may
+ *   give that value, any other is refused (and any value without `authorization_code`).
+ * - generated: `token_endpoint_auth_method: "private_key_jwt"` always.
  * - reserved (refused when given): `iss sub aud exp iat jti software_statement certifications
- *   udap response_types token_endpoint_auth_method`.
+ *   udap token_endpoint_auth_method`.
  * - other RFC 7591 members are kept when they are JSON values (strings, finite numbers,
  *   booleans, null, arrays, plain objects); `undefined` members are treated as absent.
  *
- * HTTP loopback redirect and logo URIs are accepted only with `allowInsecureLocalhost`.
+ * HTTP loopback redirect URIs are accepted only with `allowInsecureLocalhost` (RFC 8252 §7.3).
  *
  * @throws ConfigurationError whose `invalidAttribute` names the member (`contacts`,
  *   `grant_types`, `logo_uri`, `iss`…), or `metadata` when it is not a plain object.
@@ -159,11 +161,11 @@ export function normalizeRegistrationMetadata(
       : checkCancelGrantTypes(given('grant_types'))
   claims.grant_types = grantTypes
   if (grantTypes.includes('authorization_code')) {
-    claims.response_types = ['code']
+    claims.response_types = checkResponseTypes(given('response_types'))
     claims.redirect_uris = checkRedirectUris(given('redirect_uris'), allowInsecureLocalhost)
-    claims.logo_uri = checkLogoUri(given('logo_uri'), allowInsecureLocalhost)
+    claims.logo_uri = checkLogoUri(given('logo_uri'))
   } else if (operation === 'register') {
-    for (const name of ['redirect_uris', 'logo_uri']) {
+    for (const name of ['response_types', 'redirect_uris', 'logo_uri']) {
       if (given(name) !== undefined) {
         throw new ConfigurationError({
           invalidAttribute: name,
@@ -294,14 +296,32 @@ function checkRedirectUris(value: unknown, allowInsecureLocalhost: boolean): str
   return [...value]
 }
 
-function checkLogoUri(value: unknown, allowInsecureLocalhost: boolean): string {
+/**
+ * `response_types` is the library's to set (`["code"]` with authorization_code): a caller may
+ * write that same value, never another one.
+ */
+function checkResponseTypes(value: unknown): ['code'] {
+  if (value === undefined || (Array.isArray(value) && value.length === 1 && value[0] === 'code')) {
+    return ['code']
+  }
+  throw new ConfigurationError({
+    invalidAttribute: 'response_types',
+    validValues: ['code'],
+    message:
+      'response_types is set by the library to ["code"] for the authorization_code grant; another value is refused',
+  })
+}
+
+function checkLogoUri(value: unknown): string {
   if (value === undefined) {
     throw new ConfigurationError({
       invalidAttribute: 'logo_uri',
       message: 'logo_uri is required with the authorization_code grant type',
     })
   }
-  if (typeof value !== 'string' || checkUrl(value, allowInsecureLocalhost) !== undefined) {
+  // UDAP STU2 asks for an HTTPS logo whatever the redirect URIs: the server fetches it and shows
+  // it to users, so loopback HTTP is no exception here.
+  if (typeof value !== 'string' || checkUrl(value, false) !== undefined) {
     throw new ConfigurationError({
       invalidAttribute: 'logo_uri',
       ...(typeof value === 'string' ? { invalidValue: value } : {}),

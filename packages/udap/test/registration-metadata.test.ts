@@ -101,7 +101,6 @@ describe('normalizeRegistrationMetadata', () => {
       'software_statement',
       'certifications',
       'udap',
-      'response_types',
       'token_endpoint_auth_method',
     ]) {
       it(`refuses ${name}`, () => {
@@ -227,7 +226,7 @@ describe('normalizeRegistrationMetadata', () => {
       )
     })
 
-    it('must be HTTPS (loopback HTTP only with allowInsecureLocalhost)', () => {
+    it('redirect URIs must be HTTPS (loopback HTTP only with allowInsecureLocalhost)', () => {
       refusedOn(
         'redirect_uris',
         () => register({ ...consumer, redirect_uris: ['http://app.example.org/cb'] }),
@@ -238,13 +237,20 @@ describe('normalizeRegistrationMetadata', () => {
         () => register({ ...consumer, logo_uri: 'http://app.example.org/logo.png' }),
         /HTTPS/,
       )
-      const loopback = {
-        ...consumer,
-        redirect_uris: ['http://127.0.0.1:3000/cb'],
-        logo_uri: 'http://localhost/logo.gif',
-      }
+      const loopback = { ...consumer, redirect_uris: ['http://127.0.0.1:3000/cb'] }
       refusedOn('redirect_uris', () => register(loopback))
       expect(register(loopback, true).redirect_uris).toEqual(['http://127.0.0.1:3000/cb'])
+    })
+
+    it('the logo must be HTTPS whatever the policy (the server shows it to users)', () => {
+      refusedOn(
+        'logo_uri',
+        () => register({ ...consumer, logo_uri: 'http://localhost/logo.gif' }, true),
+        /HTTPS/,
+      )
+      refusedOn('logo_uri', () =>
+        register({ ...consumer, logo_uri: 'http://127.0.0.1:3000/logo.png' }, true),
+      )
     })
 
     it('refuses a redirect URI with a fragment', () => {
@@ -271,6 +277,31 @@ describe('normalizeRegistrationMetadata', () => {
       )
       refusedOn('logo_uri', () =>
         register({ ...consumer, logo_uri: 'https://a.example/logo?type=.png' }),
+      )
+    })
+  })
+
+  describe('response_types', () => {
+    it('is set to ["code"] with authorization_code; the caller may write that value', () => {
+      expect(register(consumer).response_types).toEqual(['code'])
+      expect(register({ ...consumer, response_types: ['code'] }).response_types).toEqual(['code'])
+    })
+
+    it('any other value is refused', () => {
+      for (const value of [['token'], ['code', 'token'], [], 'code', ['code', 'code'], null]) {
+        refusedOn(
+          'response_types',
+          () => register({ ...consumer, response_types: value }),
+          /set by the library/,
+        )
+      }
+    })
+
+    it('is refused without authorization_code', () => {
+      refusedOn(
+        'response_types',
+        () => register({ ...b2b, response_types: ['code'] }),
+        /only with the authorization_code/,
       )
     })
   })

@@ -22,12 +22,15 @@ import {
   requestBackendServicesToken,
 } from '@fhir-auth/smart'
 import {
+  buildUdapAuthorizationRequest,
   cancelUdapRegistration,
   createAuthenticationToken,
   createSoftwareStatement,
   discoverUdapMetadata,
+  exchangeUdapAuthorizationCode,
   normalizeRegistrationMetadata,
   prepareUdapSigner,
+  refreshUdapAccessToken,
   registerUdapClient,
   requestUdapClientCredentialsToken,
   verifySignedMetadata,
@@ -212,6 +215,25 @@ export function createOptionsTargets(resources: () => OptionsResources): readonl
       },
       { ...clientOptions(), protocol: 'udap', crypto: crypto() },
     )
+  /** A registered consumer app (authorization code). */
+  const udapCodeClient = () =>
+    new Client(
+      {
+        baseUrl: udapBaseUrl,
+        clientId: 'udap-client-1',
+        redirectUri,
+        privateKey: identity().client.privateKeyPem,
+        certificateChain: identity().client.chainDer,
+        scopes: ['openid', 'user/*.rs'],
+      },
+      { ...clientOptions(), protocol: 'udap', flow: 'b2c', crypto: crypto() },
+    )
+  /** A UDAP signer that signs nothing real: the functional targets need only its shape. */
+  const udapSigner = () => ({
+    alg: 'ES256',
+    certificateChain: identity().client.chainDer,
+    sign: async () => new Uint8Array(64),
+  })
   const trust = () => ({
     trustedAnchors: [...identity().trust.trustedAnchors],
     crls: [...identity().trust.crls],
@@ -346,6 +368,34 @@ export function createOptionsTargets(resources: () => OptionsResources): readonl
       unknownMembers: 'ignored',
       valid: () => ({ ...udapRegistration(), signal: signal() }),
       run: (options) => udapClient().cancelRegistration(udapCancellationMetadata, options as never),
+    },
+    {
+      name: 'Client (UDAP) authorizationUrl',
+      unknownMembers: 'ignored',
+      valid: () => ({ ...trust(), customScopes: ['user/*.rs'], method: 'post', signal: signal() }),
+      run: (options) => udapCodeClient().authorizationUrl(options as never),
+    },
+    {
+      name: 'Client (UDAP) requestAccessToken',
+      unknownMembers: 'ignored',
+      valid: () => ({
+        ...trust(),
+        code: 'code-Ud4Pc7Xz',
+        codeVerifier: 'verifier-Kj8Hg5Fd2Sa9Lk6Jh3Gf0Ds7Az4Xc1Vb8Nm5Qw2Er',
+        signal: signal(),
+      }),
+      run: (options) => udapCodeClient().requestAccessToken(options as never),
+    },
+    {
+      name: 'Client (UDAP) refreshToken',
+      unknownMembers: 'ignored',
+      valid: () => ({
+        ...trust(),
+        refreshToken: 'refresh-Ud7Rf2Qp',
+        scopes: ['user/*.rs'],
+        signal: signal(),
+      }),
+      run: (options) => udapCodeClient().refreshToken(options as never),
     },
     {
       name: 'smart discoverSmartConfiguration',
@@ -485,11 +535,7 @@ export function createOptionsTargets(resources: () => OptionsResources): readonl
       valid: () => ({
         issuer: 'udap-client-1',
         tokenEndpoint: `${udapOrigin}/token`,
-        signer: {
-          alg: 'ES256',
-          certificateChain: identity().client.chainDer,
-          sign: async () => new Uint8Array(64),
-        },
+        signer: udapSigner(),
         extensions: { 'example-extension': { a: 1 } },
       }),
       run: (options) => createAuthenticationToken(options as never),
@@ -501,14 +547,51 @@ export function createOptionsTargets(resources: () => OptionsResources): readonl
         ...transport(),
         tokenEndpoint: `${udapOrigin}/token`,
         issuer: 'udap-client-1',
-        signer: {
-          alg: 'ES256',
-          certificateChain: identity().client.chainDer,
-          sign: async () => new Uint8Array(64),
-        },
+        signer: udapSigner(),
         scopes: ['system/*.rs'],
       }),
       run: (options) => requestUdapClientCredentialsToken(options as never),
+    },
+    {
+      name: 'udap buildUdapAuthorizationRequest',
+      unknownMembers: 'ignored',
+      valid: () => ({
+        authorizationEndpoint: `${udapOrigin}/authorize`,
+        clientId: 'udap-client-1',
+        redirectUri,
+        scopes: ['openid', 'user/*.rs'],
+        method: 'get',
+        nonce: 'nonce-Bt5Yh8',
+        idp: 'https://idp.options.test/oidc',
+      }),
+      run: (options) => buildUdapAuthorizationRequest(options as never),
+    },
+    {
+      name: 'udap exchangeUdapAuthorizationCode',
+      unknownMembers: 'ignored',
+      valid: () => ({
+        ...transport(),
+        tokenEndpoint: `${udapOrigin}/token`,
+        issuer: 'udap-client-1',
+        signer: udapSigner(),
+        code: 'code-Wq3Ea6Sd',
+        codeVerifier: 'verifier-Zx1Cv4Bn7Mq0We3Rt6Yu9Io2Pa5Sd8Fg1Hj4Kl7',
+        redirectUri,
+      }),
+      run: (options) => exchangeUdapAuthorizationCode(options as never),
+    },
+    {
+      name: 'udap refreshUdapAccessToken',
+      unknownMembers: 'ignored',
+      valid: () => ({
+        ...transport(),
+        tokenEndpoint: `${udapOrigin}/token`,
+        issuer: 'udap-client-1',
+        signer: udapSigner(),
+        refreshToken: 'refresh-Op9Iu6Yt',
+        scopes: ['user/*.rs'],
+      }),
+      run: (options) => refreshUdapAccessToken(options as never),
     },
     {
       name: 'udap registerUdapClient',

@@ -215,7 +215,7 @@ describe('a server without UDAP', () => {
   })
 })
 
-describe('what a UDAP client does not have', () => {
+describe('a UDAP client: no client type, a flow, nothing before trust', () => {
   it('has clientType null, and refuses every assignment with a ConfigurationError', () => {
     const client = createUdapClient(sandbox, identityOf(certificate))
     expect(client.protocol).toBe('udap')
@@ -246,23 +246,15 @@ describe('what a UDAP client does not have', () => {
     expect(error.invalidAttribute).toBe('clientType')
   })
 
-  it.each(['b2b', 'b2c', 'tiered_oauth'] as const)(
-    'refuses the reserved flow %s as not implemented',
-    (flow) => {
-      const error = syncFailureOf(
-        () =>
-          new Client(
-            { baseUrl: sandbox.fhirBaseUrl, allowInsecureLocalhost: true },
-            { protocol: 'udap', flow },
-          ),
-        ConfigurationError,
-      )
-      expect(error.invalidAttribute).toBe('flow')
-      expect(error.message).toMatch(/not implemented/)
-    },
-  )
+  it.each(['b2b', 'b2c', 'tiered_oauth'] as const)('takes the flow %s (DESIGN §10)', (flow) => {
+    const client = new Client(
+      { baseUrl: sandbox.fhirBaseUrl, allowInsecureLocalhost: true },
+      { protocol: 'udap', flow },
+    )
+    expect(client.flow).toBe(flow)
+  })
 
-  it('refuses the SMART-only operations with a ConfigurationError and sends nothing', async () => {
+  it('refuses the authorization-code operations without trusted metadata, and sends nothing', async () => {
     const client = createUdapClient(
       sandbox,
       identityOf(certificate),
@@ -281,10 +273,10 @@ describe('what a UDAP client does not have', () => {
       ],
       ['refreshToken', () => client.refreshToken({ refreshToken: 'refresh-token' })],
     ]
+    // No trust inputs and nothing validated on this client: the signed endpoints are unknown.
     for (const [name, operation] of operations) {
       const error = await failureOf(operation, ConfigurationError)
-      expect(error.invalidAttribute).toBe('protocol')
-      expect(error.message).toContain(name)
+      expect(error.invalidAttribute, name).toBe('trustedAnchors')
     }
     expect(countsOf(sandbox)).toEqual(before)
   })

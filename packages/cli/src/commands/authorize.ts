@@ -8,11 +8,18 @@ import { ConfigurationError } from '@fhir-auth/core'
 import {
   checkExclusive,
   checkOnlyWith,
+  checkProtocolOptions,
   type OptionSpec,
   type ParsedFlags,
   readScopes,
   usageError,
 } from '../args.js'
+import {
+  type AuthorizationTarget,
+  smartTarget,
+  udapAuthorizeOptions,
+  udapTarget,
+} from '../authorization/authorization-target.js'
 import { authorizationFormHtml } from '../authorization/post-form.js'
 import { readFirstLine } from '../authorization/read-line.js'
 import { isAtRedirectUri, readRedirectUrl } from '../authorization/redirect-callback.js'
@@ -30,9 +37,11 @@ import {
   kidOption,
   scopeOption,
   secretsNote,
+  udapOption,
 } from './shared-options.js'
 
 const options: readonly OptionSpec[] = [
+  udapOption,
   baseUrlOption,
   clientIdOption,
   {
@@ -47,6 +56,7 @@ const options: readonly OptionSpec[] = [
     kind: 'string',
     valueName: 'token',
     description: 'the launch parameter of an EHR launch',
+    protocol: 'smart',
   },
   {
     name: 'post',
@@ -58,6 +68,7 @@ const options: readonly OptionSpec[] = [
     kind: 'string',
     valueName: 'VAR',
     description: 'environment variable holding the client secret (confidential symmetric client)',
+    protocol: 'smart',
   },
   {
     name: 'basic-auth-encoding',
@@ -65,9 +76,14 @@ const options: readonly OptionSpec[] = [
     valueName: 'form-urlencoded|raw',
     description:
       'with --client-secret-env: how id and secret go in HTTP Basic (default form-urlencoded, RFC 6749; raw = base64(id:secret))',
+    protocol: 'smart',
   },
-  { ...keyOption, description: `${keyOption.description} (confidential asymmetric client)` },
+  {
+    ...keyOption,
+    description: `${keyOption.description} (confidential asymmetric client; UDAP: the client key)`,
+  },
   kidOption,
+  ...udapAuthorizeOptions,
   {
     name: 'redirect-url',
     kind: 'string',
@@ -110,24 +126,27 @@ interface KeptLaunch {
 }
 
 /** The flags that build a new request, meaningless when finishing one with `--redirect-url`. */
-const requestFlags = ['launch', 'post', 'url-only']
+const requestFlags = ['launch', 'idp', 'post', 'url-only']
 
 /**
  * `fhir-auth authorize`: a SMART App Launch authorization (EHR launch with `--launch`, else
- * standalone) with PKCE, on `beginAuthorization` / `completeAuthorization`. Prints the
- * authorization URL (or the authorize-post form), keeps `state`, the code verifier and the nonce
- * in memory, reads the redirect URL pasted on stdin, lets the library check it (error, state,
- * RFC 9207 `iss`, code), exchange the code and validate the ID token; `--verbose` prints the
- * validated claims. Scripts split it in two runs: `--url-only`, then `--redirect-url` with
- * `--state`, `--code-verifier-env` and `--nonce`.
+ * standalone) with PKCE, or with `--udap` a UDAP authorization code (the signed authorization
+ * endpoint, a UDAP authentication token; `--idp` for Tiered OAuth), on `beginAuthorization` /
+ * `completeAuthorization`. Prints the authorization URL (or the authorize-post form), keeps
+ * `state`, the code verifier and the nonce in memory, reads the redirect URL pasted on stdin, lets
+ * the library check it (error, state, RFC 9207 `iss`, code), exchange the code and validate the
+ * ID token; `--verbose` prints the validated claims. Scripts split it in two runs: `--url-only`,
+ * then `--redirect-url` with `--state`, `--code-verifier-env` and `--nonce`.
  *
  * @see https://hl7.org/fhir/smart-app-launch/STU2.2/app-launch.html
+ * @see https://hl7.org/fhir/us/udap-security/STU2/consumer.html
  */
 export const authorizeCommand: Command = {
   name: 'authorize',
-  summary: 'authorize a SMART app in a browser and exchange the code for tokens',
+  summary: 'authorize an app in a browser (SMART or UDAP) and exchange the code for tokens',
   synopsis: [
     '--base-url <url> --client-id <id> --redirect-uri <uri> --scope <scope>… [--launch <token>] [--post] [--client-secret-env <VAR> [--basic-auth-encoding raw] | --key <file> --kid <kid>]',
+    '--udap --base-url <url> --client-id <id> --redirect-uri <uri> --scope <scope>… [--idp <url>] [--post] (--key <file> --cert <file>… | --pkcs12 <file> --password-env <VAR>) --trust-anchor <file>… [--crl <file>…]',
     '… --url-only',
     '… --redirect-url <url> --state <state> --code-verifier-env <VAR> [--nonce <nonce>]',
   ],
@@ -138,22 +157,23 @@ export const authorizeCommand: Command = {
     'Identity: with --verbose, the validated ID token claims follow the token response (with --json as a third line, {"idTokenClaims": …}).',
     'Scripts: --url-only prints the request with its state, code verifier and nonce (JSON: {authorizationRequest, state, codeVerifier, nonce}); a second run with --redirect-url, --state, the verifier in an environment variable and --nonce exchanges the code.',
     'Client type: public by default; --client-secret-env makes a confidential symmetric client, --key with --kid a confidential asymmetric one. Prints the token response (tokens included); stderr never shows a token, code or verifier.',
+    'UDAP (--udap): a registered client (fhir-auth register --udap with authorization_code) signs a UDAP authentication token with its key and certificate; the authorization endpoint is the one the server signed, checked against --trust-anchor and --crl. --idp <url> asks for Tiered OAuth (the udap scope is added): the data holder signs the user in at that identity provider. With openid, the ID token is validated with the nonce sent (--nonce in the second run of a split authorization).',
     'HTTP Basic: id and secret are form-urlencoded first (RFC 6749 §2.3.1); servers that expect base64(id:secret) as it is (the SMART IG example) need --basic-auth-encoding raw when the id or secret has characters such as ~ + / = : % or non-ASCII.',
     secretsNote,
   ],
   async execute(flags: ParsedFlags, context: CommandContext): Promise<void> {
+    checkProtocolOptions(flags, options, flags.flag('udap') ? 'udap' : 'smart')
     const redirectUrl = flags.string('redirect-url')
     if (redirectUrl !== undefined) {
       await finishAuthorization(flags, redirectUrl, context)
       return
     }
     checkOnlyWith(flags, ['state', 'code-verifier-env', 'nonce'], 'redirect-url')
-    const client = await authorizeClient(flags, context)
+    const target = await authorizationTarget(flags, context)
     context.output.progress('discovering the authorization endpoint')
-    const launch = flags.string('launch')
     // No store: the CLI keeps the launch itself, in memory or printed for a second run.
-    const request = await client.beginAuthorization({
-      launch,
+    const request = await target.client.beginAuthorization({
+      ...target.requestOptions,
       method: flags.flag('post') ? 'post' : 'get',
     })
     const kept: KeptLaunch = {
@@ -178,7 +198,7 @@ export const authorizeCommand: Command = {
           'no redirect URL on stdin: paste the address the browser was sent to after signing in',
       })
     }
-    await exchange(client, pasted, kept, context)
+    await exchange(target, pasted, kept, context)
   },
 }
 
@@ -200,17 +220,26 @@ async function finishAuthorization(
   }
   const state = flags.requireString('state', 'with --redirect-url')
   const variable = flags.requireString('code-verifier-env', 'with --redirect-url')
-  const client = await authorizeClient(flags, context)
+  const target = await authorizationTarget(flags, context)
   const codeVerifier = readEnvironmentSecret(variable, '--code-verifier-env', context)
   await exchange(
-    client,
+    target,
     redirectUrl,
     { state, codeVerifier, nonce: flags.string('nonce') },
     context,
   )
 }
 
-/** The client for this authorization, its type chosen by the credential flags. */
+/** The client of this authorization and the protocol's part of the request and exchange. */
+async function authorizationTarget(
+  flags: ParsedFlags,
+  context: CommandContext,
+): Promise<AuthorizationTarget> {
+  if (flags.flag('udap')) return udapTarget(flags, context)
+  return smartTarget(await authorizeClient(flags, context), flags)
+}
+
+/** The SMART client for this authorization, its type chosen by the credential flags. */
 async function authorizeClient(flags: ParsedFlags, context: CommandContext): Promise<Client> {
   checkExclusive(flags, 'client-secret-env', 'key')
   const config: ClientConfigInput = {
@@ -302,11 +331,12 @@ function writeUrlOnly(
  * token validation, then the token response (and, with `--verbose`, the validated claims).
  */
 async function exchange(
-  client: Client,
+  target: AuthorizationTarget,
   redirectUrl: string,
   kept: KeptLaunch,
   context: CommandContext,
 ): Promise<void> {
+  const { client } = target
   // The redirect URL carries the code: keep it off stderr before anything can fail.
   context.secrets.add(redirectUrl)
   const parameters = readRedirectUrl(redirectUrl)
@@ -318,6 +348,7 @@ async function exchange(
   }
   context.output.progress('exchanging the authorization code')
   const session = await client.completeAuthorization(parameters, {
+    ...target.exchangeOptions,
     state: kept.state,
     codeVerifier: kept.codeVerifier,
     nonce: kept.nonce,

@@ -12,6 +12,7 @@ import type {
   BeginAuthorizationOptions,
   BeginAuthorizationResult,
   CompleteAuthorizationOptions,
+  UdapTrustOptions,
 } from '../operation-options.js'
 import type { ProtocolContext } from '../protocol-context.js'
 import type { Session } from '../session/session.js'
@@ -128,10 +129,12 @@ export async function completeAuthorization(
   const expected = await implementation.authorizationIssuer(options.signal)
   const code = checkCallbackAfterState(callback, expected)
   const obtainedAt = context.options.now()
+  const trust = trustInputsOf(options)
   const response = await implementation.requestAccessToken({
     code,
     codeVerifier: launch.codeVerifier,
     signal: options.signal,
+    ...trust,
   })
   const idToken = response.id_token
   const idTokenClaims =
@@ -144,12 +147,27 @@ export async function completeAuthorization(
     idTokenClaims,
     logger: context.options.logger,
   })
-  return createSession(source, tokens, onTokens)
+  return createSession(source, tokens, onTokens, trust)
 }
 
 /** Store calls get the client's time limit per request, and the caller's signal. */
 function storeLimits(context: ProtocolContext, signal: AbortSignal | undefined): StoreCallLimits {
   return { timeoutMs: context.options.timeoutMs ?? defaultTimeoutMs, signal }
+}
+
+/**
+ * The UDAP trust inputs among an operation's options, as given (the UDAP implementation checks
+ * them; SMART has none and ignores them).
+ *
+ * @internal
+ */
+export function trustInputsOf(options: Partial<UdapTrustOptions>): Partial<UdapTrustOptions> {
+  const { trustedAnchors, crls, community } = options
+  return {
+    ...(trustedAnchors === undefined ? {} : { trustedAnchors }),
+    ...(crls === undefined ? {} : { crls }),
+    ...(community === undefined ? {} : { community }),
+  }
 }
 
 /** A launch from the values the caller kept; `undefined` when the callback's state is not theirs. */

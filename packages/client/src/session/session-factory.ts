@@ -1,5 +1,6 @@
 import { ConfigurationError, defaultTimeoutMs, type Logger, TokenSet } from '@fhir-auth/core'
 import type { IdTokenValidator } from '../identity/id-token-validator.js'
+import type { UdapTrustOptions } from '../operation-options.js'
 import type { ProtocolContext } from '../protocol-context.js'
 import type { ProtocolImplementation } from '../protocol-implementation.js'
 import { Session, type TokensListener } from './session.js'
@@ -13,8 +14,9 @@ export interface SessionSource {
 
 /**
  * A session on this client: `session.fetch` under the configured `baseUrl`, refreshes through
- * the protocol's refresh grant, and a new ID token in a refresh response validated (same `sub`,
- * OIDC Core §12.2) when the grant includes `openid`.
+ * the protocol's refresh grant (UDAP: with `trust`, the trust inputs its token endpoint is
+ * validated with when the client has validated none), and a new ID token in a refresh response
+ * validated (same `sub`, OIDC Core §12.2) when the grant includes `openid`.
  *
  * @internal
  */
@@ -22,6 +24,7 @@ export function createSession(
   source: SessionSource,
   tokens: TokenSet,
   onTokens: TokensListener | undefined,
+  trust: Partial<UdapTrustOptions> = {},
 ): Session {
   const { context } = source
   const logger: Logger = context.options.logger
@@ -40,6 +43,7 @@ export function createSession(
       const response = await implementation.refreshToken({
         refreshToken: current.refreshToken as string,
         scopes: options.scopes,
+        ...trust,
       })
       const idToken = response.id_token
       const idTokenClaims =

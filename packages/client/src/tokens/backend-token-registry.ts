@@ -5,6 +5,7 @@ import {
   memoryStore,
 } from '@fhir-auth/core'
 import { lazy } from '@fhir-auth/core/internal'
+import { checkClientCredentialsFlow } from '../flow.js'
 import { optionalStore } from '../launch/authorization-flow.js'
 import type { BackendTokensOptions } from '../operation-options.js'
 import type { ProtocolContext } from '../protocol-context.js'
@@ -35,9 +36,11 @@ export class BackendTokenRegistry {
    * A `backendTokens` handle. Its options are checked now; the token identity (which may need
    * discovery) is worked out on first use.
    *
-   * @throws ConfigurationError on `options`, `store` or `minValiditySeconds`.
+   * @throws ConfigurationError on `flow` (a UDAP `b2c` or `tiered_oauth` client has no client
+   *   credentials), `options`, `store` or `minValiditySeconds`.
    */
   handle(input: BackendTokensOptions | undefined): BackendTokens {
+    checkClientCredentialsFlow(this.#context.flow, 'backendTokens')
     const options = this.#context.readOptions(input, 'backendTokens')
     const store = optionalStore(options.store) ?? this.#defaultStore()
     const minValiditySeconds = readMinValidity(options.minValiditySeconds)

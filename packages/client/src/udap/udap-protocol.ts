@@ -1,67 +1,67 @@
-import { ConfigurationError, type JwsSigner } from '@fhir-auth/core'
-import { isNonBlankString, usableScopes } from '@fhir-auth/core/internal'
-import { BoundedCache } from '@fhir-auth/core/jws'
+import { ConfigurationError } from '@fhir-auth/core'
+import { isNonBlankString, requireNonBlankString, usableScopes } from '@fhir-auth/core/internal'
 import {
   cancelUdapRegistration,
   createSoftwareStatement,
+  exchangeUdapAuthorizationCode,
   normalizeRegistrationMetadata,
-  prepareUdapSigner,
   type RegistrationResponse,
+  refreshUdapAccessToken,
   registerUdapClient,
   requestUdapClientCredentialsToken,
   type TokenResponse,
   type UdapMetadata,
+  type UdapTokenRequestCommon,
 } from '@fhir-auth/udap'
+import { checkClientCredentialsFlow } from '../flow.js'
 import type {
+  AuthorizationUrlOptions,
+  AuthorizationUrlResult,
   BackendTokensOptions,
+  RefreshTokenOptions,
+  RequestAccessTokenOptions,
   RequestBackendTokenOptions,
   UdapRegistrationOptions,
   UdapTrustOptions,
 } from '../operation-options.js'
 import type { ProtocolContext } from '../protocol-context.js'
-import { type ProtocolImplementation, unsupportedOperation } from '../protocol-implementation.js'
+import type {
+  AuthorizationIssuer,
+  OpenIdProviderHint,
+  ProtocolImplementation,
+  StartedAuthorization,
+} from '../protocol-implementation.js'
 import type { BackendTokenIdentity } from '../tokens/backend-token-identity.js'
+import { startUdapAuthorization } from './udap-authorization.js'
 import { readTrustOptions, UdapDiscoveryCache } from './udap-discovery-cache.js'
+import { UdapSigning } from './udap-signing.js'
 
 export type { UdapMetadata }
 
-/** A signing identity checked by `prepareUdapSigner`, kept for reuse until `reuseUntil` (ms). */
-interface CheckedIdentity {
-  readonly clientUri: string
-  readonly signer: JwsSigner
-  /** Signers for servers that do not accept `signer.alg`, by their space-joined list. */
-  readonly signersByList: Map<string, JwsSigner>
-  readonly reuseUntil: number
-}
-
-/** How long a checked signing identity is reused before the chain is checked again. */
-const signerReuseMs = 60_000
-
-/** Checked identities kept per client URI: a client signs as one or a few. */
-const identityCacheSize = 16
-
-/** What a UDAP client does instead of the SMART app-launch operations (until UDAP authorization code). */
-const appLaunchHint = 'UDAP clients use registerClient and requestBackendToken'
+/** Per-call credentials of SMART that a UDAP client refuses rather than ignores. */
+const smartCredentials = ['clientSecret', 'privateKey', 'kid'] as const
 
 /**
  * The UDAP Security STU2 implementation behind a `Client` with `protocol: 'udap'`. Internal:
  * built lazily by `Client` (and loaded as its own chunk, so SMART-only bundles never carry it).
  *
- * State it keeps for its client: validated metadata per community and trust inputs, and the
- * `client_id` and client URI of a registration made through it, which later authentication
- * tokens use as `iss`/`sub` when no `clientId` is configured.
+ * State it keeps for its client: validated metadata per community and trust inputs, its checked
+ * signing identity, and (in the context) the `client_id` and client URI of a registration made
+ * through it, which later authentication tokens and authorization requests use when no
+ * `clientId` is configured. The flows of DESIGN §10: client credentials (`b2b` only) and the
+ * authorization code (every flow), both authenticated by UDAP authentication tokens.
  *
  * @internal
  */
 export class UdapProtocol implements ProtocolImplementation {
   readonly #context: ProtocolContext
   readonly #discovery: UdapDiscoveryCache
-  #registered: { readonly clientId: string; readonly clientUri: string } | undefined
-  readonly #identities = new BoundedCache<CheckedIdentity>(identityCacheSize)
+  readonly #signing: UdapSigning
 
   constructor(context: ProtocolContext) {
     this.#context = context
     this.#discovery = new UdapDiscoveryCache(context)
+    this.#signing = new UdapSigning(context)
   }
 
   async serverMetadata(
@@ -71,16 +71,63 @@ export class UdapProtocol implements ProtocolImplementation {
     return this.#discovery.metadata(options, options.signal)
   }
 
-  async authorizationUrl(): Promise<never> {
-    throw unsupportedOperation('authorizationUrl', 'udap', ['smart'], appLaunchHint)
+  async authorizationUrl(
+    input: AuthorizationUrlOptions | undefined,
+  ): Promise<AuthorizationUrlResult> {
+    const { authUrl, state, codeVerifier, params, nonce } = await this.startAuthorization(input)
+    return {
+      authUrl,
+      state,
+      codeVerifier,
+      ...(params === undefined ? {} : { params }),
+      ...(nonce === undefined ? {} : { nonce }),
+    }
   }
 
-  async requestAccessToken(): Promise<never> {
-    throw unsupportedOperation('requestAccessToken', 'udap', ['smart'], appLaunchHint)
+  startAuthorization(input: AuthorizationUrlOptions | undefined): Promise<StartedAuthorization> {
+    return startUdapAuthorization(
+      this.#context,
+      (options) => this.#metadataFor(options, this.#context.config.authorizationEndpoint),
+      input,
+    )
   }
 
-  async refreshToken(): Promise<never> {
-    throw unsupportedOperation('refreshToken', 'udap', ['smart'], appLaunchHint)
+  async requestAccessToken(input: RequestAccessTokenOptions): Promise<TokenResponse> {
+    const options = this.#context.readOptions(input, 'requestAccessToken')
+    const { config, logger } = this.#parts()
+    logger.info(
+      'Requesting access token using authorization code and a UDAP authentication token',
+      {
+        event: 'udap.token.authorization_code',
+      },
+    )
+    refuseSmartCredentials(options)
+    const issuer = this.#requireClientId()
+    const code = requireNonBlankString(options.code, 'code')
+    const codeVerifier = requireNonBlankString(options.codeVerifier, 'codeVerifier')
+    const redirectUri = requireNonBlankString(config.redirectUri, 'redirectUri', false)
+    return exchangeUdapAuthorizationCode({
+      ...(await this.#tokenRequest(issuer, options)),
+      code,
+      codeVerifier,
+      redirectUri,
+    })
+  }
+
+  async refreshToken(input: RefreshTokenOptions): Promise<TokenResponse> {
+    const options = this.#context.readOptions(input, 'refreshToken')
+    this.#parts().logger.info('Refreshing access token with a UDAP authentication token', {
+      event: 'udap.token.refresh',
+    })
+    refuseSmartCredentials(options)
+    const issuer = this.#requireClientId()
+    const refreshToken = requireNonBlankString(options.refreshToken, 'refreshToken')
+    const scopes = this.#context.checks.optionalScopes(options.scopes, 'scopes')
+    return refreshUdapAccessToken({
+      ...(await this.#tokenRequest(issuer, options)),
+      refreshToken,
+      scopes: usableScopes(scopes),
+    })
   }
 
   async registerClient(
@@ -107,6 +154,7 @@ export class UdapProtocol implements ProtocolImplementation {
   }
 
   async requestBackendToken(input: RequestBackendTokenOptions | undefined): Promise<TokenResponse> {
+    checkClientCredentialsFlow(this.#context.flow, 'requestBackendToken')
     const options = this.#context.readOptions(input, 'requestBackendToken')
     const { config, logger, now } = this.#parts()
     logger.info(
@@ -127,7 +175,7 @@ export class UdapProtocol implements ProtocolImplementation {
     }
     const explicitClientUri = this.#context.checks.optionalString(options.clientUri, 'clientUri')
     // Registered flow: iss = sub = client_id. Unregistered flow (no client_id known): the client URI.
-    const clientId = config.clientId ?? this.#registered?.clientId
+    const clientId = this.#context.clientId()
     const issuer = clientId ?? explicitClientUri
     if (!isNonBlankString(issuer)) {
       throw new ConfigurationError({
@@ -137,8 +185,9 @@ export class UdapProtocol implements ProtocolImplementation {
       })
     }
     const signingUri =
-      explicitClientUri ?? (clientId === undefined ? undefined : this.#registered?.clientUri)
-    await this.#identity(signingUri)
+      explicitClientUri ??
+      (clientId === undefined ? undefined : this.#context.registration?.clientUri)
+    await this.#signing.check(signingUri)
     const metadata = await this.#tokenMetadata(options)
     const tokenEndpoint = config.tokenEndpoint ?? metadata?.tokenEndpoint
     if (tokenEndpoint === undefined)
@@ -150,7 +199,7 @@ export class UdapProtocol implements ProtocolImplementation {
           'the server requires the hl7-b2b authorization extension: pass b2b { organizationId, purposeOfUse }',
       })
     }
-    const signer = await this.#signer(
+    const signer = await this.#signing.signer(
       signingUri,
       metadata?.tokenEndpointAuthSigningAlgValuesSupported ?? [],
     )
@@ -172,7 +221,7 @@ export class UdapProtocol implements ProtocolImplementation {
       this.#context.checks.optionalScopes(options.scopes, 'scopes') ?? config.scopes,
     )
     const clientUri = this.#context.checks.optionalString(options.clientUri, 'clientUri')
-    const clientId = config.clientId ?? this.#registered?.clientId ?? clientUri
+    const clientId = this.#context.clientId() ?? clientUri
     const metadata = await this.#tokenMetadata(options)
     const tokenEndpoint = config.tokenEndpoint ?? metadata?.tokenEndpoint
     // Missing parts are left for the token request itself to report, in its own words.
@@ -184,16 +233,21 @@ export class UdapProtocol implements ProtocolImplementation {
     }
   }
 
-  async startAuthorization(): Promise<never> {
-    throw unsupportedOperation('beginAuthorization', 'udap', ['smart'], appLaunchHint)
+  /**
+   * A UDAP server is named by its base URL: the `iss` of its signed metadata, and of its ID
+   * tokens. UDAP does not ask servers for RFC 9207's `iss`; one that is sent must be this.
+   */
+  async authorizationIssuer(): Promise<AuthorizationIssuer> {
+    return { issuer: this.#context.config.issuer, issRequired: false }
   }
 
-  async authorizationIssuer(): Promise<never> {
-    throw unsupportedOperation('completeAuthorization', 'udap', ['smart'], appLaunchHint)
-  }
-
-  async openIdProvider(): Promise<never> {
-    throw unsupportedOperation('validateIdToken', 'udap', ['smart'], appLaunchHint)
+  /**
+   * UDAP metadata names no OpenID provider: ID tokens (this server's, or — for a data holder in
+   * Tiered OAuth — the identity provider's, which is then this client's server) are checked with
+   * the keys of `{issuer}/.well-known/openid-configuration`, read when the first one arrives.
+   */
+  async openIdProvider(): Promise<OpenIdProviderHint> {
+    return { issuer: this.#context.config.issuer, jwksUri: undefined, algorithms: undefined }
   }
 
   async #register(
@@ -221,9 +275,9 @@ export class UdapProtocol implements ProtocolImplementation {
       operation,
       allowInsecureLocalhost: config.allowInsecureLocalhost,
     })
-    await this.#identity(clientUri)
+    await this.#signing.check(clientUri)
     const serverMetadata = await this.#discovery.metadata(options, options.signal)
-    const signer = await this.#signer(
+    const signer = await this.#signing.signer(
       clientUri,
       serverMetadata.registrationEndpointJwtSigningAlgValuesSupported,
     )
@@ -242,103 +296,99 @@ export class UdapProtocol implements ProtocolImplementation {
     }
     if (operation === 'cancel') {
       const response = await cancelUdapRegistration(request)
-      if (this.#registered?.clientId === response.client_id) this.#registered = undefined
+      if (this.#context.registration?.clientId === response.client_id) {
+        this.#context.registration = undefined
+      }
       return response
     }
     const response = await registerUdapClient(request)
-    this.#registered = { clientId: response.client_id, clientUri }
+    this.#context.registration = { clientId: response.client_id, clientUri }
     return response
   }
 
   /** Metadata for a token request: trust inputs given now, else what this client validated before. */
-  async #tokenMetadata(
-    options: Partial<RequestBackendTokenOptions>,
+  #tokenMetadata(
+    options: Partial<UdapTrustOptions> & { readonly signal?: AbortSignal | undefined },
+  ): Promise<UdapMetadata | undefined> {
+    return this.#metadataFor(options, this.#context.config.tokenEndpoint)
+  }
+
+  /**
+   * Trusted metadata for an operation: validated now with the trust inputs given, else what this
+   * client validated before; none when the endpoint the operation needs is configured.
+   *
+   * @throws ConfigurationError naming the trust inputs when there is nothing to use.
+   */
+  async #metadataFor(
+    options: Partial<UdapTrustOptions> & { readonly signal?: AbortSignal | undefined },
+    configuredEndpoint: string | undefined,
   ): Promise<UdapMetadata | undefined> {
     if (options.trustedAnchors !== undefined || options.crls !== undefined) {
       return this.#discovery.metadata(options, options.signal)
     }
     if (this.#discovery.latest !== undefined) return this.#discovery.latest
-    if (this.#context.config.tokenEndpoint !== undefined) return undefined
+    if (configuredEndpoint !== undefined) return undefined
     // Neither configured nor validated: discovery needs trust inputs (this throws naming them).
     return this.#discovery.metadata(options, options.signal)
   }
 
-  /**
-   * A signer for a UDAP JWT whose algorithm the server accepts: the client's checked signing
-   * identity when its algorithm is among `advertisedAlgorithms` (or the server names none), else
-   * one imported for that list. Algorithm choice takes the key's preferred algorithm the server
-   * accepts, so the identity's signer is the one a fresh import would give whenever it qualifies.
-   */
-  async #signer(
-    clientUri: string | undefined,
-    advertisedAlgorithms: readonly string[],
-  ): Promise<JwsSigner> {
-    const identity = await this.#identity(clientUri)
-    const { signer } = identity
-    if (advertisedAlgorithms.length === 0 || advertisedAlgorithms.includes(signer.alg))
-      return signer
-    const listKey = advertisedAlgorithms.join(' ')
-    const forList = identity.signersByList.get(listKey)
-    if (forList !== undefined) return forList
-    const prepared = await this.#prepare(identity.clientUri, advertisedAlgorithms)
-    identity.signersByList.set(listKey, prepared.signer)
-    return prepared.signer
-  }
-
-  /**
-   * The signing identity from the config's key and chain, checked by `prepareUdapSigner` (the
-   * chain through the path policy minus trust and revocation, client URI among the leaf's SANs,
-   * key matches leaf) with no algorithm
-   * constraint. It needs nothing from the server, so it runs before discovery. Checking parses
-   * the chain, matches the key and imports it: the result is reused for a minute (never beyond
-   * the leaf's validity), so token requests do not repeat it.
-   */
-  async #identity(clientUri: string | undefined): Promise<CheckedIdentity> {
-    const at = this.#context.options.now().getTime()
-    const key = clientUri ?? ''
-    const cached = this.#identities.get(key)
-    if (cached !== undefined && at < cached.reuseUntil) return cached
-    // A registered client's token needs no particular URI: the leaf's first URI SAN stands in.
-    const uri = clientUri ?? (await this.#firstSubjectAltName())
-    const { signer, leaf } = await this.#prepare(uri, [])
-    const identity: CheckedIdentity = {
-      clientUri: uri,
-      signer,
-      signersByList: new Map(),
-      reuseUntil: Math.min(at + signerReuseMs, leaf.notAfter.getTime()),
-    }
-    this.#identities.set(key, identity)
-    return identity
-  }
-
-  async #prepare(clientUri: string, advertisedAlgorithms: readonly string[]) {
-    const { config, now } = this.#parts()
-    return prepareUdapSigner({
-      crypto: await this.#context.cryptoBackend(),
-      privateKey: config.privateKey,
-      certificateChain: config.certificateChain,
-      clientUri,
-      advertisedAlgorithms,
-      algorithm: config.jwtAlgorithm,
-      now: now(),
+  /** The `client_id` an authorization-code client authenticates as: configured, else registered. */
+  #requireClientId(): string {
+    const clientId = this.#context.clientId()
+    if (clientId !== undefined) return clientId
+    throw new ConfigurationError({
+      invalidAttribute: 'clientId',
+      message: 'a UDAP token request needs a client_id: configure clientId or register first',
     })
   }
 
-  /** The leaf's first URI SAN, or '' (prepareUdapSigner then reports the chain or the URI). */
-  async #firstSubjectAltName(): Promise<string> {
-    const leaf = this.#context.config.certificateChain?.[0]
-    if (leaf === undefined) return ''
-    try {
-      const crypto = await this.#context.cryptoBackend()
-      return (await crypto.parseCertificate(leaf)).subjectAltNameUris[0] ?? ''
-    } catch {
-      return ''
+  /**
+   * What a code or refresh request is authenticated with: the signing identity checked first
+   * (it needs no server), then the token endpoint from trusted metadata and a signer for its
+   * algorithms. No `extensions` (IG STU2: omitted for authorization_code).
+   */
+  async #tokenRequest(
+    issuer: string,
+    options: Partial<UdapTrustOptions> & { readonly signal?: AbortSignal | undefined },
+  ): Promise<UdapTokenRequestCommon> {
+    const signingUri = this.#context.registration?.clientUri
+    await this.#signing.check(signingUri)
+    const metadata = await this.#tokenMetadata(options)
+    const tokenEndpoint = this.#context.config.tokenEndpoint ?? metadata?.tokenEndpoint
+    if (tokenEndpoint === undefined)
+      throw new ConfigurationError({ invalidAttribute: 'tokenEndpoint' })
+    const signer = await this.#signing.signer(
+      signingUri,
+      metadata?.tokenEndpointAuthSigningAlgValuesSupported ?? [],
+    )
+    return {
+      ...this.#context.transport(options.signal),
+      tokenEndpoint,
+      issuer,
+      signer,
+      now: this.#context.options.now,
     }
   }
 
   #parts() {
     const { config, options } = this.#context
     return { config, logger: options.logger, now: options.now }
+  }
+}
+
+/**
+ * UDAP clients authenticate with authentication tokens signed by the configured key and chain
+ * only: a client secret, or another key, is refused rather than silently ignored.
+ *
+ * @throws ConfigurationError on the credential given.
+ */
+function refuseSmartCredentials(options: Readonly<Record<string, unknown>>): void {
+  for (const name of smartCredentials) {
+    if (options[name] === undefined || options[name] === null) continue
+    throw new ConfigurationError({
+      invalidAttribute: name,
+      message: `${name} is a SMART credential; a UDAP client authenticates with a UDAP authentication token signed by its configured privateKey and certificateChain`,
+    })
   }
 }
 

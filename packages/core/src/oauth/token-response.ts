@@ -72,3 +72,17 @@ export function readTokenResponse(
   }
   return body as TokenResponse
 }
+
+/**
+ * A refresh response with the refresh token to keep: the server's new one when it rotated it,
+ * else the one sent (RFC 6749 §6: the server MAY issue a new refresh token), so that
+ * `refresh_token` of the result is always the one to store.
+ *
+ * @internal
+ */
+export function keepRefreshToken(response: TokenResponse, sent: string): TokenResponse {
+  const returned = response.refresh_token
+  return typeof returned === 'string' && returned !== ''
+    ? response
+    : { ...response, refresh_token: sent }
+}

@@ -1,0 +1,60 @@
+import { ConfigurationError } from '@fhir-auth/core'
+import type { Protocol } from './client-type.js'
+
+/**
+ * What a UDAP client does (DESIGN §10): `b2b` — client credentials and interactive
+ * authorization code for business apps (the default); `b2c` — authorization code for
+ * consumer-facing apps; `tiered_oauth` — authorization code with the user authenticated at an
+ * identity provider (IG STU2 §6).
+ *
+ * @see https://hl7.org/fhir/us/udap-security/STU2/
+ */
+export type UdapFlow = 'b2b' | 'b2c' | 'tiered_oauth'
+
+/** Every UDAP flow, in DESIGN §10's order. */
+export const udapFlows: readonly UdapFlow[] = Object.freeze(['b2b', 'b2c', 'tiered_oauth'])
+
+/** The spec's `valid_values` text for any flow given to a SMART client. */
+export const smartFlowText = 'flow is not applicable for protocol smart'
+
+/**
+ * Reads `ClientOptions.flow` once the protocol is known: a UDAP client's flow (default `b2b`), or
+ * `null` for SMART. `null` means absent, as for `protocol` and `clientType`.
+ *
+ * @throws ConfigurationError `flow`: a value other than the three on UDAP, any value on SMART.
+ */
+export function checkFlow(protocol: Protocol, value: unknown): UdapFlow | null {
+  const absent = value === undefined || value === null
+  if (protocol === 'smart') {
+    if (absent) return null
+    throw new ConfigurationError({
+      invalidAttribute: 'flow',
+      invalidValue: value,
+      validValues: [smartFlowText],
+      message: 'flow is a UDAP option (b2b, b2c, tiered_oauth); a SMART client takes none',
+    })
+  }
+  if (absent) return 'b2b'
+  if ((udapFlows as readonly unknown[]).includes(value)) return value as UdapFlow
+  throw new ConfigurationError({
+    invalidAttribute: 'flow',
+    invalidValue: value,
+    validValues: udapFlows,
+  })
+}
+
+/**
+ * Client credentials (`requestBackendToken`, `backendTokens`) belong to the `b2b` flow: a
+ * consumer-facing or Tiered OAuth client uses the authorization code only (DESIGN §10).
+ *
+ * @throws ConfigurationError `flow` naming the operation, with `validValues` `['b2b']`.
+ */
+export function checkClientCredentialsFlow(flow: UdapFlow | null, operation: string): void {
+  if (flow === null || flow === 'b2b') return
+  throw new ConfigurationError({
+    invalidAttribute: 'flow',
+    invalidValue: flow,
+    validValues: ['b2b'],
+    message: `${operation} (client credentials) is a b2b operation; this UDAP client's flow is ${flow}, which uses the authorization code only`,
+  })
+}
