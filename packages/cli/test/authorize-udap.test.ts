@@ -116,7 +116,12 @@ describe('authorize --udap', () => {
     expect(parameters.has('aud')).toBe(false)
     const token = JSON.parse(result.stdout.trim().split('\n')[1] as string)
     expect(token).toMatchObject({ token_type: 'Bearer', scope: 'openid fhirUser user/*.rs' })
-    expect(result.stderr).toContain(`ID token valid: iss ${dataHolder.issuer}, sub udap-user-1`)
+    const { idTokenClaims } = JSON.parse(result.stdout.trim().split('\n')[2] as string)
+    expect(idTokenClaims).toMatchObject({
+      iss: dataHolder.issuer,
+      sub: 'udap-user-1',
+      nonce: parameters.get('nonce'),
+    })
     expect(result.stderr).not.toContain(token.access_token)
     const [exchange] = dataHolder.authenticationTokens.slice(tokensBefore)
     expect(exchange).toMatchObject({
@@ -156,7 +161,7 @@ describe('authorize --udap', () => {
       )
       expect(result.exitCode).toBe(1)
       expect(result.stderr).toMatch(
-        /^error: the authorization server refused the request: invalid_idp/,
+        /^error: authorization failed: invalid_idp \(the requested identity provider cannot be used/,
       )
     } finally {
       sandboxes.dataHolder.setHostile(undefined)
