@@ -6,6 +6,7 @@ import {
   type TokenResponse,
   type TokenSet,
 } from '@fhir-auth/core'
+import { lazy } from '@fhir-auth/core/internal'
 import type { IdTokenClaims } from '@fhir-auth/core/oidc'
 import type { SmartMetadata } from '@fhir-auth/smart'
 import { type ClientOptions, readClientOptions, resolveClientOptions } from './client-options.js'
@@ -17,8 +18,6 @@ import {
   defaultClientTypes,
   type Protocol,
 } from './client-type.js'
-import { IdTokenValidator } from './identity/id-token-validator.js'
-import { beginAuthorization, completeAuthorization } from './launch/authorization-flow.js'
 import type {
   AuthorizationUrlOptions,
   AuthorizationUrlResult,
@@ -60,6 +59,12 @@ const implementations: Readonly<Record<Protocol, ImplementationFactory>> = {
   udap: (context) =>
     import('./udap/udap-protocol.js').then(({ UdapProtocol }) => new UdapProtocol(context)),
 }
+
+/**
+ * Launches (`beginAuthorization`, `completeAuthorization`): loaded on the first one, so apps that
+ * call the spec's two steps themselves, and backend services, never download them.
+ */
+const authorizationFlow = lazy(() => import('./launch/authorization-flow.js'))
 
 /**
  * The fhir-auth client: one object per authorization server relationship, speaking SMART App
@@ -111,17 +116,26 @@ export class Client {
     this.#make = implementations[protocol]
     const implementation = () => this.#call((made) => Promise.resolve(made))
     const context = this.#context
+    // ID token validation (with the OIDC code) loads with the first ID token to check.
+    const validator = lazy(() =>
+      import('./identity/id-token-validator.js').then(
+        ({ IdTokenValidator }) =>
+          new IdTokenValidator({
+            clientId: () => context.config.clientId ?? '',
+            hint: (signal) => implementation().then((made) => made.openIdProvider(signal)),
+            fallbackIssuer: () => context.config.issuer,
+            crypto: () => context.cryptoBackend(),
+            transport: (signal) => context.transport(signal),
+            now: () => context.options.now(),
+          }),
+      ),
+    )
     this.#sessions = {
       context,
       implementation,
-      identity: new IdTokenValidator({
-        clientId: () => context.config.clientId ?? '',
-        hint: (signal) => implementation().then((made) => made.openIdProvider(signal)),
-        fallbackIssuer: () => context.config.issuer,
-        crypto: () => context.cryptoBackend(),
-        transport: (signal) => context.transport(signal),
-        now: () => context.options.now(),
-      }),
+      identity: {
+        validate: async (idToken, check) => (await validator()).validate(idToken, check),
+      },
     }
     this.#backendTokens = new BackendTokenRegistry(context, implementation)
   }
@@ -255,7 +269,7 @@ export class Client {
    * @see https://github.com/fhir-auth/fhir-auth/blob/main/docs/guides/tokens-over-time.md
    */
   async beginAuthorization(options?: BeginAuthorizationOptions): Promise<BeginAuthorizationResult> {
-    return beginAuthorization(this.#sessions, options)
+    return (await authorizationFlow()).beginAuthorization(this.#sessions, options)
   }
 
   /**
@@ -274,7 +288,7 @@ export class Client {
     callbackUrl: string | URL | URLSearchParams,
     options: CompleteAuthorizationOptions,
   ): Promise<Session> {
-    return completeAuthorization(this.#sessions, callbackUrl, options)
+    return (await authorizationFlow()).completeAuthorization(this.#sessions, callbackUrl, options)
   }
 
   /**

@@ -1,3 +1,11 @@
+/**
+ * `@fhir-auth/smart/backend-services`: SMART Backend Services, the client-credentials grant with
+ * a signed client assertion. Also exported by the main entry; this one is what a bundle split per
+ * dynamic import loads when a backend token is requested, without registration or discovery code.
+ *
+ * @see https://hl7.org/fhir/smart-app-launch/STU2.2/backend-services.html
+ * @packageDocumentation
+ */
 import type { JwsSigner, Logger } from '@fhir-auth/core'
 import {
   readOptions,
@@ -5,7 +13,7 @@ import {
   requireScopes,
   usableScopes,
 } from '@fhir-auth/core/internal'
-import { jwtBearerAssertionType } from '@fhir-auth/core/jws'
+import { jwtBearerAssertionType } from '@fhir-auth/core/signing'
 import { createClientAssertion } from './client-assertion.js'
 import { postTokenRequest, type TokenRequestCommon } from './token-request.js'
 import type { TokenResponse } from './token-response.js'

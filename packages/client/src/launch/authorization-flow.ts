@@ -1,9 +1,4 @@
-import {
-  AuthorizationError,
-  ConfigurationError,
-  type KeyValueStore,
-  TokenSet,
-} from '@fhir-auth/core'
+import { AuthorizationError, ConfigurationError, TokenSet } from '@fhir-auth/core'
 import { requireNonBlankString } from '@fhir-auth/core/internal'
 import type {
   BeginAuthorizationOptions,
@@ -18,6 +13,7 @@ import {
   readCallback,
 } from './authorization-callback.js'
 import { type LaunchRecord, saveLaunch, takeLaunch } from './launch-record.js'
+import { optionalStore } from './store-option.js'
 
 /**
  * `client.beginAuthorization`: `authorizationUrl` plus a fresh `nonce` when `openid` is asked,
@@ -149,30 +145,4 @@ function callerKeptLaunch(
     issuer: '',
     createdAt: 0,
   }
-}
-
-/**
- * A store when given, checked for the methods the library uses.
- *
- * @throws ConfigurationError on `store`.
- * @internal
- */
-export function optionalStore(value: unknown): KeyValueStore | undefined {
-  if (value === undefined || value === null) return undefined
-  const store = value as Partial<Record<keyof KeyValueStore, unknown>>
-  if (
-    typeof value === 'object' &&
-    typeof store.get === 'function' &&
-    typeof store.set === 'function' &&
-    typeof store.delete === 'function' &&
-    typeof store.setIfAbsent === 'function'
-  ) {
-    return value as KeyValueStore
-  }
-  throw new ConfigurationError({
-    invalidAttribute: 'store',
-    invalidValue: typeof value,
-    message:
-      'store must be a KeyValueStore (get, set, delete, setIfAbsent): memoryStore(), webStorageStore(), redisStore()…',
-  })
 }

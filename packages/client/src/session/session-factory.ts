@@ -8,7 +8,8 @@ import { Session, type TokensListener } from './session.js'
 export interface SessionSource {
   readonly context: ProtocolContext
   readonly implementation: () => Promise<ProtocolImplementation>
-  readonly identity: IdTokenValidator
+  /** ID token validation, loaded when the first ID token is checked. */
+  readonly identity: Pick<IdTokenValidator, 'validate'>
 }
 
 /**

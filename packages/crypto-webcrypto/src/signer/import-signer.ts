@@ -10,9 +10,8 @@ import {
   adoptJwsSigner,
   checkFixedAlgorithm,
   checkImportSignerOptions,
-  describePrivateKeyPem,
   selectSigningAlgorithm,
-} from '@fhir-auth/core/backend'
+} from '@fhir-auth/core/signing'
 import { importParameters, joseAlgorithmProfile } from '../algorithm-parameters.js'
 import type { SubtleSource } from '../subtle.js'
 import { webCryptoError } from '../webcrypto-failure.js'
@@ -71,6 +70,8 @@ export async function importSigner(
       return createWebCryptoSigner({ subtle, key: cryptoKey, alg, ...extras })
     }
     case 'pem': {
+      // PEM needs DER parsing, which JWK and CryptoKey users never download.
+      const { describePrivateKeyPem } = await import('./pem-private-key.js')
       const described = describePrivateKeyPem(sorted.pem)
       const alg = selectSigningAlgorithm({ ...selectionOf(options), key: described })
       const subtle = subtleSource()
