@@ -130,13 +130,15 @@ export class Client {
           }),
       ),
     )
-    this.#sessions = {
+    const sessions: SessionSource = {
       context,
       implementation,
       identity: {
         validate: async (idToken, check) => (await validator()).validate(idToken, check),
       },
+      open: (tokens, onTokens) => createSession(sessions, tokens, onTokens),
     }
+    this.#sessions = sessions
     this.#backendTokens = new BackendTokenRegistry(context, implementation)
   }
 

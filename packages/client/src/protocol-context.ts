@@ -9,6 +9,7 @@ import {
 import { raceCallerSignal } from './caller-signal.js'
 import type { ResolvedClientOptions } from './client-options.js'
 import type { ClientType } from './client-type.js'
+import { optionalStore } from './launch/store-option.js'
 
 /**
  * What a protocol implementation gets from its `Client`: the frozen configuration, the
@@ -29,7 +30,7 @@ export class ProtocolContext {
    * the helpers in the client's main chunk instead of splitting them into tiny shared chunks
    * that a browser would have to fetch up front.
    */
-  readonly checks = { optionalScopes, optionalString }
+  readonly checks = { optionalScopes, optionalStore, optionalString }
   readonly raceCallerSignal = raceCallerSignal
   readonly #defaultBackend = lazy(() =>
     import('#default-crypto').then((module) => module.createDefaultCryptoBackend()),

@@ -6,7 +6,7 @@ import {
   type JwsSigner,
 } from '@fhir-auth/core'
 import { readOptions, requireNonBlankString } from '@fhir-auth/core/internal'
-import { currentTime, requireSigner } from '@fhir-auth/core/internal/on-demand'
+import { currentTime, requireSigner } from '@fhir-auth/core/internal/signing'
 import { signCompactJws } from '@fhir-auth/core/signing'
 
 /**

@@ -6,14 +6,13 @@ import type {
   CompleteAuthorizationOptions,
 } from '../operation-options.js'
 import type { Session } from '../session/session.js'
-import { createSession, type SessionSource } from '../session/session-factory.js'
+import type { SessionSource } from '../session/session-factory.js'
 import {
   checkCallbackAfterState,
   checkCallbackBeforeState,
   readCallback,
 } from './authorization-callback.js'
 import { type LaunchRecord, saveLaunch, takeLaunch } from './launch-record.js'
-import { optionalStore } from './store-option.js'
 
 /**
  * `client.beginAuthorization`: `authorizationUrl` plus a fresh `nonce` when `openid` is asked,
@@ -32,7 +31,7 @@ export async function beginAuthorization(
 ): Promise<BeginAuthorizationResult> {
   const { context } = source
   const options = context.readOptions(input, 'beginAuthorization')
-  const store = optionalStore(options.store)
+  const store = context.checks.optionalStore(options.store)
   const started = await (await source.implementation()).startAuthorization(options)
   const form = started.params === undefined ? {} : { params: started.params }
   if (store === undefined) {
@@ -73,7 +72,7 @@ export async function completeAuthorization(
 ): Promise<Session> {
   const { context } = source
   const options = context.readOptions(input, 'completeAuthorization')
-  const store = optionalStore(options.store)
+  const store = context.checks.optionalStore(options.store)
   if (store === undefined && options.state === undefined) {
     throw new ConfigurationError({
       invalidAttribute: 'store',
@@ -121,7 +120,7 @@ export async function completeAuthorization(
     idTokenClaims,
     logger: context.options.logger,
   })
-  return createSession(source, tokens, options.onTokens)
+  return source.open(tokens, options.onTokens)
 }
 
 /** A launch from the values the caller kept; `undefined` when the callback's state is not theirs. */

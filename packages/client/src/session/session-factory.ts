@@ -10,6 +10,11 @@ export interface SessionSource {
   readonly implementation: () => Promise<ProtocolImplementation>
   /** ID token validation, loaded when the first ID token is checked. */
   readonly identity: Pick<IdTokenValidator, 'validate'>
+  /**
+   * {@link createSession} on this source: launches (loaded on demand) open their session through
+   * it, so the session code stays in the client's main chunk rather than a shared one.
+   */
+  readonly open: (tokens: TokenSet, onTokens: TokensListener | undefined) => Session
 }
 
 /**

@@ -1,5 +1,6 @@
 import { type FetchLike, TokenError, type TokenSet } from '@fhir-auth/core'
-import { type BearerFetchInput, bearerFetch } from '../tokens/bearer-fetch.js'
+import type { BearerFetchInput } from '../tokens/bearer-fetch.js'
+import { onDemandBearerFetch } from '../tokens/on-demand-bearer-fetch.js'
 
 /** Options of {@link Session.accessToken}. */
 export interface AccessTokenOptions {
@@ -52,7 +53,7 @@ export class Session {
   constructor(dependencies: SessionDependencies) {
     this.#dependencies = dependencies
     this.#tokens = dependencies.tokens
-    this.fetch = bearerFetch({
+    this.fetch = onDemandBearerFetch({
       baseUrl: dependencies.baseUrl,
       fetch: dependencies.fetch,
       accessToken: () => this.accessToken(),
