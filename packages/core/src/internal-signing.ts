@@ -6,7 +6,7 @@
  * Also in `@fhir-auth/core/internal/on-demand`, which registration needs besides. Kept apart so
  * that an asymmetric client, which loads these when it first signs, loads no registration code:
  * a module that imports an entry reaches every file that entry re-exports
- * (docs/adr/0011-entries-by-load-time.md).
+ * (docs/adr/0012-browser-bytes-by-load-time.md).
  *
  * @internal
  * @packageDocumentation

@@ -4,7 +4,7 @@
  *
  * Also in `@fhir-auth/core/backend`. This entry exists for bundles split per dynamic import: a
  * backend loads it when a key comes as PEM, so keys given as JWKs or `CryptoKey`s carry no DER
- * code, and PEM keys no certificate code (docs/adr/0011-entries-by-load-time.md).
+ * code, and PEM keys no certificate code (docs/adr/0012-browser-bytes-by-load-time.md).
  *
  * @packageDocumentation
  */

@@ -7,7 +7,7 @@
  * Every name here is also in `@fhir-auth/core/jws` and `@fhir-auth/core/backend`. This entry
  * exists for bundles split per dynamic import: a module that imports an entry reaches every file
  * that entry re-exports, so signing code imports this one and carries no JWS decoding, no parse
- * caches and no X.509 (docs/adr/0011-entries-by-load-time.md).
+ * caches and no X.509 (docs/adr/0012-browser-bytes-by-load-time.md).
  *
  * @packageDocumentation
  */

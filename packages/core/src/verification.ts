@@ -5,7 +5,7 @@
  *
  * Every name here is also in `@fhir-auth/core/backend`. This entry exists for bundles split per
  * dynamic import: a backend's `verifySignature` (an ID token's signature, say) imports this one
- * and carries no certificate, CRL or chain code (docs/adr/0011-entries-by-load-time.md).
+ * and carries no certificate, CRL or chain code (docs/adr/0012-browser-bytes-by-load-time.md).
  *
  * @packageDocumentation
  */
