@@ -14,7 +14,7 @@ import {
   usableScopes,
 } from '@fhir-auth/core/internal'
 import { jwtBearerAssertionType } from '@fhir-auth/core/signing'
-import { createClientAssertion } from './client-assertion.js'
+import { loadClientAssertion } from './client-authentication.js'
 import { postTokenRequest, type TokenRequestCommon } from './token-request.js'
 import type { TokenResponse } from './token-response.js'
 
@@ -58,7 +58,9 @@ export async function requestBackendServicesToken(
 ): Promise<TokenResponse> {
   const options = readOptions(input, 'requestBackendServicesToken', { required: true })
   const scope = requireScopes(options.scopes)
-  // createClientAssertion checks the client id and the signer.
+  // createClientAssertion checks the client id and the signer. It is loaded as asymmetric token
+  // requests load it, so the two share one chunk rather than splitting it.
+  const { createClientAssertion } = await loadClientAssertion()
   const assertion = await createClientAssertion({
     clientId: options.clientId as string,
     tokenEndpoint: requireNonBlankString(options.tokenEndpoint, 'tokenEndpoint'),

@@ -94,8 +94,10 @@ export async function authenticateClient(
 /**
  * The assertion code, loaded on demand: public and symmetric clients (most browser apps) never
  * carry JWS code.
+ *
+ * @internal
  */
-const loadClientAssertion = lazy(() => import('./client-assertion.js'))
+export const loadClientAssertion = lazy(() => import('./client-assertion.js'))
 
 /**
  * HTTP Basic credentials and the encoding hint on `invalid_client`, loaded on demand: public
