@@ -33,8 +33,8 @@ export const usage = `Usage: pnpm bench [--json] [--only=${sectionNames.join(','
   --no-build   do not run \`turbo run build\` for @fhir-auth/client and its dependencies first
                (the import and footprint sections use the built dist)
 
-Exit status: 0 unless a hard budget is broken (SMART up-front bundle > 12 KB gzip) or a
-measurement crashed.`
+Exit status: 0 unless a hard budget is broken (a SMART browser app over its byte limit, or
+loading pkijs, asn1js, node-forge or UDAP code) or a measurement crashed.`
 
 /**
  * Reads the command-line flags.

@@ -4,8 +4,9 @@
  * Every figure is measured against its baseline in the same run (interleaved, warmed up,
  * several rounds, median and p95), so load from other processes cancels out of the ratios.
  * Prints a table (figure, goal, measured, verdict) and, with `--json`, a machine-readable
- * report. Exits non-zero only when a hard budget is broken (SMART up-front bundle above
- * 12 KB gzip) or a measurement crashes: missed goals are findings, not failures.
+ * report. Exits non-zero only when a hard budget is broken (a SMART browser app loading more
+ * than its byte limit, or pkijs, asn1js, node-forge or UDAP code) or a measurement crashes: missed
+ * goals are findings, not failures.
  */
 import { availableParallelism, loadavg } from 'node:os'
 import { runBackendTokenSection } from './backend-token/backend-token-section.js'

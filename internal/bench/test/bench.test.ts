@@ -1,21 +1,16 @@
 /**
- * Smoke test of the benchmark machinery (not of the figures: budgets are the bench's job, and
- * a test must not fail because the library grew). Runs the real bundle measurement (~1 s) and
- * checks the pure helpers the verdicts rest on.
+ * Smoke test of the benchmark machinery (not of the figures: the budgets are checked by
+ * internal/package-checks and `pnpm bench`). Builds one browser app (~1 s, no browser) and checks
+ * the pure helpers the verdicts rest on.
  */
 import type { Metafile } from 'esbuild'
 import { describe, expect, it } from 'vitest'
-import {
-  bundleReport,
-  upFrontGoalBytes,
-  upFrontHardBudgetBytes,
-} from '../src/bundle/bundle-section.js'
-import { outputForEntryPoint, staticClosure } from '../src/bundle/chunk-graph.js'
-import {
-  type ChunkGroup,
-  measureSmartBundle,
-  type SmartBundleMeasurement,
-} from '../src/bundle/measure-smart-bundle.js'
+import { browserAppBudgets } from '../src/bundle/budgets.js'
+import { buildBrowserApp } from '../src/bundle/build-browser-app.js'
+import { bundleReport } from '../src/bundle/bundle-section.js'
+import { staticClosure } from '../src/bundle/chunk-graph.js'
+import { type ChunkGroup, chunkGroup } from '../src/bundle/chunk-group.js'
+import type { BrowserAppId, BrowserAppMeasurement } from '../src/bundle/measure-browser-apps.js'
 import { packageOfModule, packagesOfModules } from '../src/bundle/third-party-modules.js'
 import { parseBenchArguments, sectionNames } from '../src/cli-arguments.js'
 import { compareInterleaved } from '../src/measurement/interleaved-comparison.js'
@@ -23,51 +18,37 @@ import { percentile, summarize } from '../src/measurement/statistics.js'
 import { verdictForLimit } from '../src/report/figure.js'
 import { renderTable } from '../src/report/render-table.js'
 
-describe('measureSmartBundle', () => {
-  it('splits the SMART app into up-front, asymmetric-client and UDAP chunks without pkijs, asn1js or node-forge', async () => {
-    const measurement = await measureSmartBundle()
-    const { upFront, asymmetricClient, udapClient } = measurement
-
-    expect(upFront.chunks.map((chunk) => chunk.name)).toContain('smart-app.js')
-    expect(upFront.modules.some((module) => module.path.endsWith('client/src/client.ts'))).toBe(
-      true,
+describe('buildBrowserApp', () => {
+  it('bundles the asymmetric app with the crypto backend, signing and UDAP in chunks of their own', async () => {
+    const bundle = await buildBrowserApp('asymmetric-app.ts')
+    const upFront = chunkGroup(
+      bundle.metafile,
+      bundle.chunks,
+      staticClosure(bundle.metafile, bundle.entryOutput),
     )
-    // The crypto backend and UDAP load lazily: none of their modules may be up front.
-    expect(upFront.modules.some((module) => module.path.includes('crypto-webcrypto/'))).toBe(false)
-    expect(upFront.modules.some((module) => module.path.includes('packages/udap/'))).toBe(false)
-    expect(
-      asymmetricClient.modules.some((module) =>
-        module.path.endsWith('crypto-webcrypto/src/backend.ts'),
-      ),
-    ).toBe(true)
-    expect(udapClient.modules.some((module) => module.path.includes('packages/udap/src/'))).toBe(
-      true,
-    )
-    for (const group of [upFront, asymmetricClient]) {
-      expect(group.forbiddenPackages).toEqual([])
-      expect(group.gzipBytes).toBeGreaterThan(0)
-      expect(group.gzipBytes).toBeLessThan(group.minifiedBytes)
+    const paths = upFront.modules.map((module) => module.path)
+    expect(paths.some((path) => path.endsWith('client/src/client.ts'))).toBe(true)
+    for (const lazy of [
+      'crypto-webcrypto/',
+      'packages/udap/',
+      'core/src/x509/',
+      'core/src/oidc/',
+    ]) {
+      expect(paths.filter((path) => path.includes(lazy))).toEqual([])
     }
-    // Groups are disjoint: what loads up front is not counted again for the asymmetric client.
-    const upFrontNames = new Set(upFront.chunks.map((chunk) => chunk.name))
-    expect(asymmetricClient.chunks.filter((chunk) => upFrontNames.has(chunk.name))).toEqual([])
-    // The PKCS#12 chunk (pkijs) exists but is in no measured group.
-    expect(measurement.allChunks.length).toBeGreaterThan(
-      upFront.chunks.length + asymmetricClient.chunks.length,
-    )
-
-    const report = bundleReport(measurement)
-    expect(report.figures.map((figure) => figure.id)).toEqual([
-      'bundle.upFront',
-      'bundle.asymmetricClient',
-      'bundle.forbiddenPackages',
-      'bundle.udapClient',
-    ])
-    expect(report.details.some((line) => line.includes('top 15 modules up front'))).toBe(true)
-  }, 20_000)
+    const entries = Object.values(bundle.metafile.outputs).map((output) => output.entryPoint)
+    expect(entries).toContain('packages/crypto-webcrypto/src/signer/import-signer.ts')
+    expect(entries).toContain('packages/client/src/udap/udap-protocol.ts')
+    expect(upFront.gzipBytes).toBeGreaterThan(0)
+    expect(upFront.gzipBytes).toBeLessThan(upFront.minifiedBytes)
+  }, 30_000)
 })
 
-function group(gzipBytes: number, forbiddenPackages: readonly string[] = []): ChunkGroup {
+function group(
+  gzipBytes: number,
+  modules: readonly string[] = [],
+  forbidden: readonly string[] = [],
+): ChunkGroup {
   return {
     chunks: [
       {
@@ -82,39 +63,66 @@ function group(gzipBytes: number, forbiddenPackages: readonly string[] = []): Ch
     gzipBytes,
     singleFileGzipBytes: gzipBytes,
     brotliBytes: gzipBytes,
-    modules: [],
-    thirdPartyPackages: forbiddenPackages,
-    forbiddenPackages,
+    modules: modules.map((path) => ({ path, bytes: 10 })),
+    thirdPartyPackages: forbidden,
+    forbiddenPackages: forbidden,
   }
 }
 
-function measurementWith(
-  upFront: ChunkGroup,
-  asymmetricClient = group(1000),
-): SmartBundleMeasurement {
-  return { upFront, asymmetricClient, udapClient: group(1000), allChunks: [] }
+/** Every app within its issue budget (or limit), except the one given. */
+function measurements(app: BrowserAppId, loaded: ChunkGroup): BrowserAppMeasurement[] {
+  return browserAppBudgets.map((budget) => {
+    const ok = group(budget.issueBudgetBytes ?? budget.limitBytes)
+    const chosen = budget.app === app ? loaded : ok
+    return {
+      id: budget.app,
+      description: budget.app,
+      loaded: chosen,
+      upFront: chosen,
+      loadOrder: ['a.js'],
+    }
+  })
 }
 
 describe('bundleReport verdicts', () => {
-  const verdictOf = (measurement: SmartBundleMeasurement, id: string) =>
-    bundleReport(measurement).figures.find((figure) => figure.id === id)?.verdict
+  const verdictOf = (list: BrowserAppMeasurement[], id: string) =>
+    bundleReport(list).figures.find((figure) => figure.id === id)?.verdict
+  const asymmetric = browserAppBudgets.find((budget) => budget.app === 'asymmetric')
+  const issueBudget = asymmetric?.issueBudgetBytes ?? 0
+  const limit = asymmetric?.limitBytes ?? 0
 
-  it('passes at the goal, misses above it and FAILs above the hard budget', () => {
-    expect(verdictOf(measurementWith(group(upFrontGoalBytes)), 'bundle.upFront')).toBe('pass')
-    expect(verdictOf(measurementWith(group(upFrontGoalBytes + 1)), 'bundle.upFront')).toBe('miss')
-    expect(verdictOf(measurementWith(group(upFrontHardBudgetBytes)), 'bundle.upFront')).toBe('miss')
-    expect(verdictOf(measurementWith(group(upFrontHardBudgetBytes + 1)), 'bundle.upFront')).toBe(
+  it("passes within the issue's budget, misses above it and FAILs above the limit", () => {
+    expect(issueBudget).toBeGreaterThan(0)
+    expect(limit).toBeGreaterThanOrEqual(issueBudget)
+    expect(verdictOf(measurements('asymmetric', group(issueBudget)), 'bundle.asymmetric')).toBe(
+      'pass',
+    )
+    expect(verdictOf(measurements('asymmetric', group(issueBudget + 1)), 'bundle.asymmetric')).toBe(
+      'miss',
+    )
+    expect(verdictOf(measurements('asymmetric', group(limit + 1)), 'bundle.asymmetric')).toBe(
       'FAIL',
     )
   })
 
-  it('misses when pkijs, asn1js or node-forge is in the up-front or asymmetric chunks', () => {
-    const withPkijs = measurementWith(group(5000), group(1000, ['pkijs']))
-    expect(verdictOf(withPkijs, 'bundle.asymmetricClient')).toBe('miss')
-    expect(verdictOf(withPkijs, 'bundle.forbiddenPackages')).toBe('miss')
-    const withForge = measurementWith(group(5000, ['node-forge']))
-    expect(verdictOf(withForge, 'bundle.forbiddenPackages')).toBe('miss')
-    expect(verdictOf(measurementWith(group(5000)), 'bundle.forbiddenPackages')).toBe('pass')
+  it('FAILs when an app loads pkijs, asn1js, node-forge or UDAP code, and names it', () => {
+    const withPkijs = measurements('public', group(1000, [], ['pkijs']))
+    expect(verdictOf(withPkijs, 'bundle.forbidden')).toBe('FAIL')
+    const withUdap = measurements('asymmetric', group(1000, ['packages/udap/src/discovery.ts']))
+    const figure = bundleReport(withUdap).figures.find(
+      (candidate) => candidate.id === 'bundle.forbidden',
+    )
+    expect(figure?.verdict).toBe('FAIL')
+    expect(figure?.measured).toContain('asymmetric: packages/udap/src/discovery.ts')
+    expect(verdictOf(measurements('public', group(1000)), 'bundle.forbidden')).toBe('pass')
+  })
+
+  it('prints the per-source breakdown of every app', () => {
+    const report = bundleReport(measurements('public', group(1000, ['packages/core/src/index.ts'])))
+    expect(report.details.some((line) => line.endsWith('packages/core/src/index.ts'))).toBe(true)
+    expect(report.details.filter((line) => line.includes('chunks in load order'))).toHaveLength(
+      browserAppBudgets.length,
+    )
   })
 })
 
@@ -157,11 +165,6 @@ describe('chunk graph', () => {
       'out/lazy.js',
       'out/shared.js',
     ])
-  })
-
-  it('finds a chunk by the end of its entry point and refuses a missing one', () => {
-    expect(outputForEntryPoint(metafile, 'lib/lazy.ts')).toBe('out/lazy.js')
-    expect(() => outputForEntryPoint(metafile, 'lib/gone.ts')).toThrow(/no bundle chunk/)
   })
 })
 

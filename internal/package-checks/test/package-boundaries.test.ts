@@ -1,7 +1,8 @@
 /**
  * Which fhir-auth entries each published package's sources may import (docs/architecture.md):
- * smart and udap only core (never each other), the backends only core's public entry and
- * `core/backend` (never `core/internal`: a third-party backend could not use it either), the
+ * smart and udap only core (never each other), the backends only core's public entries for
+ * backends — `core/backend` and its load-time subsets `core/signing`, `core/verification`,
+ * `core/private-keys` (never `core/internal`: a third-party backend could not use it either) — the
  * client the library packages, the CLI what it declares. Deep imports past an `exports` entry are
  * refused everywhere.
  */
@@ -14,10 +15,18 @@ const root = join(import.meta.dirname, '..', '..', '..')
 const core = [
   '@fhir-auth/core',
   '@fhir-auth/core/jws',
+  '@fhir-auth/core/signing',
   '@fhir-auth/core/internal',
   '@fhir-auth/core/internal/on-demand',
+  '@fhir-auth/core/internal/signing',
 ]
-const backendEntries = ['@fhir-auth/core', '@fhir-auth/core/backend']
+const backendEntries = [
+  '@fhir-auth/core',
+  '@fhir-auth/core/backend',
+  '@fhir-auth/core/signing',
+  '@fhir-auth/core/verification',
+  '@fhir-auth/core/private-keys',
+]
 
 const allowed: Readonly<Record<string, readonly string[]>> = {
   core: [],
@@ -33,6 +42,9 @@ const allowed: Readonly<Record<string, readonly string[]>> = {
     '@fhir-auth/core/oidc',
     '@fhir-auth/smart',
     '@fhir-auth/smart/launch',
+    // Backend services and registration, loaded when they are first used.
+    '@fhir-auth/smart/backend-services',
+    '@fhir-auth/smart/registration',
     '@fhir-auth/udap',
     '@fhir-auth/crypto-node',
     '@fhir-auth/crypto-webcrypto',

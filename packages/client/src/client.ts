@@ -6,6 +6,7 @@ import {
   type TokenResponse,
   type TokenSet,
 } from '@fhir-auth/core'
+import { lazy } from '@fhir-auth/core/internal'
 import type { IdTokenClaims } from '@fhir-auth/core/oidc'
 import type { SmartMetadata } from '@fhir-auth/smart'
 import { type ClientOptions, readClientOptions, resolveClientOptions } from './client-options.js'
@@ -18,12 +19,6 @@ import {
   type Protocol,
 } from './client-type.js'
 import { checkFlow, type UdapFlow } from './flow.js'
-import { IdTokenValidator } from './identity/id-token-validator.js'
-import {
-  beginAuthorization,
-  completeAuthorization,
-  trustInputsOf,
-} from './launch/authorization-flow.js'
 import type {
   AuthorizationUrlOptions,
   AuthorizationUrlResult,
@@ -53,6 +48,7 @@ import {
 import { checkTokenResponse, SmartProtocol } from './smart/smart-protocol.js'
 import { BackendTokenRegistry } from './tokens/backend-token-registry.js'
 import type { BackendTokens } from './tokens/backend-tokens.js'
+import { trustInputsOf } from './trust-inputs.js'
 import type { UdapMetadata } from './udap/udap-protocol.js'
 
 /** Makes a protocol's implementation: at once, or once its code has loaded. */
@@ -70,6 +66,12 @@ const implementations: Readonly<Record<Protocol, ImplementationFactory>> = {
   udap: (context) =>
     import('./udap/udap-protocol.js').then(({ UdapProtocol }) => new UdapProtocol(context)),
 }
+
+/**
+ * Launches (`beginAuthorization`, `completeAuthorization`): loaded on the first one, so apps that
+ * call the spec's two steps themselves, and backend services, never download them.
+ */
+const authorizationFlow = lazy(() => import('./launch/authorization-flow.js'))
 
 /**
  * The fhir-auth client: one object per authorization server relationship, speaking SMART App
@@ -123,18 +125,29 @@ export class Client {
     this.#make = implementations[protocol]
     const implementation = () => this.#call((made) => Promise.resolve(made))
     const context = this.#context
-    this.#sessions = {
+    // ID token validation (with the OIDC code) loads with the first ID token to check.
+    const validator = lazy(() =>
+      import('./identity/id-token-validator.js').then(
+        ({ IdTokenValidator }) =>
+          new IdTokenValidator({
+            clientId: () => context.config.clientId ?? '',
+            hint: (signal) => implementation().then((made) => made.openIdProvider(signal)),
+            fallbackIssuer: () => context.config.issuer,
+            crypto: () => context.cryptoBackend(),
+            transport: (signal) => context.transport(signal),
+            now: () => context.options.now(),
+          }),
+      ),
+    )
+    const sessions: SessionSource = {
       context,
       implementation,
-      identity: new IdTokenValidator({
-        clientId: () => context.clientId() ?? '',
-        hint: (signal) => implementation().then((made) => made.openIdProvider(signal)),
-        fallbackIssuer: () => context.config.issuer,
-        crypto: () => context.cryptoBackend(),
-        transport: (signal) => context.transport(signal),
-        now: () => context.options.now(),
-      }),
+      identity: {
+        validate: async (idToken, check) => (await validator()).validate(idToken, check),
+      },
+      open: (tokens, onTokens, trust) => createSession(sessions, tokens, onTokens, trust),
     }
+    this.#sessions = sessions
     this.#backendTokens = new BackendTokenRegistry(context, implementation)
   }
 
@@ -279,7 +292,7 @@ export class Client {
    * @see https://github.com/fhir-auth/fhir-auth/blob/main/docs/guides/tokens-over-time.md
    */
   async beginAuthorization(options?: BeginAuthorizationOptions): Promise<BeginAuthorizationResult> {
-    return beginAuthorization(this.#sessions, options)
+    return (await authorizationFlow()).beginAuthorization(this.#sessions, options)
   }
 
   /**
@@ -298,7 +311,7 @@ export class Client {
     callbackUrl: string | URL | URLSearchParams,
     options: CompleteAuthorizationOptions,
   ): Promise<Session> {
-    return completeAuthorization(this.#sessions, callbackUrl, options)
+    return (await authorizationFlow()).completeAuthorization(this.#sessions, callbackUrl, options)
   }
 
   /**

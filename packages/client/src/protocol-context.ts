@@ -10,6 +10,9 @@ import { raceCallerSignal } from './caller-signal.js'
 import type { ResolvedClientOptions } from './client-options.js'
 import type { ClientType } from './client-type.js'
 import type { UdapFlow } from './flow.js'
+import { optionalStore } from './launch/store-option.js'
+import { optionalListener } from './session/session-factory.js'
+import { trustInputsOf } from './trust-inputs.js'
 
 /** A registration this client made (UDAP): who it is now, and as which client URI it signs. */
 export interface ClientRegistration {
@@ -44,7 +47,13 @@ export class ProtocolContext {
    * the helpers in the client's main chunk instead of splitting them into tiny shared chunks
    * that a browser would have to fetch up front.
    */
-  readonly checks = { optionalScopes, optionalString }
+  readonly checks = {
+    optionalListener,
+    optionalScopes,
+    optionalStore,
+    optionalString,
+    trustInputsOf,
+  }
   readonly raceCallerSignal = raceCallerSignal
   readonly #defaultBackend = lazy(() =>
     import('#default-crypto').then((module) => module.createDefaultCryptoBackend()),

@@ -25,12 +25,11 @@ export {
 } from './crypto/verify-chain-input.js'
 export * from './jws.js'
 export { lazy } from './loading/lazy.js'
-export {
-  type AlgorithmIdentifier,
-  readAlgorithmIdentifier,
-  signatureAlgorithmOf,
-} from './x509/algorithm-identifier.js'
+export * from './private-keys.js'
+export * from './verification.js'
+export { type AlgorithmIdentifier, readAlgorithmIdentifier } from './x509/algorithm-identifier.js'
 export { type ParsedCertificate, parseCertificate } from './x509/certificate.js'
+export { certificateDer, crlDer } from './x509/certificate-der.js'
 export {
   type ChainValidationInput,
   type OwnChainValidationInput,
@@ -41,7 +40,6 @@ export {
 } from './x509/chain.js'
 export { type ParsedCrl, parseCrl } from './x509/crl.js'
 export {
-  bytesEqual,
   concatBytes,
   type DerElement,
   encodeDer,
@@ -62,13 +60,5 @@ export {
 export type { GeneralSubtree, NameConstraints } from './x509/name-constraints.js'
 export { decodeDerOid, encodeDerOid } from './x509/object-identifier.js'
 export { checkPathRules } from './x509/path-rules.js'
-export { certificateDer, crlDer, decodePemBlocks, encodePem } from './x509/pem.js'
-export { describePrivateKeyPem, type PrivateKeyDescription } from './x509/private-key.js'
-export {
-  describeEcPublicKey,
-  describeSubjectPublicKeyInfo,
-  ecPublicKeyOid,
-  namedCurvesByOid,
-  type PublicKeyDescription,
-  rsaEncryptionOid,
-} from './x509/spki.js'
+export { decodePemBlocks, encodePem } from './x509/pem.js'
+export { signatureAlgorithmOf } from './x509/signature-algorithm.js'

@@ -27,6 +27,7 @@ export type {
   VerifiedCertificateChain,
   VerifyCertificateChainParams,
 } from './crypto/backend.js'
+export { cryptoBackendSpecificationVersion } from './crypto/backend-specification.js'
 export {
   base64Decode,
   base64Encode,
@@ -35,7 +36,8 @@ export {
   base64UrlEncodeText,
 } from './crypto/base64.js'
 export { type CryptoKeyLike, isJwk, type Jwk, type KeyObjectLike } from './crypto/jwk.js'
-export type { DecodedJws, JsonObject } from './crypto/jws.js'
+export type { JsonObject } from './crypto/jws.js'
+export type { DecodedJws } from './crypto/jws-decode.js'
 export { computeCodeChallenge, generateCodeVerifier, isValidCodeVerifier } from './crypto/pkce.js'
 export { generateJti, generateState, randomBytes } from './crypto/random.js'
 export {
@@ -111,6 +113,7 @@ export {
   type UrlProblem,
   withoutUserInfo,
 } from './http/url-policy.js'
+export { lazy } from './loading/lazy.js'
 export {
   consoleLogger,
   defaultLogger,

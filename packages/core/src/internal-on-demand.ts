@@ -13,11 +13,9 @@
  * @packageDocumentation
  */
 
-export { checkBackendVersion } from './checks/backend-version.js'
-export { currentTime, requireClock, requireDate } from './checks/clock.js'
 export { requireEndpointUrl } from './checks/endpoint-url.js'
 export { isPlainObject } from './checks/plain-object.js'
-export { requireSigner } from './checks/signer.js'
+export * from './internal-signing.js'
 export {
   type RegistrationResponseRules,
   readRegistrationResponse,

@@ -19,11 +19,6 @@ export { BoundedCache, bytesCacheKey, parseWithCache } from './crypto/bounded-ca
 export { ecdsaDerToJose, normalizeEcdsaSignature } from './crypto/ecdsa-signature.js'
 export { adoptJwsSigner, checkFixedAlgorithm } from './crypto/fixed-algorithm.js'
 export { checkImportSignerOptions } from './crypto/import-signer-options.js'
-export {
-  type DecodedJws,
-  decodeCompactJws,
-  type JsonObject,
-  signCompactJws,
-  signWithJwsSigner,
-} from './crypto/jws.js'
+export { type JsonObject, signCompactJws, signWithJwsSigner } from './crypto/jws.js'
+export { type DecodedJws, decodeCompactJws } from './crypto/jws-decode.js'
 export { jwtBearerAssertionType } from './oauth/jwt-bearer.js'

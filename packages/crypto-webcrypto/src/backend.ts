@@ -1,16 +1,5 @@
-import type { CryptoBackend } from '@fhir-auth/core'
-import {
-  cachedParsers,
-  cryptoBackendSpecificationVersion,
-  lazy,
-  toCertificateInfo,
-  verifyCertificateChainWith,
-} from '@fhir-auth/core/backend'
-import { certificateBytes } from './certificates/certificate-bytes.js'
-import { keyMatchesCertificate } from './keys/key-matches-certificate.js'
-import { importSigner } from './signer/import-signer.js'
+import { type CryptoBackend, cryptoBackendSpecificationVersion, lazy } from '@fhir-auth/core'
 import { subtleSource } from './subtle.js'
-import { createSignatureVerifier } from './verify/verify-signature.js'
 
 /** Options of {@link createWebCryptoBackend}. */
 export interface WebCryptoBackendOptions {
@@ -21,8 +10,13 @@ export interface WebCryptoBackendOptions {
   readonly subtle?: SubtleCrypto | undefined
 }
 
-/** The PKCS#12 code (and with it pkijs), loaded on the first `loadPkcs12` call. */
-const loadPkcs12Module = lazy(() => import('./pkcs12/load-pkcs12.js'))
+// Each capability is a chunk of its own, loaded on its first call: signing with a JWK or a
+// CryptoKey loads no DER, certificate, CRL or chain code; verifying an ID token's signature
+// loads no signing code; PKCS#12 (and with it pkijs) loads only when a file is opened.
+const signingModule = lazy(() => import('./signer/import-signer.js'))
+const verificationModule = lazy(() => import('./verify/verify-signature.js'))
+const certificateModule = lazy(() => import('./certificates/certificate-services.js'))
+const pkcs12Module = lazy(() => import('./pkcs12/load-pkcs12.js'))
 
 /**
  * Creates a {@link CryptoBackend} on WebCrypto `SubtleCrypto`, for browsers, Deno, Bun, edge
@@ -53,21 +47,28 @@ const loadPkcs12Module = lazy(() => import('./pkcs12/load-pkcs12.js'))
  */
 export function createWebCryptoBackend(options: WebCryptoBackendOptions = {}): CryptoBackend {
   const subtle = subtleSource(options.subtle)
-  const verifySignature = createSignatureVerifier(subtle)
-  const { parseCertificate, parseCrl } = cachedParsers(certificateBytes)
+  // Per backend, made on first use: the verifier's key cache, the certificate parse caches.
+  const verifier = lazy(() =>
+    verificationModule().then(({ createSignatureVerifier }) => createSignatureVerifier(subtle)),
+  )
+  const verifySignature: CryptoBackend['verifySignature'] = async (check) =>
+    (await verifier())(check)
+  const certificates = lazy(() =>
+    certificateModule().then(({ createCertificateServices }) =>
+      createCertificateServices(subtle, verifySignature),
+    ),
+  )
   const backend: CryptoBackend = {
     name: 'webcrypto',
     specificationVersion: cryptoBackendSpecificationVersion,
-    importSigner: (key, signerOptions) => importSigner(subtle, key, signerOptions),
-    parseCertificate: async (certificate) => toCertificateInfo(parseCertificate(certificate)),
+    importSigner: async (key, signerOptions) =>
+      (await signingModule()).importSigner(subtle, key, signerOptions),
+    parseCertificate: async (certificate) => (await certificates()).parseCertificate(certificate),
     keyMatchesCertificate: async (key, certificate) =>
-      keyMatchesCertificate(subtle, verifySignature, key, parseCertificate(certificate)),
-    verifyCertificateChain: (params) =>
-      verifyCertificateChainWith(params, { parseCertificate, parseCrl, verifySignature }),
-    loadPkcs12: async (data, password) => {
-      const { loadPkcs12 } = await loadPkcs12Module()
-      return loadPkcs12(subtle(), data, password)
-    },
+      (await certificates()).keyMatchesCertificate(key, certificate),
+    verifyCertificateChain: async (params) => (await certificates()).verifyCertificateChain(params),
+    loadPkcs12: async (data, password) =>
+      (await pkcs12Module()).loadPkcs12(subtle(), data, password),
     verifySignature,
   }
   return Object.freeze(backend)

@@ -1,7 +1,9 @@
 /**
  * Guards the bundle discipline: a browser bundle of the package entry must contain no pkijs or
  * asn1js code (they are loaded with `import()` on the first `loadPkcs12` call), so a SMART-only
- * app does not ship them. Runs in Node only (it drives esbuild).
+ * app does not ship them; and each capability loads apart (issue 16): signing with a JWK or a
+ * `CryptoKey` reaches no DER, certificate, CRL or chain code, a PEM key no certificate code, and
+ * verifying a signature no signing or certificate code. Runs in Node only (it drives esbuild).
  */
 import { gzipSync } from 'node:zlib'
 import { build, type Metafile } from 'esbuild'
@@ -42,7 +44,8 @@ function staticClosure(outputs: [string, Metafile['outputs'][string]][], start: 
   const seen = new Set<string>([start])
   const queue = [start]
   while (queue.length > 0) {
-    const current = outputs.find(([path]) => path === queue.pop())
+    const next = queue.pop()
+    const current = outputs.find(([path]) => path === next)
     for (const imported of current?.[1].imports ?? []) {
       if (imported.kind === 'import-statement' && !seen.has(imported.path)) {
         seen.add(imported.path)
@@ -84,5 +87,72 @@ describe('browser bundle of @fhir-auth/crypto-webcrypto', () => {
     expect(lazy.length).toBeGreaterThan(0)
     const dynamicImports = entry[1].imports.filter((imported) => imported.kind === 'dynamic-import')
     expect(dynamicImports.length).toBeGreaterThan(0)
+  })
+})
+
+/** The source modules a lazily loaded capability brings: its chunk and the chunks it imports. */
+function sourcesLoadedWith(
+  outputs: [string, Metafile['outputs'][string]][],
+  entryPoint: string,
+): string[] {
+  const entry = outputs.find(([, output]) => output.entryPoint === entryPoint)
+  if (entry === undefined) throw new Error(`${entryPoint} is not a chunk of its own`)
+  return staticClosure(outputs, entry[0]).flatMap((path) =>
+    Object.entries(outputs.find(([candidate]) => candidate === path)?.[1].inputs ?? {})
+      .filter(([, input]) => input.bytesInOutput > 0)
+      .map(([input]) => input),
+  )
+}
+
+const certificateCode =
+  /core\/src\/x509\/(chain|certificate|crl|path-rules|name-|general-names|distribution|key-usage|signed-structure|signature-)|src\/(certificates|keys|pkcs12)\//
+
+describe('what each capability of the backend loads', () => {
+  it('creating the backend loads none of them', async () => {
+    const { outputs, entry } = await bundle()
+    const sources = staticClosure(outputs, entry[0]).flatMap((path) =>
+      Object.keys(outputs.find(([candidate]) => candidate === path)?.[1].inputs ?? {}),
+    )
+    expect(
+      sources.filter((source) =>
+        /src\/(signer|verify|certificates|keys|pkcs12)\/|x509/.test(source),
+      ),
+    ).toEqual([])
+  })
+
+  it('signing with a JWK or a CryptoKey loads no DER, PEM, certificate, CRL or chain code', async () => {
+    const { outputs } = await bundle()
+    const sources = sourcesLoadedWith(outputs, 'src/signer/import-signer.ts')
+    expect(sources).toContain('src/signer/private-jwk.ts')
+    expect(sources.filter((source) => /x509\/|pem-key|src\/verify\//.test(source))).toEqual([])
+  })
+
+  it('a PEM key adds DER and PEM reading, still no certificate code', async () => {
+    const { outputs } = await bundle()
+    const sources = sourcesLoadedWith(outputs, 'src/signer/pem-key.ts')
+    expect(sources.some((source) => source.endsWith('core/src/x509/private-key.ts'))).toBe(true)
+    expect(sources.filter((source) => certificateCode.test(source))).toEqual([])
+  })
+
+  it('verifying a signature loads SPKI reading only: no signing, PEM, certificate or chain code', async () => {
+    const { outputs } = await bundle()
+    const sources = sourcesLoadedWith(outputs, 'src/verify/verify-signature.ts')
+    expect(sources.some((source) => source.endsWith('core/src/x509/spki.ts'))).toBe(true)
+    expect(
+      sources.filter(
+        (source) =>
+          certificateCode.test(source) ||
+          /src\/signer\/|x509\/(private-key|pem)|core\/src\/crypto\/(algorithms|jws)/.test(source),
+      ),
+    ).toEqual([])
+  })
+
+  it('certificates load the X.509 code and the path policy, when first used', async () => {
+    const { outputs } = await bundle()
+    const sources = sourcesLoadedWith(outputs, 'src/certificates/certificate-services.ts')
+    expect(sources.some((source) => source.endsWith('core/src/x509/chain.ts'))).toBe(true)
+    expect(sources.some((source) => source.endsWith('src/keys/key-matches-certificate.ts'))).toBe(
+      true,
+    )
   })
 })

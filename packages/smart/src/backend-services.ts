@@ -1,3 +1,11 @@
+/**
+ * `@fhir-auth/smart/backend-services`: SMART Backend Services, the client-credentials grant with
+ * a signed client assertion. Also exported by the main entry; this one is what a bundle split per
+ * dynamic import loads when a backend token is requested, without registration or discovery code.
+ *
+ * @see https://hl7.org/fhir/smart-app-launch/STU2.2/backend-services.html
+ * @packageDocumentation
+ */
 import type { JwsSigner, Logger } from '@fhir-auth/core'
 import {
   readOptions,
@@ -5,8 +13,8 @@ import {
   requireScopes,
   usableScopes,
 } from '@fhir-auth/core/internal'
-import { jwtBearerAssertionType } from '@fhir-auth/core/jws'
-import { createClientAssertion } from './client-assertion.js'
+import { jwtBearerAssertionType } from '@fhir-auth/core/signing'
+import { loadClientAssertion } from './client-authentication.js'
 import { postTokenRequest, type TokenRequestCommon } from './token-request.js'
 import type { TokenResponse } from './token-response.js'
 
@@ -50,7 +58,9 @@ export async function requestBackendServicesToken(
 ): Promise<TokenResponse> {
   const options = readOptions(input, 'requestBackendServicesToken', { required: true })
   const scope = requireScopes(options.scopes)
-  // createClientAssertion checks the client id and the signer.
+  // createClientAssertion checks the client id and the signer. It is loaded as asymmetric token
+  // requests load it, so the two share one chunk rather than splitting it.
+  const { createClientAssertion } = await loadClientAssertion()
   const assertion = await createClientAssertion({
     clientId: options.clientId as string,
     tokenEndpoint: requireNonBlankString(options.tokenEndpoint, 'tokenEndpoint'),

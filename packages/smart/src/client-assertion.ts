@@ -6,14 +6,14 @@ import {
   type JwsSigner,
 } from '@fhir-auth/core'
 import { readOptions, requireNonBlankString } from '@fhir-auth/core/internal'
-import { currentTime, requireSigner } from '@fhir-auth/core/internal/on-demand'
-import { signCompactJws } from '@fhir-auth/core/jws'
+import { currentTime, requireSigner } from '@fhir-auth/core/internal/signing'
+import { signCompactJws } from '@fhir-auth/core/signing'
 
 /**
  * The `client_assertion_type` of a JWT client assertion (RFC 7523 §2.2); `@fhir-auth/core/jws`'s
  * constant, exported here too for SMART users.
  */
-export { jwtBearerAssertionType } from '@fhir-auth/core/jws'
+export { jwtBearerAssertionType } from '@fhir-auth/core/signing'
 
 /** The longest lifetime SMART allows: `exp` "no more than five minutes in the future". */
 const maxLifetimeSeconds = 300

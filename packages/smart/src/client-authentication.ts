@@ -1,13 +1,10 @@
 import {
   type BasicAuthEncoding,
-  basicAuthorization,
   type Clock,
   ConfigurationError,
-  formEncodingChanges,
   type JwsSigner,
-  TokenError,
 } from '@fhir-auth/core'
-import { lazy, requireBasicAuthEncoding, requireNonBlankString } from '@fhir-auth/core/internal'
+import { lazy, requireNonBlankString } from '@fhir-auth/core/internal'
 
 /**
  * How a SMART client authenticates at the token endpoint, one variant per client type.
@@ -69,20 +66,8 @@ export async function authenticateClient(
   const { type } = authentication
   if (type === 'public') return { form: { client_id: clientId }, headers: {}, secrets: [] }
   if (type === 'confidential_symmetric') {
-    const clientSecret = requireNonBlankString(authentication.clientSecret, 'clientSecret')
-    const encoding = requireBasicAuthEncoding(authentication.basicAuthEncoding)
-    // RFC 7617 §2: a user-id containing ':' cannot be sent unencoded.
-    if (encoding === 'raw' && clientId.includes(':')) {
-      throw new ConfigurationError({
-        invalidAttribute: 'clientId',
-        invalidValue: clientId,
-        message:
-          "clientId contains ':', which basicAuthEncoding 'raw' cannot carry (RFC 7617 §2); use 'form-urlencoded'",
-      })
-    }
-    const authorization = basicAuthorization(clientId, clientSecret, encoding)
-    // The credentials in the header are secret too, encoded or not.
-    return { form: {}, headers: { authorization }, secrets: [clientSecret, authorization.slice(6)] }
+    const { basicAuthentication } = await loadSymmetricAuthentication()
+    return basicAuthentication(clientId, authentication)
   }
   if (type === 'confidential_asymmetric') {
     const { createClientAssertion, jwtBearerAssertionType } = await loadClientAssertion()
@@ -107,44 +92,17 @@ export async function authenticateClient(
 }
 
 /**
- * A symmetric client's `invalid_client` with an id or secret that form encoding changes: the
- * same error, its message saying so and naming the other `basicAuthEncoding` (DESIGN §12).
- * Servers disagree on Basic credentials: RFC 6749 form-encodes id and secret first, the SMART
- * IG's example does not. The message names no character: they are the secret's.
+ * The assertion code, loaded on demand: public and symmetric clients (most browser apps) never
+ * carry JWS code.
  *
  * @internal
  */
-export function withBasicEncodingHint(
-  error: unknown,
-  authentication: ClientAuthentication,
-): unknown {
-  if (
-    !(error instanceof TokenError) ||
-    error.error !== 'invalid_client' ||
-    authentication.type !== 'confidential_symmetric' ||
-    !(
-      formEncodingChanges(authentication.clientId) ||
-      formEncodingChanges(authentication.clientSecret)
-    )
-  ) {
-    return error
-  }
-  const current = authentication.basicAuthEncoding ?? 'form-urlencoded'
-  const other = current === 'raw' ? 'form-urlencoded' : 'raw'
-  return new TokenError(
-    {
-      status: error.status,
-      error: error.error,
-      errorDescription: error.errorDescription,
-      errorUri: error.errorUri,
-      message: `${error.message}. The client id or secret has characters that form encoding changes, and servers differ on Basic credentials (${current === 'raw' ? 'sent as they are' : 'sent form-urlencoded, RFC 6749 §2.3.1'}): if the credentials are right, set basicAuthEncoding to '${other}'`,
-    },
-    error.cause === undefined ? undefined : { cause: error.cause },
-  )
-}
+export const loadClientAssertion = lazy(() => import('./client-assertion.js'))
 
 /**
- * The assertion code, loaded on demand: public and symmetric clients (most browser apps) never
- * carry JWS code.
+ * HTTP Basic credentials and the encoding hint on `invalid_client`, loaded on demand: public
+ * and asymmetric clients (browser apps) never carry them.
+ *
+ * @internal
  */
-const loadClientAssertion = lazy(() => import('./client-assertion.js'))
+export const loadSymmetricAuthentication = lazy(() => import('./symmetric-authentication.js'))

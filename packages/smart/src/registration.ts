@@ -1,3 +1,11 @@
+/**
+ * `@fhir-auth/smart/registration`: RFC 7591 dynamic client registration at a SMART server. Also
+ * exported by the main entry; this one is what a bundle split per dynamic import loads when an
+ * app registers, so apps that never register never download it.
+ *
+ * @see https://www.rfc-editor.org/rfc/rfc7591
+ * @packageDocumentation
+ */
 import {
   ConfigurationError,
   type HttpResponse,

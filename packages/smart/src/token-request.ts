@@ -3,7 +3,7 @@ import { requireNonBlankString, sendFlowRequest, transportOf } from '@fhir-auth/
 import {
   authenticateClient,
   type ClientAuthentication,
-  withBasicEncodingHint,
+  loadSymmetricAuthentication,
 } from './client-authentication.js'
 import { parseTokenResponse, type TokenResponse } from './token-response.js'
 
@@ -68,6 +68,10 @@ export async function postAuthenticatedTokenRequest(
       [...secrets, ...authentication.secrets],
     )
   } catch (error) {
-    throw withBasicEncodingHint(error, options.clientAuthentication)
+    if (options.clientAuthentication.type !== 'confidential_symmetric') throw error
+    throw (await loadSymmetricAuthentication()).withBasicEncodingHint(
+      error,
+      options.clientAuthentication,
+    )
   }
 }

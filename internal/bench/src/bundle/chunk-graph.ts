@@ -22,19 +22,3 @@ export function staticClosure(metafile: Metafile, start: string): ReadonlySet<st
   }
   return closure
 }
-
-/**
- * The output that esbuild produced for an entry point or a dynamically imported module, found
- * by the end of its source path (`client/src/default-crypto/web.ts`).
- *
- * @throws Error when no output has that entry point: the library's lazy boundary moved, and
- *   the figure would silently measure the wrong thing.
- */
-export function outputForEntryPoint(metafile: Metafile, sourcePathSuffix: string): string {
-  for (const [path, output] of Object.entries(metafile.outputs)) {
-    if (output.entryPoint?.endsWith(sourcePathSuffix)) return path
-  }
-  throw new Error(
-    `no bundle chunk has the entry point …${sourcePathSuffix}; is it still loaded with import()?`,
-  )
-}

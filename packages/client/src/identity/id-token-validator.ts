@@ -1,5 +1,10 @@
 import { type CryptoBackend, IdTokenError, type TransportOptions } from '@fhir-auth/core'
-import type { IdTokenClaims, JsonWebKeySet } from '@fhir-auth/core/oidc'
+import {
+  type IdTokenClaims,
+  idTokenAlgorithms,
+  JsonWebKeySet,
+  verifyIdToken,
+} from '@fhir-auth/core/oidc'
 import { abortedByCaller, raceSignal } from '../caller-signal.js'
 import type { OpenIdProvider, OpenIdProviderHint } from '../protocol-implementation.js'
 
@@ -28,8 +33,8 @@ export interface IdTokenCheck {
  * ID token validation for one client: the provider from discovery (completed from its
  * `openid-configuration` when discovery names no issuer or key set), one key set per `jwks_uri`
  * kept for the client's life (with its one refetch per unknown `kid`), signatures through the
- * client's crypto backend. The OIDC code loads on first use: apps that never ask for `openid`
- * never download it.
+ * client's crypto backend. Loaded with the OIDC code on the first validation (the `Client`
+ * imports it on demand): apps that never ask for `openid` never download either.
  *
  * @internal
  */
@@ -60,17 +65,16 @@ export class IdTokenValidator {
   }
 
   async #validate(idToken: unknown, check: IdTokenCheck): Promise<IdTokenClaims> {
-    const [oidc, provider, crypto] = await Promise.all([
-      import('@fhir-auth/core/oidc'),
+    const [provider, crypto] = await Promise.all([
       this.#resolveProvider(check.signal),
       this.#dependencies.crypto(),
     ])
     let keys = this.#keySets.get(provider.jwksUri)
     if (keys === undefined) {
-      keys = new oidc.JsonWebKeySet(provider.jwksUri, () => this.#dependencies.transport())
+      keys = new JsonWebKeySet(provider.jwksUri, () => this.#dependencies.transport())
       this.#keySets.set(provider.jwksUri, keys)
     }
-    return oidc.verifyIdToken(idToken, {
+    return verifyIdToken(idToken, {
       issuer: provider.issuer,
       clientId: this.#dependencies.clientId(),
       algorithms: provider.algorithms,
@@ -86,7 +90,6 @@ export class IdTokenValidator {
   async #resolveProvider(signal: AbortSignal | undefined): Promise<OpenIdProvider> {
     if (this.#provider !== undefined) return this.#provider
     const hint = await this.#dependencies.hint(signal)
-    const { idTokenAlgorithms } = await import('@fhir-auth/core/oidc')
     if (hint.issuer !== undefined && hint.jwksUri !== undefined) {
       this.#provider = {
         issuer: hint.issuer,

@@ -2,7 +2,6 @@ import {
   AuthorizationError,
   ConfigurationError,
   defaultTimeoutMs,
-  type KeyValueStore,
   TokenError,
   TokenSet,
 } from '@fhir-auth/core'
@@ -12,11 +11,10 @@ import type {
   BeginAuthorizationOptions,
   BeginAuthorizationResult,
   CompleteAuthorizationOptions,
-  UdapTrustOptions,
 } from '../operation-options.js'
 import type { ProtocolContext } from '../protocol-context.js'
 import type { Session } from '../session/session.js'
-import { createSession, optionalListener, type SessionSource } from '../session/session-factory.js'
+import type { SessionSource } from '../session/session-factory.js'
 import {
   checkCallbackAfterState,
   checkCallbackBeforeState,
@@ -41,7 +39,7 @@ export async function beginAuthorization(
 ): Promise<BeginAuthorizationResult> {
   const { context } = source
   const options = context.readOptions(input, 'beginAuthorization')
-  const store = optionalStore(options.store)
+  const store = context.checks.optionalStore(options.store)
   const started = await (await source.implementation()).startAuthorization(options)
   const form = started.params === undefined ? {} : { params: started.params }
   if (store === undefined) {
@@ -86,8 +84,8 @@ export async function completeAuthorization(
 ): Promise<Session> {
   const { context } = source
   const options = context.readOptions(input, 'completeAuthorization')
-  const store = optionalStore(options.store)
-  const onTokens = optionalListener(options.onTokens)
+  const store = context.checks.optionalStore(options.store)
+  const onTokens = context.checks.optionalListener(options.onTokens)
   if (store === undefined && options.state === undefined) {
     throw new ConfigurationError({
       invalidAttribute: 'store',
@@ -129,7 +127,7 @@ export async function completeAuthorization(
   const expected = await implementation.authorizationIssuer(options.signal)
   const code = checkCallbackAfterState(callback, expected)
   const obtainedAt = context.options.now()
-  const trust = trustInputsOf(options)
+  const trust = context.checks.trustInputsOf(options)
   const response = await implementation.requestAccessToken({
     code,
     codeVerifier: launch.codeVerifier,
@@ -147,27 +145,12 @@ export async function completeAuthorization(
     idTokenClaims,
     logger: context.options.logger,
   })
-  return createSession(source, tokens, onTokens, trust)
+  return source.open(tokens, onTokens, trust)
 }
 
 /** Store calls get the client's time limit per request, and the caller's signal. */
 function storeLimits(context: ProtocolContext, signal: AbortSignal | undefined): StoreCallLimits {
   return { timeoutMs: context.options.timeoutMs ?? defaultTimeoutMs, signal }
-}
-
-/**
- * The UDAP trust inputs among an operation's options, as given (the UDAP implementation checks
- * them; SMART has none and ignores them).
- *
- * @internal
- */
-export function trustInputsOf(options: Partial<UdapTrustOptions>): Partial<UdapTrustOptions> {
-  const { trustedAnchors, crls, community } = options
-  return {
-    ...(trustedAnchors === undefined ? {} : { trustedAnchors }),
-    ...(crls === undefined ? {} : { crls }),
-    ...(community === undefined ? {} : { community }),
-  }
 }
 
 /** A launch from the values the caller kept; `undefined` when the callback's state is not theirs. */
@@ -190,39 +173,5 @@ function callerKeptLaunch(
     scopes: config.scopes ?? [],
     issuer: '',
     createdAt: 0,
-  }
-}
-
-/**
- * A store when given, checked for the methods the library uses.
- *
- * @throws ConfigurationError on `store`.
- * @internal
- */
-export function optionalStore(value: unknown): KeyValueStore | undefined {
-  if (value === undefined || value === null) return undefined
-  if (isKeyValueStore(value)) return value
-  throw new ConfigurationError({
-    invalidAttribute: 'store',
-    invalidValue: typeof value,
-    message:
-      'store must be a KeyValueStore (get, set, delete, setIfAbsent, and take if any): memoryStore(), webStorageStore(), redisStore()…',
-  })
-}
-
-function isKeyValueStore(value: unknown): value is KeyValueStore {
-  try {
-    const store = value as Partial<Record<keyof KeyValueStore, unknown>>
-    return (
-      typeof value === 'object' &&
-      typeof store.get === 'function' &&
-      typeof store.set === 'function' &&
-      typeof store.delete === 'function' &&
-      typeof store.setIfAbsent === 'function' &&
-      (store.take === undefined || typeof store.take === 'function')
-    )
-  } catch {
-    // A throwing getter or Proxy trap: not a store this library can rely on.
-    return false
   }
 }

@@ -9,7 +9,17 @@ import { Session, type TokensListener } from './session.js'
 export interface SessionSource {
   readonly context: ProtocolContext
   readonly implementation: () => Promise<ProtocolImplementation>
-  readonly identity: IdTokenValidator
+  /** ID token validation, loaded when the first ID token is checked. */
+  readonly identity: Pick<IdTokenValidator, 'validate'>
+  /**
+   * {@link createSession} on this source: launches (loaded on demand) open their session through
+   * it, so the session code stays in the client's main chunk rather than a shared one.
+   */
+  readonly open: (
+    tokens: TokenSet,
+    onTokens: TokensListener | undefined,
+    trust?: Partial<UdapTrustOptions>,
+  ) => Session
 }
 
 /**

@@ -13,7 +13,8 @@ import {
 } from '@fhir-auth/core/internal'
 import { abortedByCaller, raceSignal } from '../caller-signal.js'
 import { timeLimited } from '../time-limited.js'
-import { type BearerFetchInput, bearerFetch } from '../tokens/bearer-fetch.js'
+import type { BearerFetchInput } from '../tokens/bearer-fetch.js'
+import { onDemandBearerFetch } from '../tokens/on-demand-bearer-fetch.js'
 
 /** Options of {@link Session.accessToken}. */
 export interface AccessTokenOptions {
@@ -74,7 +75,7 @@ export class Session {
   constructor(dependencies: SessionDependencies) {
     this.#dependencies = dependencies
     this.#tokens = dependencies.tokens
-    this.fetch = bearerFetch({
+    this.fetch = onDemandBearerFetch({
       baseUrl: dependencies.baseUrl,
       fetch: dependencies.fetch,
       accessToken: () => this.accessToken(),

@@ -1,10 +1,10 @@
+import type { TokenResponse } from '@fhir-auth/core'
 import { silentLogger } from '@fhir-auth/core'
 import { requireNonBlankString } from '@fhir-auth/core/internal'
 import {
   requestBackendServicesToken,
   resolveBackendScopes,
-  type TokenResponse,
-} from '@fhir-auth/smart'
+} from '@fhir-auth/smart/backend-services'
 import type { BackendTokensOptions, RequestBackendTokenOptions } from '../operation-options.js'
 import type { ProtocolContext } from '../protocol-context.js'
 import type { BackendTokenIdentity } from '../tokens/backend-token-identity.js'

@@ -1,5 +1,5 @@
 import { isNonBlankString } from '@fhir-auth/core/internal'
-import { type RegistrationResponse, registerSmartClient } from '@fhir-auth/smart'
+import { type RegistrationResponse, registerSmartClient } from '@fhir-auth/smart/registration'
 import type { SmartRegistrationOptions } from '../operation-options.js'
 import type { ProtocolContext } from '../protocol-context.js'
 import { unsupportedOperation } from '../protocol-implementation.js'

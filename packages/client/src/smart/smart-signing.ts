@@ -1,6 +1,6 @@
 import { ConfigurationError, type JwsSigner, type PrivateKeyInput } from '@fhir-auth/core'
 import { lazy, requireNonBlankString } from '@fhir-auth/core/internal'
-import { checkBackendVersion } from '@fhir-auth/core/internal/on-demand'
+import { checkBackendVersion } from '@fhir-auth/core/internal/signing'
 import type { CredentialOverrides } from '../operation-options.js'
 import type { ProtocolContext } from '../protocol-context.js'
 

@@ -1,5 +1,6 @@
 import type { FetchLike } from '@fhir-auth/core'
-import { type BearerFetchInput, bearerFetch } from './bearer-fetch.js'
+import type { BearerFetchInput } from './bearer-fetch.js'
+import { onDemandBearerFetch } from './on-demand-bearer-fetch.js'
 import type { SharedTokenCache } from './shared-token-cache.js'
 
 /** What a {@link BackendTokens} handle needs. @internal */
@@ -32,7 +33,7 @@ export class BackendTokens {
   /** @internal Made by `client.backendTokens(…)`. */
   constructor(dependencies: BackendTokensDependencies) {
     this.#dependencies = dependencies
-    this.fetch = bearerFetch({
+    this.fetch = onDemandBearerFetch({
       baseUrl: dependencies.baseUrl,
       fetch: dependencies.fetch,
       accessToken: () => this.accessToken(),

@@ -1,4 +1,4 @@
-import { bytesEqual } from '../x509/der.js'
+import { bytesEqual } from './bytes.js'
 
 /**
  * A small least-recently-used map with a fixed number of entries, for the crypto backends'

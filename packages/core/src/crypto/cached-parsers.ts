@@ -1,6 +1,6 @@
 import { type ParsedCertificate, parseCertificate } from '../x509/certificate.js'
+import { crlDer } from '../x509/certificate-der.js'
 import { type ParsedCrl, parseCrl } from '../x509/crl.js'
-import { crlDer } from '../x509/pem.js'
 import { BoundedCache, parseWithCache } from './bounded-cache.js'
 
 /** A backend's certificate and CRL parsers, each with a bounded cache. */

@@ -1,6 +1,7 @@
 import { CryptoError } from '../errors/crypto-error.js'
 import { type DerElement, readDerChildren } from './der.js'
-import { decodeBoolean, derTag, readDerDocumentWithTag, readSmallInteger } from './der-values.js'
+import { decodeBoolean } from './der-certificate-values.js'
+import { derTag, readDerDocumentWithTag, readSmallInteger } from './der-values.js'
 import { readCrlDistributionPointNames } from './distribution-points.js'
 import { type ExtensionEntry, readExtensionList, unrecognizedCritical } from './extension-list.js'
 import { type GeneralName, readSubjectAltNames } from './general-names.js'

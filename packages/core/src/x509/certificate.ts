@@ -2,13 +2,8 @@ import type { CertificateInfo, VerificationAlgorithm } from '../crypto/backend.j
 import { CryptoError } from '../errors/crypto-error.js'
 import { readCertificateExtensions } from './certificate-extensions.js'
 import { type DerElement, readDerChildren } from './der.js'
-import {
-  decodeSerialNumber,
-  decodeTime,
-  derTag,
-  expectTag,
-  readSmallInteger,
-} from './der-values.js'
+import { decodeSerialNumber, decodeTime } from './der-certificate-values.js'
+import { derTag, expectTag, readSmallInteger } from './der-values.js'
 import { renderDistinguishedName } from './distinguished-name.js'
 import type { GeneralName } from './general-names.js'
 import type { KeyUsage } from './key-usage.js'

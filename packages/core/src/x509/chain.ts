@@ -3,12 +3,12 @@ import type {
   SignatureCheck,
   VerifiedCertificateChain,
 } from '../crypto/backend.js'
+import { bytesEqual } from '../crypto/bytes.js'
 import { ConfigurationError } from '../errors/configuration-error.js'
 import type { ParsedCertificate } from './certificate.js'
 import { failChain as fail } from './chain-failure.js'
 import type { ParsedCrl } from './crl.js'
 import { crlCovers } from './crl-scope.js'
-import { bytesEqual } from './der.js'
 import { describeKeyUsage, keyUsageAllows } from './key-usage.js'
 import { checkPathRules } from './path-rules.js'
 import { signatureForIssuerKey } from './signature-value.js'

@@ -1,5 +1,5 @@
+import { bytesEqual } from '../crypto/bytes.js'
 import type { ParsedCertificate } from './certificate.js'
-import { bytesEqual } from './der.js'
 import type { CrlScope } from './distribution-points.js'
 
 /**

@@ -1,13 +1,8 @@
 import type { VerificationAlgorithm } from '../crypto/backend.js'
 import { CryptoError } from '../errors/crypto-error.js'
 import { type DerElement, readDerChildren } from './der.js'
-import {
-  decodeSerialNumber,
-  decodeTime,
-  derTag,
-  expectTag,
-  readSmallInteger,
-} from './der-values.js'
+import { decodeSerialNumber, decodeTime } from './der-certificate-values.js'
+import { derTag, expectTag, readSmallInteger } from './der-values.js'
 import { renderDistinguishedName } from './distinguished-name.js'
 import { type CrlScope, readIssuingDistributionPoint } from './distribution-points.js'
 import { type ExtensionEntry, readExtensionList, unrecognizedCritical } from './extension-list.js'

@@ -152,12 +152,3 @@ export function encodeDer(tag: number, content: Uint8Array): Uint8Array {
 export function encodeDerSequence(...children: Uint8Array[]): Uint8Array {
   return encodeDer(0x30, concatBytes(...children))
 }
-
-/** True when two byte arrays hold the same bytes. */
-export function bytesEqual(left: Uint8Array, right: Uint8Array): boolean {
-  if (left.length !== right.length) return false
-  for (let index = 0; index < left.length; index++) {
-    if (left[index] !== right[index]) return false
-  }
-  return true
-}

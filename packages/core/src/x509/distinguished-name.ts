@@ -1,6 +1,7 @@
 import { CryptoError, type CryptoErrorReason } from '../errors/crypto-error.js'
 import { type DerElement, readDerChildren } from './der.js'
-import { decodeDirectoryString, derTag, expectTag, toHex } from './der-values.js'
+import { decodeDirectoryString, toHex } from './der-certificate-values.js'
+import { derTag, expectTag } from './der-values.js'
 import { decodeDerOid } from './object-identifier.js'
 
 /** Attribute types with an RFC 4514 short name; every other type is written as its dotted OID. */

@@ -1,6 +1,7 @@
 import { CryptoError, type CryptoErrorReason } from '../errors/crypto-error.js'
 import { type DerElement, readDerChildren } from './der.js'
-import { decodeBoolean, derTag, expectTag, readDerDocumentWithTag } from './der-values.js'
+import { decodeBoolean } from './der-certificate-values.js'
+import { derTag, expectTag, readDerDocumentWithTag } from './der-values.js'
 import { readGeneralName } from './general-names.js'
 
 /**

@@ -1,6 +1,7 @@
 import { CryptoError, type CryptoErrorReason } from '../errors/crypto-error.js'
 import { type DerElement, readDerChildren } from './der.js'
-import { decodeBoolean, derTag, expectTag } from './der-values.js'
+import { decodeBoolean } from './der-certificate-values.js'
+import { derTag, expectTag } from './der-values.js'
 import { decodeDerOid } from './object-identifier.js'
 
 /** One extension as listed: its value octets and whether it is marked critical. */

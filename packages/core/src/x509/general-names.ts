@@ -1,6 +1,7 @@
 import { CryptoError, type CryptoErrorReason } from '../errors/crypto-error.js'
 import { type DerElement, readDerChildren } from './der.js'
-import { derTag, expectTag, latin1, readDerDocumentWithTag } from './der-values.js'
+import { latin1 } from './der-certificate-values.js'
+import { derTag, expectTag, readDerDocumentWithTag } from './der-values.js'
 
 /**
  * One `GeneralName` (RFC 5280 §4.2.1.6), in the forms the path policy compares:

@@ -1,5 +1,5 @@
+import { bytesEqual } from '../crypto/bytes.js'
 import type { ParsedCertificate } from './certificate.js'
-import { bytesEqual } from './der.js'
 
 /**
  * Orders a PKCS#12 file's certificates for `x5c`: the leaf, then the certificate that issued it,

@@ -1,13 +1,7 @@
 import { CryptoError } from '../errors/crypto-error.js'
 import { type DerElement, readDerChildren, readDerDocument } from './der.js'
-import {
-  decodeDirectoryString,
-  derTag,
-  expectTag,
-  readDerDocumentWithTag,
-  readSmallInteger,
-  toHex,
-} from './der-values.js'
+import { decodeDirectoryString, toHex } from './der-certificate-values.js'
+import { derTag, expectTag, readDerDocumentWithTag, readSmallInteger } from './der-values.js'
 import { renderDistinguishedName } from './distinguished-name.js'
 import {
   type GeneralName,

@@ -5,7 +5,9 @@
  *
  * @see https://www.rfc-editor.org/rfc/rfc5280#section-4.2.1.10
  */
-import { bytesEqual, readDerChildren, readDerDocument } from './der.js'
+
+import { bytesEqual } from '../crypto/bytes.js'
+import { readDerChildren, readDerDocument } from './der.js'
 
 /**
  * `dNSName`: any name made by adding zero or more labels on the left of the base

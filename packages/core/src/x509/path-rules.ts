@@ -1,6 +1,6 @@
+import { bytesEqual } from '../crypto/bytes.js'
 import type { ParsedCertificate } from './certificate.js'
 import { failChain } from './chain-failure.js'
-import { bytesEqual } from './der.js'
 import { describeKeyUsage, keyUsageAllows } from './key-usage.js'
 import { constrainedNamesOf, nameConstraintViolation } from './name-constraints.js'
 

@@ -1,13 +1,15 @@
 import type { VerificationAlgorithm } from '../crypto/backend.js'
+import { bytesEqual } from '../crypto/bytes.js'
 import { CryptoError, type CryptoErrorReason } from '../errors/crypto-error.js'
-import { readAlgorithmIdentifier, signatureAlgorithmOf } from './algorithm-identifier.js'
-import { bytesEqual, type DerElement, readDerChildren } from './der.js'
+import { readAlgorithmIdentifier } from './algorithm-identifier.js'
+import { type DerElement, readDerChildren } from './der.js'
 import {
   decodeOctetAlignedBitString,
   derTag,
   expectTag,
   readDerDocumentWithTag,
 } from './der-values.js'
+import { signatureAlgorithmOf } from './signature-algorithm.js'
 import { signatureToJose } from './signature-value.js'
 
 /** The signed X.509 structures, with the names their messages use. */

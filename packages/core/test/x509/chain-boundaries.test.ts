@@ -9,13 +9,14 @@ import { describe, expect, it } from 'vitest'
 import type { SignatureCheck } from '../../src/crypto/backend.js'
 import { CertificateChainError } from '../../src/errors/crypto-error.js'
 import { type ParsedCertificate, parseCertificate } from '../../src/x509/certificate.js'
+import { certificateDer, crlDer } from '../../src/x509/certificate-der.js'
 import {
   type ChainValidationInput,
   type SignatureVerifier,
   validateCertificateChain,
 } from '../../src/x509/chain.js'
 import { type ParsedCrl, parseCrl } from '../../src/x509/crl.js'
-import { certificateDer, crlDer, decodePemBlocks } from '../../src/x509/pem.js'
+import { decodePemBlocks } from '../../src/x509/pem.js'
 import { openTestPkiFiles } from './fixtures/test-pki-files.js'
 import { verifyWithWebCrypto } from './fixtures/webcrypto-keys.js'
 

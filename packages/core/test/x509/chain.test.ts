@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest'
 import type { SignatureCheck } from '../../src/crypto/backend.js'
+import { bytesEqual } from '../../src/crypto/bytes.js'
 import { ConfigurationError } from '../../src/errors/configuration-error.js'
 import { CertificateChainError } from '../../src/errors/crypto-error.js'
 import { type ParsedCertificate, parseCertificate } from '../../src/x509/certificate.js'
+import { certificateDer, crlDer } from '../../src/x509/certificate-der.js'
 import {
   type ChainValidationInput,
   type SignatureVerifier,
@@ -10,14 +12,13 @@ import {
 } from '../../src/x509/chain.js'
 import { type ParsedCrl, parseCrl } from '../../src/x509/crl.js'
 import {
-  bytesEqual,
   encodeDer,
   encodeDerSequence,
   readDerChildren,
   readDerDocument,
 } from '../../src/x509/der.js'
 import { encodeDerOid } from '../../src/x509/object-identifier.js'
-import { certificateDer, crlDer, decodePemBlocks } from '../../src/x509/pem.js'
+import { decodePemBlocks } from '../../src/x509/pem.js'
 import { type ManifestCase, openTestPkiFiles } from './fixtures/test-pki-files.js'
 import {
   ecdsaJoseToDer,

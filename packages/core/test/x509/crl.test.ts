@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import { CryptoError } from '../../src/errors/crypto-error.js'
+import { crlDer } from '../../src/x509/certificate-der.js'
 import { parseCrl } from '../../src/x509/crl.js'
 import { encodeDer, encodeDerSequence } from '../../src/x509/der.js'
 import { encodeDerOid } from '../../src/x509/object-identifier.js'
-import { crlDer } from '../../src/x509/pem.js'
 import { withOuterFields, withTbsFields } from './fixtures/certificate-surgery.js'
 import { openTestPkiFiles } from './fixtures/test-pki-files.js'
 

@@ -6,9 +6,8 @@ import {
   decodeDirectoryString,
   decodeSerialNumber,
   decodeTime,
-  decodeUnsignedInteger,
-  derTag,
-} from '../../src/x509/der-values.js'
+} from '../../src/x509/der-certificate-values.js'
+import { decodeUnsignedInteger, derTag } from '../../src/x509/der-values.js'
 
 const ascii = (text: string) => new TextEncoder().encode(text)
 const element = (tag: number, content: Uint8Array) => readDerDocument(encodeDer(tag, content))

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
+import { bytesEqual } from '../../src/crypto/bytes.js'
 import { CryptoError } from '../../src/errors/crypto-error.js'
 import {
-  bytesEqual,
   concatBytes,
   encodeDer,
   encodeDerSequence,

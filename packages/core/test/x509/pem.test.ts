@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { CryptoError } from '../../src/errors/crypto-error.js'
-import { certificateDer, crlDer, decodePemBlocks, encodePem } from '../../src/x509/pem.js'
+import { certificateDer, crlDer } from '../../src/x509/certificate-der.js'
+import { decodePemBlocks, encodePem } from '../../src/x509/pem.js'
 
 const der = Uint8Array.from({ length: 100 }, (_, index) => index)
 

@@ -10,9 +10,8 @@ import {
   adoptJwsSigner,
   checkFixedAlgorithm,
   checkImportSignerOptions,
-  describePrivateKeyPem,
   selectSigningAlgorithm,
-} from '@fhir-auth/core/backend'
+} from '@fhir-auth/core/signing'
 import { importParameters, joseAlgorithmProfile } from '../algorithm-parameters.js'
 import type { SubtleSource } from '../subtle.js'
 import { webCryptoError } from '../webcrypto-failure.js'
@@ -46,7 +45,6 @@ export async function importSigner(
 ): Promise<JwsSigner> {
   const options = checkImportSignerOptions(untrustedOptions)
   const sorted = sortPrivateKey(key)
-  const extras = { kid: options.kid, certificateChain: options.certificateChain }
   switch (sorted.form) {
     case 'signer':
       return adoptJwsSigner(sorted.signer, options)
@@ -61,23 +59,50 @@ export async function importSigner(
               options,
               capability.label,
             )
-      return createWebCryptoSigner({ subtle: subtleSource(), key: sorted.key, alg, ...extras })
+      return createWebCryptoSigner({
+        subtle: subtleSource(),
+        key: sorted.key,
+        alg,
+        kid: options.kid,
+        certificateChain: options.certificateChain,
+      })
     }
     case 'jwk': {
       const { description, keyData } = readPrivateJwk(sorted.jwk)
-      const alg = selectSigningAlgorithm({ ...selectionOf(options), key: description })
-      const subtle = subtleSource()
-      const cryptoKey = await importPrivateKey(subtle, 'jwk', keyData, alg, description)
-      return createWebCryptoSigner({ subtle, key: cryptoKey, alg, ...extras })
+      return signerFromKeyMaterial(subtleSource, { format: 'jwk', keyData, description }, options)
     }
     case 'pem': {
-      const described = describePrivateKeyPem(sorted.pem)
-      const alg = selectSigningAlgorithm({ ...selectionOf(options), key: described })
-      const subtle = subtleSource()
-      const cryptoKey = await importPrivateKey(subtle, 'pkcs8', described.pkcs8, alg, described)
-      return createWebCryptoSigner({ subtle, key: cryptoKey, alg, ...extras })
+      // PEM needs DER parsing, which JWK and CryptoKey users never download.
+      const { readPemKey } = await import('./pem-key.js')
+      return signerFromKeyMaterial(subtleSource, readPemKey(sorted.pem), options)
     }
   }
+}
+
+/** Private key material read from a JWK or from PEM, with what decides its algorithms. */
+export type KeyMaterial =
+  | { readonly format: 'jwk'; readonly keyData: JsonWebKey; readonly description: KeyDescription }
+  | { readonly format: 'pkcs8'; readonly keyData: Uint8Array; readonly description: KeyDescription }
+
+/**
+ * Chooses the algorithm for key material with core's rules, then imports the key for exactly
+ * that algorithm, non-extractable, `sign` only, and wraps it as a signer.
+ */
+async function signerFromKeyMaterial(
+  subtleSource: SubtleSource,
+  material: KeyMaterial,
+  options: ImportSignerOptions,
+): Promise<JwsSigner> {
+  const alg = selectSigningAlgorithm({ ...selectionOf(options), key: material.description })
+  const subtle = subtleSource()
+  const key = await importPrivateKey(subtle, material, alg)
+  return createWebCryptoSigner({
+    subtle,
+    key,
+    alg,
+    kid: options.kid,
+    certificateChain: options.certificateChain,
+  })
 }
 
 function selectionOf(options: ImportSignerOptions) {
@@ -91,21 +116,20 @@ function selectionOf(options: ImportSignerOptions) {
 /** Imports private key material for one algorithm, non-extractable, for signing only. */
 async function importPrivateKey(
   subtle: SubtleCrypto,
-  format: 'jwk' | 'pkcs8',
-  keyData: JsonWebKey | Uint8Array,
+  material: KeyMaterial,
   alg: SigningAlgorithm,
-  description: KeyDescription,
 ): Promise<CryptoKey> {
   const profile = joseAlgorithmProfile(alg)
   if (profile === undefined) throw new CryptoError('unsupported-key', `${alg} is not supported`)
-  const parameters = importParameters(profile, description.namedCurve)
-  const what = `import the ${format === 'jwk' ? 'private JWK' : 'PKCS#8 key'} for ${alg}`
+  const parameters = importParameters(profile, material.description.namedCurve)
+  const what = `import the ${material.format === 'jwk' ? 'private JWK' : 'PKCS#8 key'} for ${alg}`
   try {
-    if (format === 'jwk') {
-      return await subtle.importKey('jwk', keyData as JsonWebKey, parameters, false, ['sign'])
+    if (material.format === 'jwk') {
+      return await subtle.importKey('jwk', material.keyData, parameters, false, ['sign'])
     }
-    const der = keyData as Uint8Array
-    return await subtle.importKey('pkcs8', new Uint8Array(der), parameters, false, ['sign'])
+    return await subtle.importKey('pkcs8', new Uint8Array(material.keyData), parameters, false, [
+      'sign',
+    ])
   } catch (error) {
     throw webCryptoError(error, 'invalid-key', what)
   }

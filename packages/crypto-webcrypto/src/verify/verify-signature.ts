@@ -1,11 +1,11 @@
 import { CryptoError } from '@fhir-auth/core'
+import type { SignatureVerifier } from '@fhir-auth/core/backend'
 import {
   BoundedCache,
   bytesCacheKey,
   bytesEqual,
   describeSubjectPublicKeyInfo,
-  type SignatureVerifier,
-} from '@fhir-auth/core/backend'
+} from '@fhir-auth/core/verification'
 import {
   importParameters,
   type JoseAlgorithmProfile,

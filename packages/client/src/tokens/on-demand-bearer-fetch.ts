@@ -1,0 +1,19 @@
+import { lazy } from '@fhir-auth/core/internal'
+import type { BearerFetchInput, BearerFetchOptions } from './bearer-fetch.js'
+
+const bearerFetchModule = lazy(() => import('./bearer-fetch.js'))
+
+/**
+ * `bearerFetch` whose code loads with the first request: a session or a `backendTokens`
+ * handle is made at once, and an app that never calls its `fetch` never downloads the URL rules
+ * and the redirect and retry logic behind it. A chunk that fails to load is loaded again by the
+ * next request.
+ *
+ * @internal
+ */
+export function onDemandBearerFetch(
+  options: BearerFetchOptions,
+): (input: BearerFetchInput, init?: RequestInit) => Promise<Response> {
+  const send = lazy(() => bearerFetchModule().then(({ bearerFetch }) => bearerFetch(options)))
+  return async (input, init) => (await send())(input, init)
+}

@@ -1,0 +1,153 @@
+import { CryptoError, type CryptoErrorReason } from '../errors/crypto-error.js'
+import type { DerElement } from './der.js'
+import { derTag } from './der-values.js'
+
+/*
+ * The DER values only certificates and CRLs carry — times, directory strings, serial numbers,
+ * booleans — apart from the ones keys need, so reading a key never loads them.
+ */
+
+/** Lowercase hex of bytes, two digits each. */
+export function toHex(bytes: Uint8Array): string {
+  let hex = ''
+  for (const octet of bytes) hex += octet.toString(16).padStart(2, '0')
+  return hex
+}
+
+/**
+ * An INTEGER as lowercase hex without leading zero octets, the form of
+ * `CertificateInfo.serialNumber`. Zero is `"00"`. Negative serial numbers (which RFC 5280
+ * forbids but some CAs issued) keep their two's complement octets, so they still compare.
+ *
+ * @throws CryptoError `reason` for an empty INTEGER.
+ */
+export function decodeSerialNumber(content: Uint8Array, reason: CryptoErrorReason): string {
+  if (content.length === 0) throw new CryptoError(reason, 'the serial number is an empty INTEGER')
+  let start = 0
+  while (start < content.length - 1 && content[start] === 0) start++
+  return toHex(content.subarray(start))
+}
+
+/**
+ * A BOOLEAN. DER writes TRUE as `0xff`; any non-zero octet is read as true, as BER allows.
+ *
+ * @throws CryptoError `reason` when the content is not exactly one octet.
+ */
+export function decodeBoolean(
+  content: Uint8Array,
+  what: string,
+  reason: CryptoErrorReason,
+): boolean {
+  if (content.length !== 1) throw new CryptoError(reason, `${what} is not a one-octet BOOLEAN`)
+  return content[0] !== 0
+}
+
+const utcTimePattern = /^(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})Z$/
+const generalizedTimePattern = /^(\d{4})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})(?:\.(\d{1,3}))?Z$/
+
+/**
+ * A UTCTime (`YYMMDDHHMMSSZ`, years 50–99 are 19xx, RFC 5280 §4.1.2.5.1) or GeneralizedTime
+ * (`YYYYMMDDHHMMSS[.fff]Z`) as a `Date`.
+ *
+ * @throws CryptoError `reason` for another tag, a local time, missing seconds or an impossible
+ *   date such as February 30th.
+ * @see https://www.rfc-editor.org/rfc/rfc5280#section-4.1.2.5
+ */
+export function decodeTime(element: DerElement, what: string, reason: CryptoErrorReason): Date {
+  const text = latin1(element.content)
+  let parts: RegExpExecArray | null = null
+  let year = 0
+  if (element.tag === derTag.utcTime) {
+    parts = utcTimePattern.exec(text)
+    const shortYear = Number(parts?.[1])
+    year = shortYear >= 50 ? 1900 + shortYear : 2000 + shortYear
+  } else if (element.tag === derTag.generalizedTime) {
+    parts = generalizedTimePattern.exec(text)
+    year = Number(parts?.[1])
+  } else {
+    throw new CryptoError(reason, `${what} is neither a UTCTime nor a GeneralizedTime`)
+  }
+  if (parts === null)
+    throw new CryptoError(reason, `${what} is not a valid UTC time: ${JSON.stringify(text)}`)
+  const [month, day, hour, minute, second] = parts.slice(2, 7).map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+  ]
+  const milliseconds = Number((parts[7] ?? '0').padEnd(3, '0'))
+  const date = new Date(Date.UTC(year, month - 1, day, hour, minute, second, milliseconds))
+  // Date.UTC rolls over out-of-range fields (month 13, day 32); a round trip catches that.
+  if (
+    date.getUTCFullYear() !== year ||
+    date.getUTCMonth() !== month - 1 ||
+    date.getUTCDate() !== day ||
+    date.getUTCHours() !== hour ||
+    date.getUTCMinutes() !== minute ||
+    date.getUTCSeconds() !== second
+  ) {
+    throw new CryptoError(reason, `${what} is not a valid date: ${JSON.stringify(text)}`)
+  }
+  return date
+}
+
+/**
+ * The text of a directory string (UTF8String, PrintableString, IA5String, TeletexString read as
+ * Latin-1, BMPString, UniversalString, …); `undefined` for any other tag.
+ *
+ * @throws CryptoError `reason` for invalid UTF-8 or a BMP/Universal string of odd length.
+ */
+export function decodeDirectoryString(
+  element: DerElement,
+  what: string,
+  reason: CryptoErrorReason,
+): string | undefined {
+  const content = element.content
+  switch (element.tag) {
+    case derTag.utf8String:
+      try {
+        return new TextDecoder('utf-8', { fatal: true }).decode(content)
+      } catch {
+        throw new CryptoError(reason, `${what} is not valid UTF-8`)
+      }
+    case derTag.printableString:
+    case derTag.ia5String:
+    case derTag.numericString:
+    case derTag.visibleString:
+    case derTag.teletexString:
+      return latin1(content)
+    case derTag.bmpString:
+      return decodeWideString(content, 2, what, reason)
+    case derTag.universalString:
+      return decodeWideString(content, 4, what, reason)
+    default:
+      return undefined
+  }
+}
+
+/** One character per octet; avoids spreading very long arrays into `fromCharCode`. */
+export function latin1(bytes: Uint8Array): string {
+  let text = ''
+  for (const octet of bytes) text += String.fromCharCode(octet)
+  return text
+}
+
+function decodeWideString(
+  content: Uint8Array,
+  width: 2 | 4,
+  what: string,
+  reason: CryptoErrorReason,
+): string {
+  if (content.length % width !== 0)
+    throw new CryptoError(reason, `${what} has a truncated character`)
+  let text = ''
+  for (let index = 0; index < content.length; index += width) {
+    let codePoint = 0
+    for (let octet = 0; octet < width; octet++)
+      codePoint = codePoint * 256 + (content[index + octet] as number)
+    if (codePoint > 0x10ffff) throw new CryptoError(reason, `${what} has an invalid character`)
+    text += width === 2 ? String.fromCharCode(codePoint) : String.fromCodePoint(codePoint)
+  }
+  return text
+}
