@@ -108,6 +108,36 @@ describe('TokenSet.isExpired', () => {
     expect(tokens.isExpired({ now: at(240), minValiditySeconds: 60 })).toBe(true)
   })
 
+  it('reads the clock it was made with when given no now, through refreshes and a resume', () => {
+    let now = at(0)
+    const clock = () => now
+    const clocked = TokenSet.fromResponse(
+      { access_token: 'a', expires_in: 300 },
+      { obtainedAt, clock },
+    )
+    expect(clocked.isExpired()).toBe(false)
+    now = at(300)
+    expect(clocked.isExpired()).toBe(true)
+    const refreshed = clocked.withRefresh(
+      { access_token: 'b', expires_in: 300 },
+      { obtainedAt: at(300) },
+    )
+    expect(refreshed.isExpired()).toBe(false)
+    const resumed = TokenSet.deserialize(clocked.serialize(), undefined, clock)
+    expect(resumed?.isExpired()).toBe(true)
+    expect(JSON.parse(clocked.serialize())).not.toHaveProperty('clock')
+  })
+
+  it('keeps the requested scopes apart from the granted ones', () => {
+    const granted = TokenSet.fromResponse(
+      { access_token: 'a', scope: 'patient/*.rs' },
+      { obtainedAt, requestedScopes: ['openid', 'patient/*.rs'] },
+    )
+    expect(granted.scopes).toEqual(['patient/*.rs'])
+    expect(granted.requestedScopes).toEqual(['openid', 'patient/*.rs'])
+    expect(Object.isFrozen(granted.requestedScopes)).toBe(true)
+  })
+
   it('is never known to be expired without expires_in', () => {
     const forever = TokenSet.fromResponse({ access_token: 'a' }, { obtainedAt })
     expect(forever.isExpired({ now: at(1e9) })).toBe(false)

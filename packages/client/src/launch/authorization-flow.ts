@@ -135,8 +135,11 @@ export async function completeAuthorization(
     ...trust,
   })
   const idToken = response.id_token
+  // A nonce is sent exactly when openid is asked for; it also covers a caller-kept launch begun
+  // with customScopes that the configured scopes do not show.
+  const asksIdentity = launch.scopes.includes('openid') || launch.nonce !== undefined
   const idTokenClaims =
-    launch.scopes.includes('openid') && typeof idToken === 'string'
+    asksIdentity && typeof idToken === 'string'
       ? await source.identity.validate(idToken, { nonce: launch.nonce, signal: options.signal })
       : undefined
   const tokens = TokenSet.fromResponse(response, {
@@ -144,6 +147,7 @@ export async function completeAuthorization(
     requestedScopes: launch.scopes,
     idTokenClaims,
     logger: context.options.logger,
+    clock: context.options.now,
   })
   return source.open(tokens, onTokens, trust)
 }

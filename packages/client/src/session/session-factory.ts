@@ -57,14 +57,33 @@ export function createSession(
       })
       const idToken = response.id_token
       const idTokenClaims =
-        current.scopes.includes('openid') && typeof idToken === 'string'
+        expectsIdToken(current) && typeof idToken === 'string'
           ? await source.identity.validate(idToken, {
               subject: current.idTokenClaims?.sub as string | undefined,
             })
           : undefined
-      return current.withRefresh(response, { obtainedAt, idTokenClaims, logger })
+      return current.withRefresh(response, {
+        obtainedAt,
+        idTokenClaims,
+        logger,
+        clock: context.options.now,
+      })
     },
   })
+}
+
+/**
+ * Whether a refresh response's ID token is validated: when the grant asked for `openid` (a server
+ * may leave it out of the granted `scope`), was granted it, or already has a verified identity.
+ *
+ * @see https://openid.net/specs/openid-connect-core-1_0.html#RefreshTokenResponse OIDC Core §12.2
+ */
+function expectsIdToken(tokens: TokenSet): boolean {
+  return (
+    tokens.idTokenClaims !== undefined ||
+    tokens.requestedScopes.includes('openid') ||
+    tokens.scopes.includes('openid')
+  )
 }
 
 /**
@@ -94,7 +113,7 @@ export function readTokens(value: unknown, context: ProtocolContext): TokenSet {
   if (value instanceof TokenSet) return value
   const logger = context.options.logger
   if (typeof value === 'string') {
-    const tokens = TokenSet.deserialize(value, logger)
+    const tokens = TokenSet.deserialize(value, logger, context.options.now)
     if (tokens !== undefined) return tokens
   } else if (
     typeof value === 'object' &&
@@ -106,6 +125,7 @@ export function readTokens(value: unknown, context: ProtocolContext): TokenSet {
       obtainedAt: context.options.now(),
       requestedScopes: context.config.scopes,
       logger,
+      clock: context.options.now,
     })
   }
   throw new ConfigurationError({

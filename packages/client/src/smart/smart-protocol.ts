@@ -92,7 +92,9 @@ export class SmartProtocol implements ProtocolImplementation {
     if (this.#context.config.baseUrl === undefined) return { issuer: undefined, issRequired: false }
     const metadata = await this.#discovery.metadata(signal)
     return {
-      issuer: metadata.issuer,
+      // Without an issuer in the SMART configuration, the configured one stands for it, as it
+      // does for ID token validation.
+      issuer: metadata.issuer ?? this.#context.config.issuer,
       issRequired: metadata.raw.authorization_response_iss_parameter_supported === true,
     }
   }

@@ -41,6 +41,9 @@ export class BackendTokens {
         await (await dependencies.cache()).invalidate(failedToken)
         return true
       },
+      forget: async (failedToken) => {
+        await (await dependencies.cache()).invalidate(failedToken)
+      },
     })
   }
 

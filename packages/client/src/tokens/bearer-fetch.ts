@@ -18,6 +18,11 @@ export interface BearerFetchOptions {
    * is ready and the request should be sent again, `false` to hand the 401 to the caller.
    */
   readonly renew: (failedToken: string) => Promise<boolean>
+  /**
+   * Called when the server answers 401 to a request whose body cannot be sent again: the refused
+   * token is forgotten (without a request), so the caller's next request gets a new one.
+   */
+  readonly forget?: ((failedToken: string) => Promise<void>) | undefined
 }
 
 const maxRedirects = 5
@@ -133,7 +138,12 @@ export function bearerFetch(
       )
     const token = await untilAborted(() => options.accessToken())
     const response = await send(request, url, token)
-    if (response.status !== 401 || !request.replayable) return response
+    if (response.status !== 401) return response
+    if (!request.replayable) {
+      const { forget } = options
+      if (forget !== undefined) await untilAborted(() => forget(token))
+      return response
+    }
     if (!(await untilAborted(() => options.renew(token)))) return response
     await discard(response)
     return send(request, url, await untilAborted(() => options.accessToken()))

@@ -22,6 +22,11 @@ export interface TokenSetSource {
   readonly idTokenClaims?: Readonly<Record<string, unknown>> | undefined
   /** Where a member of the wrong JSON type is reported (then left out). */
   readonly logger?: Logger | undefined
+  /**
+   * The clock {@link TokenSet.isExpired} reads when it is given no `now`: a client passes its
+   * injected clock, so a set it made agrees with it. Not serialized; the system clock when absent.
+   */
+  readonly clock?: (() => Date) | undefined
 }
 
 /** Options of {@link TokenSet.isExpired}. */
@@ -82,6 +87,7 @@ export class TokenSet {
   /** When the request was sent, by the client's clock. */
   readonly obtainedAt: Date
   readonly #requestedScopes: readonly string[]
+  readonly #clock: (() => Date) | undefined
 
   private constructor(raw: TokenResponseInput, source: TokenSetSource) {
     const warn = (member: string, expected: string) =>
@@ -98,7 +104,8 @@ export class TokenSet {
     }
     this.raw = raw
     this.obtainedAt = new Date(source.obtainedAt.getTime())
-    this.#requestedScopes = [...(source.requestedScopes ?? [])]
+    this.#requestedScopes = Object.freeze([...(source.requestedScopes ?? [])])
+    this.#clock = source.clock
     this.accessToken = raw.access_token
     this.tokenType = text(stringMembers.tokenType) ?? 'Bearer'
     this.refreshToken = text(stringMembers.refreshToken)
@@ -135,9 +142,10 @@ export class TokenSet {
 
   /**
    * Reads a string made by {@link TokenSet.serialize}; `undefined` when it is not one.
-   * The ID token claims in it were validated when the tokens were obtained.
+   * The ID token claims in it were validated when the tokens were obtained. `clock` is what
+   * {@link TokenSet.isExpired} reads when given no `now` (a clock is not serialized).
    */
-  static deserialize(text: string, logger?: Logger): TokenSet | undefined {
+  static deserialize(text: string, logger?: Logger, clock?: () => Date): TokenSet | undefined {
     try {
       const value = JSON.parse(text) as Record<string, unknown>
       const raw = value.raw as Record<string, unknown> | undefined
@@ -157,6 +165,7 @@ export class TokenSet {
             ? (claims as Record<string, unknown>)
             : undefined,
         logger,
+        clock,
       })
     } catch {
       return undefined
@@ -164,12 +173,22 @@ export class TokenSet {
   }
 
   /**
+   * The scopes the grant asked for (its `scope` parameter), which {@link TokenSet.scopes} falls
+   * back to: whether an ID token is expected follows from these (OIDC Core §3.1.2.1), since a
+   * server may leave `openid` out of the granted `scope`.
+   */
+  get requestedScopes(): readonly string[] {
+    return this.#requestedScopes
+  }
+
+  /**
    * True when the access token expires within `minValiditySeconds` (default 0) of `now`
-   * (default: the system clock). A token without `expires_in` is never known to be expired.
+   * (default: the clock of the client that made this set, else the system clock). A token
+   * without `expires_in` is never known to be expired.
    */
   isExpired(options: ExpiryCheckOptions = {}): boolean {
     if (this.expiresAt === undefined) return false
-    const now = (options.now ?? new Date()).getTime()
+    const now = (options.now ?? this.#clock?.() ?? new Date()).getTime()
     return this.expiresAt.getTime() - (options.minValiditySeconds ?? 0) * 1000 <= now
   }
 
@@ -187,6 +206,7 @@ export class TokenSet {
     return new TokenSet(carried as TokenResponseInput, {
       ...source,
       requestedScopes: source.requestedScopes ?? this.#requestedScopes,
+      clock: source.clock ?? this.#clock,
       idTokenClaims: source.idTokenClaims ?? (keepsIdentity ? this.idTokenClaims : undefined),
     })
   }
