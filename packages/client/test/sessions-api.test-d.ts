@@ -145,7 +145,7 @@ describe('DESIGN §8 public API types', () => {
     expectTypeOf(tokens.accessToken).toEqualTypeOf<string>()
     expectTypeOf(tokens.tokenType).toEqualTypeOf<string>()
     expectTypeOf(tokens.expiresAt).toEqualTypeOf<Date | undefined>()
-    expectTypeOf(tokens.scopes).toEqualTypeOf<readonly string[]>()
+    expectTypeOf(tokens.scopes).toEqualTypeOf<string[]>()
     expectTypeOf(tokens.refreshToken).toEqualTypeOf<string | undefined>()
     expectTypeOf(tokens.idToken).toEqualTypeOf<string | undefined>()
     expectTypeOf(tokens.idTokenClaims).toEqualTypeOf<

@@ -68,8 +68,11 @@ export class TokenSet {
   readonly tokenType: string
   /** `undefined` when the server gave no `expires_in`. */
   readonly expiresAt: Date | undefined
-  /** The granted `scope`, else the scopes asked for. */
-  readonly scopes: readonly string[]
+  /**
+   * The granted `scope`, else the scopes asked for: `string[]` as DESIGN §8 has it (an array of
+   * this set's own, so changing it changes nothing else).
+   */
+  readonly scopes: string[]
   readonly refreshToken: string | undefined
   readonly idToken: string | undefined
   /** The claims of the ID token after validation. */
