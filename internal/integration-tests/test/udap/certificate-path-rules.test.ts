@@ -3,8 +3,9 @@
  * name constraints, unknown critical extensions) refuse a server whose discovery chain breaks one
  * (`Client.serverMetadata` → `DiscoveryError` caused by a `CertificateChainError` with that
  * reason), and refuse the client's own chain before anything is sent (`registerClient` →
- * `CertificateChainError`, the sandbox sees no request at all). Chains that satisfy the rules
- * register.
+ * `CertificateChainError`, the sandbox sees no request at all; every other operation that signs
+ * — client credentials, backend token reuse, cancellation, code exchange, refresh — sends no token
+ * or registration request). Chains that satisfy the rules register.
  *
  * The sandbox advertises `https://fhir.example.test` (mapped onto its loopback port by the
  * client's `fetch`), so that its server certificate's SAN has a DNS host for URI constraints.
@@ -12,6 +13,7 @@
 import {
   CertificateChainError,
   type CertificateChainFailureReason,
+  type Client,
   type CryptoBackend,
   DiscoveryError,
   type FetchLike,
@@ -27,6 +29,7 @@ import { failureOf } from '@fhir-auth/test-utils/failure'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { countsOf } from './support/sandbox-requests.js'
 import {
+  cancellationMetadata,
   clientCredentialsRegistration,
   createUdapClient,
   type SigningIdentity,
@@ -139,5 +142,55 @@ describe.each(backends)('certificate path rules with %s', (_name, backend) => {
         expect(registration.client_id).toEqual(expect.any(String))
       })
     }
+  })
+
+  describe('every other signing operation refuses its own chain before any token or registration request', () => {
+    const broken = pathRuleLeaves.find((candidate) => candidate.expectedOwnChain !== 'ok')
+    if (broken === undefined) throw new Error('the path-rule fixtures have no failing own chain')
+    const operations: ReadonlyArray<readonly [string, (client: Client) => Promise<unknown>]> = [
+      ['requestBackendToken', (client) => client.requestBackendToken(trustInputsOf(sandbox.trust))],
+      [
+        'backendTokens().accessToken',
+        (client) => client.backendTokens(trustInputsOf(sandbox.trust)).accessToken(),
+      ],
+      [
+        'cancelRegistration',
+        (client) =>
+          client.cancelRegistration(cancellationMetadata, {
+            clientUri: broken.sanUris[0] ?? '',
+            ...trustInputsOf(sandbox.trust),
+          }),
+      ],
+      [
+        'requestAccessToken (code exchange)',
+        (client) =>
+          client.requestAccessToken({
+            code: 'code-1',
+            codeVerifier: 'v'.repeat(43),
+            ...trustInputsOf(sandbox.trust),
+          }),
+      ],
+      [
+        'refreshToken',
+        (client) => client.refreshToken({ refreshToken: 'rt-1', ...trustInputsOf(sandbox.trust) }),
+      ],
+    ]
+
+    it.each(operations)('%s', async (_name, operation) => {
+      const before = countsOf(sandbox)
+      const client = createUdapClient(
+        sandbox,
+        { privateKey: broken.privateKeyPkcs8Pem, certificateChain: broken.chainDer },
+        { fetch: loopbackFetch, ...(backend() === undefined ? {} : { crypto: backend() }) },
+        { clientId: 'registered-elsewhere', redirectUri: 'https://app.example.org/cb' },
+      )
+      const error = await failureOf(operation(client), CertificateChainError)
+      expect(error.reason).toBe(broken.expectedOwnChain)
+      const after = countsOf(sandbox)
+      expect({ token: after.token, registration: after.registration }).toEqual({
+        token: before.token,
+        registration: before.registration,
+      })
+    })
   })
 })
