@@ -169,6 +169,13 @@ describe('bearerFetch: 401', () => {
     expect(streamed.renewed).toEqual([])
   })
 
+  it('hands a response over whole, however large: no size cap (DESIGN §8), unlike token responses', async () => {
+    const large = 'x'.repeat(3 * 1024 * 1024)
+    const { fetch } = session([() => new Response(large, { status: 200 })])
+    const response = await fetch('Binary/1')
+    expect((await response.text()).length).toBe(large.length)
+  })
+
   it('replays a Request input, body included', async () => {
     const { fetch, sent } = session([unauthorized, ok])
     const request = new Request('https://ehr.example.org/fhir/Patient', {
