@@ -1,11 +1,11 @@
 import { type CryptoBackend, IdTokenError, type TransportOptions } from '@fhir-auth/core'
+import { abortedByCaller, raceSignal } from '@fhir-auth/core/internal'
 import {
   type IdTokenClaims,
   idTokenAlgorithms,
   JsonWebKeySet,
   verifyIdToken,
 } from '@fhir-auth/core/oidc'
-import { abortedByCaller, raceSignal } from '../caller-signal.js'
 import type { OpenIdProvider, OpenIdProviderHint } from '../protocol-implementation.js'
 
 /** What a validation needs from its client. */
