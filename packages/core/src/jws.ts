@@ -9,9 +9,9 @@
  * @packageDocumentation
  */
 
+export { BoundedCache, bytesCacheKey, parseWithCache } from './crypto/bounded-cache.js'
+export { type DecodedJws, decodeCompactJws } from './crypto/jws-decode.js'
 // Re-exported through `core/signing` rather than file by file: a bundler then reaches the
 // signing barrel from every chunk that uses this entry or `core/backend`, and keeps the barrel
 // in the chunk of the files it names instead of an empty chunk of its own (ADR 0012).
 export * from './signing.js'
-export { BoundedCache, bytesCacheKey, parseWithCache } from './crypto/bounded-cache.js'
-export { type DecodedJws, decodeCompactJws } from './crypto/jws-decode.js'

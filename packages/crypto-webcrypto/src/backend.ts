@@ -1,4 +1,5 @@
-import { type CryptoBackend, cryptoBackendSpecificationVersion, lazy } from '@fhir-auth/core'
+import { type CryptoBackend, cryptoBackendSpecificationVersion } from '@fhir-auth/core'
+import { lazy } from './core-entries.js'
 import { subtleSource } from './subtle.js'
 
 /** Options of {@link createWebCryptoBackend}. */

@@ -1,4 +1,4 @@
-import { CryptoError, type CryptoErrorReason } from '@fhir-auth/core'
+import { CryptoError, type CryptoErrorReason } from './core-entries.js'
 
 /**
  * Names a WebCrypto failure without repeating its message. A `DOMException`'s name

@@ -1,13 +1,8 @@
 import { describePrivateKeyPem } from '@fhir-auth/core/private-keys'
 import type { KeyMaterial } from './import-signer.js'
 
-/**
- * The error class {@link readPemKey} throws, re-exported from core's main entry on purpose
- * (ADR 0012): this module then reaches that entry as every other module of the backend does, so
- * a bundler keeps core's error classes and base64 in core's one shared chunk instead of a small
- * chunk of their own that every app would fetch up front.
- */
-export { CryptoError } from '@fhir-auth/core'
+/** The error class {@link readPemKey} throws; re-exported from `core-entries` for bundlers (ADR 0012). */
+export { CryptoError } from '../core-entries.js'
 
 /**
  * The key material of a PEM key (PKCS#8, PKCS#1 RSA or SEC1 EC), read by core's DER code: a
