@@ -1,5 +1,5 @@
 import { type CryptoBackend, cryptoBackendSpecificationVersion } from '@fhir-auth/core'
-import { lazy } from './core-entries.js'
+import { lazy } from '@fhir-auth/core/internal'
 import { subtleSource } from './subtle.js'
 
 /** Options of {@link createWebCryptoBackend}. */

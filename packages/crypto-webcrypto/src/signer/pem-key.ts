@@ -1,8 +1,10 @@
 import { describePrivateKeyPem } from '@fhir-auth/core/private-keys'
 import type { KeyMaterial } from './import-signer.js'
 
-/** The error class {@link readPemKey} throws; re-exported from `core-entries` for bundlers (ADR 0012). */
-export { CryptoError } from '../core-entries.js'
+// Re-exported for bundlers, as `webcrypto-failure` explains: this chunk then reaches core's
+// entries as the backend's other chunks do.
+export { CryptoError } from '@fhir-auth/core'
+export { lazy } from '@fhir-auth/core/internal'
 
 /**
  * The key material of a PEM key (PKCS#8, PKCS#1 RSA or SEC1 EC), read by core's DER code: a
