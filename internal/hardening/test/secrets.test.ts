@@ -9,7 +9,6 @@
  * assertions, software statements, Authorization headers, the initial access token and PKCS#12
  * passwords. `state` is not a secret. Zero findings; a control proves the scan sees a planted one.
  */
-import { inspect } from 'node:util'
 import { ConfigurationError, FhirAuthError } from '@fhir-auth/client'
 import { compactJwsPattern, pemPrivateKeyPattern, SecretScanner } from '@fhir-auth/test-utils'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -30,11 +29,6 @@ afterAll(async () => {
   await Promise.all([run?.smart.close(), run?.udap.close()])
   printCaseLedger('secrets')
 })
-
-/** Printed the way a user or a logger prints values: every hidden member too. */
-function inspectEverything(value: unknown): string {
-  return inspect(value, { depth: Number.POSITIVE_INFINITY, showHidden: true })
-}
 
 /**
  * A scanner with every secret of the run. `withShapes` adds two shapes no log line or error may
@@ -149,7 +143,7 @@ describe('no secret appears', () => {
     const scanner = scannerWithSecrets(true)
     for (const [name, error] of run.errors) {
       scanner.addError(`error "${name}"`, error)
-      scanner.addText(`error "${name}" (inspect, showHidden)`, inspectEverything(error))
+      scanner.addInspected(`error "${name}"`, error)
     }
     expect(scanner.findings()).toEqual([])
   })
@@ -159,7 +153,7 @@ describe('no secret appears', () => {
     for (const prefix of run.echoedPrefixes) scanner.addSecret(prefix.label, prefix.value)
     for (const [name, error] of run.errors) {
       scanner.addError(`error "${name}"`, error)
-      scanner.addText(`error "${name}" (inspect, showHidden)`, inspectEverything(error))
+      scanner.addInspected(`error "${name}"`, error)
     }
     expect(scanner.secretCount).toBeGreaterThanOrEqual(3)
     expect(scanner.findings()).toEqual([])
@@ -169,11 +163,11 @@ describe('no secret appears', () => {
     const scanner = scannerWithSecrets(false)
     for (const [name, value] of run.objects) {
       scanner.addValue(name, value)
-      scanner.addText(`${name} (inspect, showHidden)`, inspectEverything(value))
+      scanner.addInspected(`${name}`, value)
       const config = (value as { config?: unknown }).config
       if (config !== undefined) {
         scanner.addValue(`${name} config`, config)
-        scanner.addText(`${name} config (inspect, showHidden)`, inspectEverything(config))
+        scanner.addInspected(`${name} config`, config)
       }
     }
     expect(scanner.textCount).toBeGreaterThan(50)

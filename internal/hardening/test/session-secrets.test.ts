@@ -8,7 +8,6 @@
  * refresh and ID tokens, serialized sessions, codes, verifiers, Authorization headers, the client
  * secret. Zero findings; a control proves the scan sees a planted one.
  */
-import { inspect } from 'node:util'
 import {
   AuthorizationError,
   ConfigurationError,
@@ -37,10 +36,6 @@ afterAll(async () => {
   await run?.sandbox.close()
   printCaseLedger('session-secrets')
 })
-
-function inspectEverything(value: unknown): string {
-  return inspect(value, { depth: Number.POSITIVE_INFINITY, showHidden: true })
-}
 
 function scannerWithSecrets(withJwsShape: boolean): SecretScanner {
   const scanner = new SecretScanner()
@@ -108,7 +103,7 @@ describe('no secret of a session appears', () => {
     const scanner = scannerWithSecrets(true)
     for (const [name, error] of run.errors) {
       scanner.addError(`error "${name}"`, error)
-      scanner.addText(`error "${name}" (inspect, showHidden)`, inspectEverything(error))
+      scanner.addInspected(`error "${name}"`, error)
     }
     expect(scanner.findings()).toEqual([])
   })
@@ -122,7 +117,7 @@ describe('no secret of a session appears', () => {
     const scanner = scannerWithSecrets(false)
     for (const [name, value] of run.objects) {
       scanner.addValue(name, value)
-      scanner.addText(`${name} (inspect, showHidden)`, inspectEverything(value))
+      scanner.addInspected(`${name}`, value)
       scanner.addText(`${name} (String)`, String(value))
     }
     expect(scanner.textCount).toBeGreaterThan(30)

@@ -8,7 +8,6 @@
  * Failures include a token endpoint that echoes the whole form (code, verifier, authentication
  * token) in an error longer than the library's cut.
  */
-import { inspect } from 'node:util'
 import {
   AuthorizationError,
   Client,
@@ -316,10 +315,6 @@ function scanner(withShapes: boolean): SecretScanner {
   return scan
 }
 
-function inspectEverything(value: unknown): string {
-  return inspect(value, { depth: Number.POSITIVE_INFINITY, showHidden: true })
-}
-
 describe('the UDAP code-flow run', () => {
   it('failed where it meant to, with the typed errors', () => {
     expect([...run.errors.keys()]).toEqual([
@@ -368,7 +363,7 @@ describe('no UDAP code-flow secret appears', () => {
     const scan = scanner(true)
     for (const [name, error] of run.errors) {
       scan.addError(`error "${name}"`, error)
-      scan.addText(`error "${name}" (inspect, showHidden)`, inspectEverything(error))
+      scan.addInspected(`error "${name}"`, error)
     }
     expect(scan.findings()).toEqual([])
   })
@@ -377,7 +372,7 @@ describe('no UDAP code-flow secret appears', () => {
     const scan = scanner(false)
     for (const [name, value] of run.objects) {
       scan.addValue(name, value)
-      scan.addText(`${name} (inspect, showHidden)`, inspectEverything(value))
+      scan.addInspected(`${name}`, value)
     }
     expect(scan.textCount).toBeGreaterThan(10)
     expect(scan.findings()).toEqual([])

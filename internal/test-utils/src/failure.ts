@@ -31,6 +31,21 @@ export async function failureOf<ErrorType extends Error>(
   return outcome as ErrorType
 }
 
+/**
+ * Awaits `operation` and returns what it rejected with, whatever that is (for tests of what a
+ * failure is not: a raw `TypeError`, a non-error value). A success fails the test.
+ */
+export async function rejectionOf(
+  operation: Promise<unknown> | (() => Promise<unknown>),
+): Promise<unknown> {
+  try {
+    await (typeof operation === 'function' ? operation() : operation)
+  } catch (error) {
+    return error
+  }
+  return expect.fail('the operation was expected to fail, but it succeeded')
+}
+
 /** The same for a synchronous operation (a constructor or a setter). */
 export function syncFailureOf<ErrorType extends Error>(
   operation: () => unknown,

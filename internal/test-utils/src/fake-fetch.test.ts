@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { fakeFetch, hangingFetch, jsonResponse } from './fake-fetch.js'
+import { fakeFetch, fakeRoutes, hangingFetch, jsonResponse } from './fake-fetch.js'
 
 describe('fakeFetch (the test double itself)', () => {
   const url = 'https://a.example/token'
@@ -103,5 +103,43 @@ describe('fakeFetch (the test double itself)', () => {
     const pending = hangingFetch(url, { signal: controller.signal })
     controller.abort()
     await expect(pending).rejects.toMatchObject({ name: 'AbortError' })
+  })
+})
+
+describe('fakeRoutes', () => {
+  const url = 'https://ehr.example.org/fhir/.well-known/smart-configuration'
+  const init: RequestInit = { method: 'GET', redirect: 'manual' }
+
+  it('answers by URL whatever the order, ignoring the query, and counts per URL', async () => {
+    const routes = fakeRoutes({
+      [url]: () => jsonResponse({ issuer: 'a' }),
+      'https://ehr.example.org/token': () => jsonResponse({}, 400),
+    })
+    expect((await routes.fetch('https://ehr.example.org/token', init)).status).toBe(400)
+    expect((await routes.fetch(`${url}?x=1`, init)).status).toBe(200)
+    expect((await routes.fetch(url, init)).status).toBe(200)
+    expect(routes.requests.map((request) => request.url)).toEqual([
+      'https://ehr.example.org/token',
+      `${url}?x=1`,
+      url,
+    ])
+    expect(routes.count(url)).toBe(1)
+    expect(() => routes.assertDone()).not.toThrow()
+  })
+
+  it('answers 404 to a URL with no route and reports it', async () => {
+    const routes = fakeRoutes({})
+    expect((await routes.fetch(url, init)).status).toBe(404)
+    expect(() => routes.assertDone()).toThrow(`no route for GET ${url}`)
+  })
+
+  it('reports a request that lets fetch follow redirects', async () => {
+    const routes = fakeRoutes({ [url]: () => jsonResponse({}) })
+    await routes.fetch(url, { method: 'GET' })
+    expect(() => routes.assertDone()).toThrow('redirect mode undefined')
+  })
+
+  it.fails('fails its test at the end on a request with no route nobody asserted', async () => {
+    await fakeRoutes({}).fetch(url, init)
   })
 })

@@ -107,6 +107,66 @@ export function fakeFetch(...expectations: ExpectedRequest[]): FakeFetch {
   return Object.assign(fake, { calls, assertDone })
 }
 
+/** An answer to any request for one URL (query left out), whatever order requests come in. */
+export type RouteHandler = (request: CapturedRequest) => Response | Promise<Response>
+
+/** {@link fakeRoutes}: the fetch, what it received, and a count per URL. */
+export interface FakeRoutes {
+  readonly fetch: FetchLike
+  /** Every request received, in order. */
+  readonly requests: readonly CapturedRequest[]
+  /** How many requests went to exactly this URL (query included). */
+  count(url: string): number
+  /** Fails on a request with no route or a wrong redirect mode (also run when the test ends). */
+  assertDone(): void
+}
+
+/**
+ * A fetch that answers by URL rather than by order, for tests where concurrent callers make the
+ * order of requests unknowable (shared refreshes, aborts racing a discovery). It verifies itself
+ * like {@link fakeFetch}: a request to a URL with no route, or with a redirect mode other than
+ * `manual`, fails the test when it ends (and is answered 404, as a server would).
+ */
+export function fakeRoutes(routes: Readonly<Record<string, RouteHandler>>): FakeRoutes {
+  const requests: CapturedRequest[] = []
+  const problems: string[] = []
+  const fetch: FetchLike = async (url, init) => {
+    const request: CapturedRequest = {
+      method: init.method ?? 'GET',
+      url,
+      headers: new Headers(init.headers),
+      bodyText: typeof init.body === 'string' ? init.body : '',
+      redirect: init.redirect,
+      signal: init.signal ?? undefined,
+    }
+    requests.push(request)
+    // The library follows redirects itself, or refuses them (docs/adr/0003-http-policy.md).
+    if (init.redirect !== 'manual')
+      problems.push(`${request.method} ${url}: redirect mode ${init.redirect}`)
+    const handler = routes[url.split('?')[0] as string]
+    if (handler === undefined) {
+      problems.push(`no route for ${request.method} ${url}`)
+      return new Response('not found', { status: 404 })
+    }
+    return handler(request)
+  }
+  let reportedFailure = false
+  const assertDone = () => {
+    if (problems.length === 0) return
+    reportedFailure = true
+    throw new Error(`fake routes:\n  ${problems.join('\n  ')}`)
+  }
+  onTestFinished(() => {
+    if (!reportedFailure) assertDone()
+  })
+  return {
+    fetch,
+    requests,
+    assertDone,
+    count: (url) => requests.filter((request) => request.url === url).length,
+  }
+}
+
 function checkRequest(
   expected: ExpectedRequest,
   request: CapturedRequest,

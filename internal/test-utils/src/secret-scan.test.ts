@@ -50,6 +50,17 @@ describe('SecretScanner', () => {
     expect(scan.findings().some((finding) => finding.source.includes('› cause › cause'))).toBe(true)
   })
 
+  it('finds a secret in a hidden member only through addInspected', () => {
+    const holder = {}
+    Object.defineProperty(holder, 'hidden', { value: 'hidden-refresh-token', enumerable: false })
+    const byValue = new SecretScanner().addSecret('refresh token', 'hidden-refresh-token')
+    expect(byValue.addValue('holder', holder).findings()).toEqual([])
+    const inspected = new SecretScanner().addSecret('refresh token', 'hidden-refresh-token')
+    expect(inspected.addInspected('holder', holder).findings()).toEqual([
+      { secret: 'refresh token', source: 'holder (inspect, showHidden)' },
+    ])
+  })
+
   it('looks into the members of an AggregateError', () => {
     const scan = new SecretScanner().addSecret('assertion', 'eyJhbGciOiJSUzM4NCJ9.e30.sig')
     scan.addError(

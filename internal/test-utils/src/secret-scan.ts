@@ -161,6 +161,17 @@ export class SecretScanner {
   }
 
   /**
+   * Collects `util.inspect` of a value with every hidden member shown (non-enumerable
+   * properties, symbols), as a debugger or a logger that digs deep prints it.
+   */
+  addInspected(source: string, value: unknown): this {
+    return this.addText(
+      `${source} (inspect, showHidden)`,
+      inspect(value, { depth: Number.POSITIVE_INFINITY, showHidden: true }),
+    )
+  }
+
+  /**
    * Collects an error and every link of its `cause` chain (and the members of an
    * `AggregateError`): message, stack, `JSON.stringify` and `util.inspect` of each.
    */

@@ -130,7 +130,7 @@ export class Client {
       import('./identity/id-token-validator.js').then(
         ({ IdTokenValidator }) =>
           new IdTokenValidator({
-            clientId: () => context.config.clientId ?? '',
+            clientId: () => context.clientId() ?? '',
             hint: (signal) => implementation().then((made) => made.openIdProvider(signal)),
             fallbackIssuer: () => context.config.issuer,
             crypto: () => context.cryptoBackend(),

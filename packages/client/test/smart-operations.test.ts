@@ -259,7 +259,7 @@ describe('token flows', () => {
       code_verifier: 'verifier-1',
       client_id: 'app',
     })
-    expect(exchange?.headers.authorization).toBeUndefined()
+    expect(exchange?.headers.get('authorization')).toBeNull()
     expect(formOf(refresh)).toEqual({
       grant_type: 'refresh_token',
       refresh_token: 'refresh-1',
@@ -277,12 +277,12 @@ describe('token flows', () => {
     await client.requestAccessToken({ code: 'c', codeVerifier: 'v' })
     await client.requestAccessToken({ code: 'c', codeVerifier: 'v', clientSecret: 'per call' })
     const [first, second] = server.requests.filter((request) => request.url === tokenUrl)
-    expect(Buffer.from(first?.headers.authorization?.slice(6) ?? '', 'base64').toString()).toBe(
-      'app:configured',
-    )
-    expect(Buffer.from(second?.headers.authorization?.slice(6) ?? '', 'base64').toString()).toBe(
-      'app:per+call',
-    )
+    expect(
+      Buffer.from(first?.headers.get('authorization')?.slice(6) ?? '', 'base64').toString(),
+    ).toBe('app:configured')
+    expect(
+      Buffer.from(second?.headers.get('authorization')?.slice(6) ?? '', 'base64').toString(),
+    ).toBe('app:per+call')
     expect(formOf(first)).not.toHaveProperty('client_id')
   })
 
@@ -505,9 +505,9 @@ describe('registerClient (SMART)', () => {
     const request = server.requests.find(
       (entry) => entry.url === smartConfiguration.registration_endpoint,
     )
-    expect(request?.headers.authorization).toBe('Bearer initial-token')
-    expect(request?.headers['content-type']).toBe('application/json')
-    expect(JSON.parse(request?.body ?? '{}')).toEqual({ client_name: 'x' })
+    expect(request?.headers.get('authorization')).toBe('Bearer initial-token')
+    expect(request?.headers.get('content-type')).toBe('application/json')
+    expect(JSON.parse(request?.bodyText || '{}')).toEqual({ client_name: 'x' })
   })
 
   it('uses an explicit endpoint without discovery', async () => {

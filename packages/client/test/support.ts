@@ -2,11 +2,11 @@ import { createPrivateKey, generateKeyPairSync, sign } from 'node:crypto'
 import {
   ConfigurationError,
   type CryptoBackend,
-  type FetchLike,
   type JwsSigner,
   type Logger,
   type PrivateKeyInput,
 } from '@fhir-auth/core'
+import type { CapturedRequest } from '@fhir-auth/test-utils/fake-fetch'
 import { expect } from 'vitest'
 
 export const baseUrl = 'https://ehr.example.org/fhir'
@@ -31,36 +31,8 @@ export const smartConfiguration = {
   ],
 }
 
-export interface RecordedRequest {
-  readonly url: string
-  readonly method: string
-  readonly headers: Record<string, string>
-  readonly body: string | undefined
-}
-
-type Handler = (request: RecordedRequest) => Response | Promise<Response>
-
-/** A fetch that routes by URL (without query) and records every call. */
-export function fakeServer(routes: Record<string, Handler>) {
-  const requests: RecordedRequest[] = []
-  const fetch: FetchLike = async (url, init) => {
-    const request: RecordedRequest = {
-      url,
-      method: init.method ?? 'GET',
-      headers: { ...(init.headers as Record<string, string>) },
-      body: typeof init.body === 'string' ? init.body : undefined,
-    }
-    requests.push(request)
-    const handler = routes[url.split('?')[0] as string]
-    if (handler === undefined) return new Response('not found', { status: 404 })
-    return handler(request)
-  }
-  return {
-    fetch,
-    requests,
-    count: (url: string) => requests.filter((request) => request.url === url).length,
-  }
-}
+/** The client tests' fetch: answers by URL, in any order, and verifies itself. */
+export { fakeRoutes as fakeServer } from '@fhir-auth/test-utils/fake-fetch'
 
 export const json = (body: unknown, status = 200) =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } })
@@ -123,8 +95,8 @@ export function ecKeyPem(): string {
   return privateKey.export({ format: 'pem', type: 'pkcs8' }).toString()
 }
 
-export function formOf(request: RecordedRequest | undefined): Record<string, string> {
-  return Object.fromEntries(new URLSearchParams(request?.body ?? ''))
+export function formOf(request: CapturedRequest | undefined): Record<string, string> {
+  return Object.fromEntries(new URLSearchParams(request?.bodyText ?? ''))
 }
 
 /** Runs `action`, which must throw a `ConfigurationError`, and returns that error. */

@@ -87,12 +87,4 @@ export function leakedSecrets(texts: readonly string[], secrets: readonly string
   return secrets.filter((secret) => texts.some((text) => text.includes(secret)))
 }
 
-/** Runs `action`, which must reject, and returns what it rejected with. */
-export async function rejectionOf(action: () => Promise<unknown>): Promise<unknown> {
-  try {
-    await action()
-  } catch (error) {
-    return error
-  }
-  throw new Error('expected a rejection')
-}
+export { rejectionOf } from '@fhir-auth/test-utils/failure'

@@ -69,12 +69,4 @@ export async function readPatientStatus(
   return response.status
 }
 
-/** Awaits `promise` and returns what it rejected with; fails when it resolves. */
-export async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise
-  } catch (error) {
-    return error
-  }
-  throw new Error('expected the operation to fail, but it succeeded')
-}
+export { rejectionOf } from '@fhir-auth/test-utils/failure'
