@@ -1,5 +1,4 @@
-import { type CryptoBackend, cryptoBackendSpecificationVersion } from '@fhir-auth/core'
-import { lazy } from '@fhir-auth/core/internal'
+import { type CryptoBackend, cryptoBackendSpecificationVersion, lazy } from '@fhir-auth/core'
 import { subtleSource } from './subtle.js'
 
 /** Options of {@link createWebCryptoBackend}. */

@@ -1,18 +1,5 @@
 import { CryptoError, type CryptoErrorReason } from '@fhir-auth/core'
 
-export { lazy } from '@fhir-auth/core/internal'
-/**
- * Re-exported on purpose (ADR 0012): every chunk of this backend reaches this module, so through
- * these it reaches core's main and internal entries, as every chunk of the client does. A bundler
- * that splits per dynamic import groups files by the chunks that reach them (a chunk reaches every
- * file a module it imports re-exports); core's files then stay in one shared chunk, instead of
- * three (error classes and base64, the main entry, the internal entry) that every browser app
- * would fetch up front.
- *
- * @internal
- */
-export { CryptoError }
-
 /**
  * Names a WebCrypto failure without repeating its message. A `DOMException`'s name
  * (`DataError`, `NotSupportedError`, `OperationError`, `InvalidAccessError`) says what went

@@ -1,10 +1,13 @@
 import { describePrivateKeyPem } from '@fhir-auth/core/private-keys'
 import type { KeyMaterial } from './import-signer.js'
 
-// Re-exported for bundlers, as `webcrypto-failure` explains: this chunk then reaches core's
-// entries as the backend's other chunks do.
+/**
+ * The error class {@link readPemKey} throws, re-exported from core's main entry on purpose
+ * (ADR 0012): this chunk then reaches that entry as the backend's other chunks do, so a bundler
+ * keeps core's files in one shared chunk instead of splitting off the error classes and base64
+ * into a small chunk that every app would fetch up front.
+ */
 export { CryptoError } from '@fhir-auth/core'
-export { lazy } from '@fhir-auth/core/internal'
 
 /**
  * The key material of a PEM key (PKCS#8, PKCS#1 RSA or SEC1 EC), read by core's DER code: a
