@@ -44,6 +44,13 @@ export {
 export { networkCause, sanitizeCause } from './http/transport-failure.js'
 export { lazy } from './loading/lazy.js'
 export {
+  addNonce,
+  authorizationCodeGrant,
+  type CodeExchangeParts,
+  type CodeRequestParts,
+  codeRequestParameters,
+} from './oauth/authorization-code-grant.js'
+export {
   type AuthorizationRequestInput,
   authorizationMethod,
   createAuthorizationRequest,

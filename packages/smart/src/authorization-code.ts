@@ -1,4 +1,4 @@
-import { readOptions, requireNonBlankString } from '@fhir-auth/core/internal'
+import { authorizationCodeGrant, readOptions } from '@fhir-auth/core/internal'
 import type { ClientAuthentication } from './client-authentication.js'
 import { postAuthenticatedTokenRequest, type TokenRequestCommon } from './token-request.js'
 import type { TokenResponse } from './token-response.js'
@@ -39,16 +39,10 @@ export async function exchangeAuthorizationCode(
   input: AuthorizationCodeExchangeOptions,
 ): Promise<TokenResponse> {
   const options = readOptions(input, 'exchangeAuthorizationCode', { required: true })
-  const code = requireNonBlankString(options.code, 'code')
-  const codeVerifier = requireNonBlankString(options.codeVerifier, 'codeVerifier')
+  const grant = authorizationCodeGrant(options)
   return postAuthenticatedTokenRequest(
     options as AuthorizationCodeExchangeOptions,
-    {
-      grant_type: 'authorization_code',
-      code,
-      redirect_uri: requireNonBlankString(options.redirectUri, 'redirectUri'),
-      code_verifier: codeVerifier,
-    },
-    [code, codeVerifier],
+    grant.form,
+    grant.secrets,
   )
 }

@@ -1,5 +1,7 @@
 import type { AuthorizationRequest } from '@fhir-auth/core'
 import {
+  addNonce,
+  codeRequestParameters,
   createAuthorizationRequest,
   optionalString,
   readOptions,
@@ -67,16 +69,11 @@ export async function buildAuthorizationRequest(
     method: options.method,
     params: () => {
       const launch = optionalString(options.launch, 'launch')
-      const params: Record<string, string> = {
-        response_type: 'code',
-        client_id: requireNonBlankString(options.clientId, 'clientId'),
-        redirect_uri: requireNonBlankString(options.redirectUri, 'redirectUri'),
-      }
+      const params = codeRequestParameters(options)
       if (launch) params.launch = launch
       params.scope = requireScopes(options.scopes)
       params.aud = requireNonBlankString(options.audience, 'audience')
-      const nonce = optionalString(options.nonce, 'nonce')
-      if (nonce) params.nonce = nonce
+      addNonce(params, options.nonce)
       return params
     },
   })

@@ -1,4 +1,4 @@
-import { readOptions, requireNonBlankString } from '@fhir-auth/core/internal'
+import { authorizationCodeGrant, readOptions } from '@fhir-auth/core/internal'
 import { postUdapTokenRequest, type UdapTokenRequestCommon } from './token-request.js'
 import type { TokenResponse } from './token-response.js'
 
@@ -43,16 +43,6 @@ export async function exchangeUdapAuthorizationCode(
   input: UdapAuthorizationCodeOptions,
 ): Promise<TokenResponse> {
   const options = readOptions(input, 'exchangeUdapAuthorizationCode', { required: true })
-  const code = requireNonBlankString(options.code, 'code')
-  const codeVerifier = requireNonBlankString(options.codeVerifier, 'codeVerifier')
-  const form = {
-    grant_type: 'authorization_code',
-    code,
-    redirect_uri: requireNonBlankString(options.redirectUri, 'redirectUri', false),
-    code_verifier: codeVerifier,
-  }
-  return postUdapTokenRequest(options as UdapAuthorizationCodeOptions, () => ({
-    form,
-    secrets: [code, codeVerifier],
-  }))
+  const grant = authorizationCodeGrant(options)
+  return postUdapTokenRequest(options as UdapAuthorizationCodeOptions, () => grant)
 }

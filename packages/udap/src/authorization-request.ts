@@ -1,9 +1,10 @@
 import { type AuthorizationRequest, ConfigurationError, checkUrl } from '@fhir-auth/core'
 import {
+  addNonce,
+  codeRequestParameters,
   createAuthorizationRequest,
   optionalString,
   readOptions,
-  requireNonBlankString,
   requireScopes,
 } from '@fhir-auth/core/internal'
 
@@ -82,17 +83,12 @@ export async function buildUdapAuthorizationRequest(
     authorizationEndpoint: options.authorizationEndpoint,
     method: options.method,
     params: () => {
-      const params: Record<string, string> = {
-        response_type: 'code',
-        client_id: requireNonBlankString(options.clientId, 'clientId'),
-        redirect_uri: requireNonBlankString(options.redirectUri, 'redirectUri'),
-      }
+      const params = codeRequestParameters(options)
       const idp = checkIdp(options.idp, options.allowInsecureLocalhost === true)
       const scope = requireScopes(options.scopes)
       params.scope = idp === undefined ? scope : withTieredOAuthScope(scope)
       if (idp !== undefined) params.idp = idp
-      const nonce = optionalString(options.nonce, 'nonce')
-      if (nonce) params.nonce = nonce
+      addNonce(params, options.nonce)
       return params
     },
   })
