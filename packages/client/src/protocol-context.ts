@@ -4,12 +4,12 @@ import {
   optionalScopes,
   optionalSignal,
   optionalString,
+  raceCallerSignal,
   readOptions,
 } from '@fhir-auth/core/internal'
-import { raceCallerSignal } from './caller-signal.js'
 import type { ResolvedClientOptions } from './client-options.js'
 import type { ClientType } from './client-type.js'
-import type { UdapFlow } from './flow.js'
+import { checkClientCredentialsFlow, type UdapFlow } from './flow.js'
 import { optionalStore } from './launch/store-option.js'
 import { optionalListener } from './session/session-factory.js'
 import { trustInputsOf } from './trust-inputs.js'
@@ -48,6 +48,7 @@ export class ProtocolContext {
    * that a browser would have to fetch up front.
    */
   readonly checks = {
+    checkClientCredentialsFlow,
     optionalListener,
     optionalScopes,
     optionalStore,

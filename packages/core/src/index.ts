@@ -113,7 +113,10 @@ export {
   type UrlProblem,
   withoutUserInfo,
 } from './http/url-policy.js'
-export { lazy } from './loading/lazy.js'
+// Through the internal entry on purpose (ADR 0012): whatever reaches this entry then reaches the
+// internal one too, so a bundler keeps the files of both in one shared chunk (code split per
+// dynamic import: a crypto backend's chunks reach this entry only, the client's reach both).
+export { lazy } from './internal.js'
 export {
   consoleLogger,
   defaultLogger,

@@ -31,6 +31,7 @@ export {
 } from './checks/transport-options.js'
 export { wrongType } from './checks/wrong-type.js'
 export { sha256Base64Url } from './crypto/sha256.js'
+export { abortedByCaller, raceCallerSignal, raceSignal } from './http/caller-signal.js'
 export {
   describeMemberNames,
   type FlowErrorClass,
@@ -66,4 +67,5 @@ export {
 } from './oauth/token-response-members.js'
 export { storeKey } from './stores/key-value-store.js'
 export { checkStoreKey, checkStoreWrite } from './stores/store-arguments.js'
+export { timeLimited } from './time/time-limited.js'
 export { expiresInSeconds } from './tokens/expires-in.js'

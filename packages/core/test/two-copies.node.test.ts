@@ -5,7 +5,7 @@
  * second copy is this package's source copied to a temporary directory and imported from there,
  * so it shares no module with the first.
  */
-import { cpSync, mkdtempSync, rmSync } from 'node:fs'
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -22,8 +22,14 @@ let second: typeof first
 
 beforeAll(async () => {
   copyDirectory = mkdtempSync(join(tmpdir(), 'fhir-auth-core-copy-'))
-  cpSync(join(import.meta.dirname, '..', 'src'), copyDirectory, { recursive: true })
-  second = (await import(pathToFileURL(join(copyDirectory, 'index.ts')).href)) as typeof first
+  const packageDirectory = join(import.meta.dirname, '..')
+  cpSync(join(packageDirectory, 'src'), join(copyDirectory, 'src'), { recursive: true })
+  // The copy's own package.json, for the package's `#` imports.
+  const { imports } = JSON.parse(readFileSync(join(packageDirectory, 'package.json'), 'utf8'))
+  writeFileSync(join(copyDirectory, 'package.json'), JSON.stringify({ type: 'module', imports }))
+  second = (await import(
+    pathToFileURL(join(copyDirectory, 'src', 'index.ts')).href
+  )) as typeof first
 })
 
 afterAll(() => rmSync(copyDirectory, { recursive: true, force: true }))

@@ -13,7 +13,6 @@ import {
   requireScopes,
   usableScopes,
 } from '@fhir-auth/core/internal'
-import { jwtBearerAssertionType } from '@fhir-auth/core/signing'
 import { loadClientAssertion } from './client-authentication.js'
 import { postTokenRequest, type TokenRequestCommon } from './token-request.js'
 import type { TokenResponse } from './token-response.js'
@@ -59,8 +58,9 @@ export async function requestBackendServicesToken(
   const options = readOptions(input, 'requestBackendServicesToken', { required: true })
   const scope = requireScopes(options.scopes)
   // createClientAssertion checks the client id and the signer. It is loaded as asymmetric token
-  // requests load it, so the two share one chunk rather than splitting it.
-  const { createClientAssertion } = await loadClientAssertion()
+  // requests load it, so the two share one chunk rather than splitting it; the assertion type
+  // comes with it, so this module imports no signing code and a client may load it up front.
+  const { createClientAssertion, jwtBearerAssertionType } = await loadClientAssertion()
   const assertion = await createClientAssertion({
     clientId: options.clientId as string,
     tokenEndpoint: requireNonBlankString(options.tokenEndpoint, 'tokenEndpoint'),

@@ -5,7 +5,9 @@
  *
  * Two numbers per app:
  * - `limitBytes`: above it the packaging check (internal/package-checks) and `pnpm bench` fail.
- *   It is today's figure with a little room, so any growth is a decision made on purpose.
+ *   It is today's figure with a little room (about 300 B), so any growth is a decision made on
+ *   purpose. Measured 2026-11-24: asymmetric 25 236 B in 12 chunks, public 29 723 B in 11,
+ *   publicWithoutOpenid 22 065 B in 4, clientImport 17 744 B in 2.
  * - `issueBudgetBytes` / `issueGoalBytes`: what issue 16 asked for. Reported next to the figure
  *   (`pass` when met, `miss` when not); see the bench README for why they are not met yet.
  */
@@ -36,14 +38,14 @@ export const forbiddenSources: readonly string[] = Object.freeze([
 export const browserAppBudgets: readonly BrowserAppBudget[] = Object.freeze([
   {
     app: 'asymmetric',
-    limitBytes: 27_000,
+    limitBytes: 25_500,
     issueBudgetBytes: 16_000,
     issueGoalBytes: 12_000,
     note: "issue 16's asymmetric SMART browser app, as the issue names it",
   },
   {
     app: 'publicWithoutOpenid',
-    limitBytes: 22_000,
+    limitBytes: 22_300,
     issueBudgetBytes: 12_000,
     issueGoalBytes: 8_000,
     note: "issue 16's public SMART browser app: the flow the issue names, without an ID token to validate (the issue's figures were taken before sessions, with no ID token validation)",
@@ -55,7 +57,7 @@ export const browserAppBudgets: readonly BrowserAppBudget[] = Object.freeze([
   },
   {
     app: 'clientImport',
-    limitBytes: 18_500,
+    limitBytes: 18_000,
     note: 'what any app pays before it does anything; no issue budget',
   },
 ])

@@ -1,12 +1,13 @@
 import { type CryptoBackend, IdTokenError, type TransportOptions } from '@fhir-auth/core'
+import { abortedByCaller, raceSignal } from '@fhir-auth/core/internal'
 import {
   type IdTokenClaims,
   idTokenAlgorithms,
   JsonWebKeySet,
   verifyIdToken,
 } from '@fhir-auth/core/oidc'
-import { abortedByCaller, raceSignal } from '../caller-signal.js'
 import type { OpenIdProvider, OpenIdProviderHint } from '../protocol-implementation.js'
+import { openIdConfiguration } from './openid-configuration.js'
 
 /** What a validation needs from its client. */
 export interface IdTokenValidatorDependencies {
@@ -34,7 +35,9 @@ export interface IdTokenCheck {
  * `openid-configuration` when discovery names no issuer or key set), one key set per `jwks_uri`
  * kept for the client's life (with its one refetch per unknown `kid`), signatures through the
  * client's crypto backend. Loaded with the OIDC code on the first validation (the `Client`
- * imports it on demand): apps that never ask for `openid` never download either.
+ * imports it on demand): apps that never ask for `openid` never download either. OpenID
+ * discovery is part of it rather than a chunk of its own: it is small, and apart it would split
+ * the OIDC code into a chunk shared by the two.
  *
  * @internal
  */
@@ -99,7 +102,6 @@ export class IdTokenValidator {
       return this.#provider
     }
     const issuer = hint.issuer ?? this.#dependencies.fallbackIssuer()
-    const { openIdConfiguration } = await import('./openid-configuration.js')
     if (issuer === undefined) {
       throw new IdTokenError('jwks', 'no issuer is known to find the ID token signing keys of')
     }

@@ -5,8 +5,7 @@ import {
   TokenError,
   TokenSet,
 } from '@fhir-auth/core'
-import { requireNonBlankString } from '@fhir-auth/core/internal'
-import { abortedByCaller } from '../caller-signal.js'
+import { abortedByCaller, requireNonBlankString } from '@fhir-auth/core/internal'
 import type {
   BeginAuthorizationOptions,
   BeginAuthorizationResult,

@@ -1,7 +1,11 @@
 import { type KeyValueStore, StoreError } from '@fhir-auth/core'
-import { sanitizeCause, sha256Base64Url, storeKey } from '@fhir-auth/core/internal'
-import { raceSignal } from '../caller-signal.js'
-import { timeLimited } from '../time-limited.js'
+import {
+  raceSignal,
+  sanitizeCause,
+  sha256Base64Url,
+  storeKey,
+  timeLimited,
+} from '@fhir-auth/core/internal'
 
 /** What `beginAuthorization` keeps until the callback: everything the code exchange needs. */
 export interface LaunchRecord {

@@ -6,13 +6,14 @@ import {
   type TokenSet,
 } from '@fhir-auth/core'
 import {
+  abortedByCaller,
   optionalScopes,
   optionalSignal,
+  raceSignal,
   readOptions,
   sanitizeCause,
+  timeLimited,
 } from '@fhir-auth/core/internal'
-import { abortedByCaller, raceSignal } from '../caller-signal.js'
-import { timeLimited } from '../time-limited.js'
 import type { BearerFetchInput } from '../tokens/bearer-fetch.js'
 import { onDemandBearerFetch } from '../tokens/on-demand-bearer-fetch.js'
 

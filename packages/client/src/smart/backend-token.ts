@@ -1,7 +1,7 @@
 import type { TokenResponse } from '@fhir-auth/core'
 import { silentLogger } from '@fhir-auth/core'
 import { requireNonBlankString } from '@fhir-auth/core/internal'
-import {
+import type {
   requestBackendServicesToken,
   resolveBackendScopes,
 } from '@fhir-auth/smart/backend-services'
@@ -10,6 +10,18 @@ import type { ProtocolContext } from '../protocol-context.js'
 import type { BackendTokenIdentity } from '../tokens/backend-token-identity.js'
 import type { SmartDiscovery } from './smart-discovery.js'
 import type { SmartSigning } from './smart-signing.js'
+
+/**
+ * Smart's Backend Services functions, handed over by the SMART implementation, which imports them
+ * up front. Imported here, they would make smart's token request code a chunk shared with the
+ * main one, which every browser app would fetch up front (ADR 0012).
+ *
+ * @internal
+ */
+export interface SmartBackendServices {
+  readonly requestBackendServicesToken: typeof requestBackendServicesToken
+  readonly resolveBackendScopes: typeof resolveBackendScopes
+}
 
 /**
  * SMART Backend Services: client credentials with a signed assertion, never a secret. Loaded on
@@ -22,6 +34,7 @@ export async function requestBackendToken(
   discovery: SmartDiscovery,
   signing: SmartSigning,
   input: RequestBackendTokenOptions | undefined,
+  smart: SmartBackendServices,
 ): Promise<TokenResponse> {
   const options = context.readOptions(input, 'requestBackendToken')
   const { config } = context
@@ -32,8 +45,8 @@ export async function requestBackendToken(
   const clientId = requireNonBlankString(config.clientId, 'clientId', false)
   const perCallScopes = context.checks.optionalScopes(options.scopes, 'scopes')
   const signer = await signing.signer(options)
-  const scopes = resolveBackendScopes(perCallScopes, config.scopes, logger)
-  return requestBackendServicesToken({
+  const scopes = smart.resolveBackendScopes(perCallScopes, config.scopes, logger)
+  return smart.requestBackendServicesToken({
     ...context.transport(options.signal),
     tokenEndpoint: await discovery.tokenEndpoint(options.signal),
     clientId,
@@ -55,6 +68,7 @@ export async function backendTokenIdentity(
   context: ProtocolContext,
   discovery: SmartDiscovery,
   input: BackendTokensOptions,
+  smart: SmartBackendServices,
 ): Promise<BackendTokenIdentity> {
   const { config } = context
   const clientId = requireNonBlankString(config.clientId, 'clientId', false)
@@ -62,6 +76,6 @@ export async function backendTokenIdentity(
   return {
     tokenEndpoint: await discovery.tokenEndpoint(undefined),
     clientId,
-    scopes: resolveBackendScopes(perCall, config.scopes, silentLogger),
+    scopes: smart.resolveBackendScopes(perCall, config.scopes, silentLogger),
   }
 }

@@ -1,4 +1,5 @@
 import { ConfigurationError, DiscoveryError, safeUrl } from '@fhir-auth/core'
+import { raceCallerSignal } from '@fhir-auth/core/internal'
 import {
   type DiscoveredEndpointField,
   discoverSmartConfiguration,
@@ -6,7 +7,6 @@ import {
   type SmartMetadata,
   smartConfigurationUrl,
 } from '@fhir-auth/smart/launch'
-import { raceCallerSignal } from '../caller-signal.js'
 import type { ProtocolContext } from '../protocol-context.js'
 
 /**

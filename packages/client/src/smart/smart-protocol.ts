@@ -9,6 +9,10 @@ import {
   usableScopes,
 } from '@fhir-auth/core/internal'
 import {
+  requestBackendServicesToken,
+  resolveBackendScopes,
+} from '@fhir-auth/smart/backend-services'
+import {
   buildAuthorizationRequest,
   type ClientAuthentication,
   exchangeAuthorizationCode,
@@ -36,6 +40,7 @@ import type {
   StartedAuthorization,
 } from '../protocol-implementation.js'
 import type { BackendTokenIdentity } from '../tokens/backend-token-identity.js'
+import type { SmartBackendServices } from './backend-token.js'
 import { SmartDiscovery } from './smart-discovery.js'
 
 /**
@@ -52,7 +57,8 @@ export class SmartProtocol implements ProtocolImplementation {
   readonly #context: ProtocolContext
   readonly #discovery: SmartDiscovery
   // Backend services, registration and signing are loaded on first use: a browser app doing
-  // launches as a public client never downloads them.
+  // launches as a public client never downloads them (only smart's small request function for
+  // backend services is up front, handed to the backend token module: see `backendServices`).
   readonly #signing = lazy(() =>
     import('./smart-signing.js').then(({ SmartSigning }) => new SmartSigning(this.#context)),
   )
@@ -113,7 +119,7 @@ export class SmartProtocol implements ProtocolImplementation {
 
   async backendTokenIdentity(input: BackendTokensOptions): Promise<BackendTokenIdentity> {
     const { backendTokenIdentity } = await this.#backendTokenModule()
-    return backendTokenIdentity(this.#context, this.#discovery, input)
+    return backendTokenIdentity(this.#context, this.#discovery, input, backendServices)
   }
 
   /**
@@ -206,7 +212,7 @@ export class SmartProtocol implements ProtocolImplementation {
       this.#backendTokenModule(),
       this.#signing(),
     ])
-    return requestBackendToken(this.#context, this.#discovery, signing, input)
+    return requestBackendToken(this.#context, this.#discovery, signing, input, backendServices)
   }
 
   async registerClient(
@@ -258,6 +264,9 @@ export class SmartProtocol implements ProtocolImplementation {
     }
   }
 }
+
+/** Smart's Backend Services, handed to the backend token module (loaded on demand; ADR 0012). */
+const backendServices: SmartBackendServices = { requestBackendServicesToken, resolveBackendScopes }
 
 const flows = ['app_launch', 'backend_services'] as const
 

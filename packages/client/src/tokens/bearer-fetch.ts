@@ -1,6 +1,12 @@
 import { ConfigurationError, type FetchLike, HttpError, safeUrl } from '@fhir-auth/core'
-import { networkCause, optionalSignal, readOptions, sanitizeCause } from '@fhir-auth/core/internal'
-import { abortedByCaller, raceSignal } from '../caller-signal.js'
+import {
+  abortedByCaller,
+  networkCause,
+  optionalSignal,
+  raceSignal,
+  readOptions,
+  sanitizeCause,
+} from '@fhir-auth/core/internal'
 
 /** What `session.fetch` and `backendTokens().fetch` accept: `fetch`'s own arguments. */
 export type BearerFetchInput = string | URL | Request

@@ -13,7 +13,6 @@ import {
   type UdapMetadata,
   type UdapTokenRequestCommon,
 } from '@fhir-auth/udap'
-import { checkClientCredentialsFlow } from '../flow.js'
 import type {
   AuthorizationUrlOptions,
   AuthorizationUrlResult,
@@ -154,7 +153,7 @@ export class UdapProtocol implements ProtocolImplementation {
   }
 
   async requestBackendToken(input: RequestBackendTokenOptions | undefined): Promise<TokenResponse> {
-    checkClientCredentialsFlow(this.#context.flow, 'requestBackendToken')
+    this.#context.checks.checkClientCredentialsFlow(this.#context.flow, 'requestBackendToken')
     const options = this.#context.readOptions(input, 'requestBackendToken')
     const { config, logger, now } = this.#parts()
     logger.info(

@@ -4,6 +4,8 @@
  * the library's own requests and by `session.fetch`, whose `fetch` may be the caller's.
  */
 
+import { networkCodeMeanings } from '#network-code-meanings'
+
 /**
  * The name and code of a transport error (`TypeError`, `ECONNREFUSED`…), read defensively: a
  * hostile `fetch` may throw anything, with getters that throw. Only name- and code-shaped strings
@@ -26,22 +28,6 @@ function describeError(error: unknown): { name: string; code: string | undefined
   }
 }
 
-/** What the transport error codes a person meets most often mean, in words. */
-const codeMeanings: Readonly<Record<string, string>> = {
-  ENOTFOUND: 'the host name could not be resolved',
-  EAI_AGAIN: 'the host name could not be resolved (DNS did not answer)',
-  ECONNREFUSED: 'the connection was refused',
-  ECONNRESET: 'the connection was reset',
-  ETIMEDOUT: 'the connection timed out',
-  EHOSTUNREACH: 'the host is unreachable',
-  ENETUNREACH: 'the network is unreachable',
-  CERT_HAS_EXPIRED: 'the server’s TLS certificate has expired',
-  DEPTH_ZERO_SELF_SIGNED_CERT: 'the server’s TLS certificate is self-signed',
-  SELF_SIGNED_CERT_IN_CHAIN: 'the server’s TLS certificate chain is not trusted',
-  UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'the server’s TLS certificate chain is not trusted',
-  ERR_TLS_CERT_ALTNAME_INVALID: 'the server’s TLS certificate does not name this host',
-}
-
 /**
  * The transport failure in words, with its code: `the host name could not be resolved (ENOTFOUND)`.
  *
@@ -50,7 +36,7 @@ const codeMeanings: Readonly<Record<string, string>> = {
 export function networkCause(error: unknown): string {
   const { name, code } = describeError(error)
   if (code !== undefined) {
-    const meaning = codeMeanings[code]
+    const meaning = networkCodeMeanings[code]
     return meaning === undefined ? code : `${meaning} (${code})`
   }
   return name === 'TypeError' || name === 'Error' ? 'network error' : name

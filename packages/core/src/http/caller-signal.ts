@@ -1,4 +1,5 @@
-import { DiscoveryError, HttpError } from '@fhir-auth/core'
+import { DiscoveryError } from '../errors/discovery-error.js'
+import { HttpError } from '../errors/http-error.js'
 
 /**
  * Lets one caller stop waiting for a request other callers share (a discovery in flight),
