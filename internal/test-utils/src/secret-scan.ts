@@ -152,23 +152,20 @@ export class SecretScanner {
     return this
   }
 
-  /** Collects a value the way a user would print it: `JSON.stringify`, `util.inspect`, `String`. */
+  /**
+   * Collects a value the way a user, a debugger or a logger that digs deep would print it:
+   * `JSON.stringify`, `util.inspect` (and again with hidden members: non-enumerable properties,
+   * symbols), `String`.
+   */
   addValue(source: string, value: unknown): this {
     this.addText(`${source} (JSON)`, safeJson(value))
     this.addText(`${source} (inspect)`, inspect(value, { depth: Number.POSITIVE_INFINITY }))
-    this.addText(`${source} (String)`, safeString(value))
-    return this
-  }
-
-  /**
-   * Collects `util.inspect` of a value with every hidden member shown (non-enumerable
-   * properties, symbols), as a debugger or a logger that digs deep prints it.
-   */
-  addInspected(source: string, value: unknown): this {
-    return this.addText(
+    this.addText(
       `${source} (inspect, showHidden)`,
       inspect(value, { depth: Number.POSITIVE_INFINITY, showHidden: true }),
     )
+    this.addText(`${source} (String)`, safeString(value))
+    return this
   }
 
   /**
