@@ -91,20 +91,23 @@ describe('createClientAssertion', () => {
     expect(payload.exp).toBe(nowSeconds + expected)
   })
 
-  it.each([0, -5, Number.NaN])('refuses lifetime %s', async (lifetimeSeconds) => {
-    const error = await rejectionOf(() =>
-      createClientAssertion({
-        clientId: 'c',
-        tokenEndpoint,
-        signer: keys.RS384.signer,
-        lifetimeSeconds,
-      }),
-    )
-    expect(error).toMatchObject({
-      invalidAttribute: 'lifetimeSeconds',
-      message: expect.stringContaining('lifetimeSeconds must be a positive number'),
-    })
-  })
+  it.each([0, -5, Number.NaN, '300' as unknown as number])(
+    'refuses lifetime %s',
+    async (lifetimeSeconds) => {
+      const error = await rejectionOf(() =>
+        createClientAssertion({
+          clientId: 'c',
+          tokenEndpoint,
+          signer: keys.RS384.signer,
+          lifetimeSeconds,
+        }),
+      )
+      expect(error).toMatchObject({
+        invalidAttribute: 'lifetimeSeconds',
+        message: expect.stringContaining('lifetimeSeconds must be a positive number'),
+      })
+    },
+  )
 
   it('requires a kid', async () => {
     const signer: JwsSigner = { ...keys.RS384.signer, kid: undefined }

@@ -65,6 +65,12 @@ describe('isTokenResponseValid', () => {
     ],
     ['scope absent', { scope: undefined }, "required field 'scope' is missing or blank"],
     ['scope empty', { scope: '' }, "required field 'scope' is missing or blank"],
+    ['scope null', { scope: null }, "required field 'scope' is missing or blank"],
+    [
+      'access_token null',
+      { access_token: null },
+      "required field 'access_token' is missing or blank",
+    ],
     ['token_type absent', { token_type: undefined }, "required field 'token_type' is missing"],
     ['token_type BEARER', { token_type: 'BEARER' }, `token_type is "BEARER"; expected 'Bearer'`],
     ['token_type DPoP', { token_type: 'DPoP' }, `token_type is "DPoP"; expected 'Bearer'`],
@@ -101,6 +107,11 @@ describe('isTokenResponseValid', () => {
       'expires_in is a string; expected a number',
     ],
     ['expires_in null', { expires_in: null }, 'expires_in is null; expected a number'],
+    [
+      'expires_in infinite (a JavaScript object, not JSON)',
+      { expires_in: Number.POSITIVE_INFINITY },
+      'expires_in is not a finite number; expected a number',
+    ],
     [
       'expires_in a blank string',
       { expires_in: '' },

@@ -297,6 +297,17 @@ describe('normalizeRegistrationMetadata', () => {
       }
     })
 
+    it('names the one value it accepts', () => {
+      let caught: unknown
+      try {
+        register({ ...consumer, response_types: ['token'] })
+      } catch (error) {
+        caught = error
+      }
+      expect(caught).toBeInstanceOf(ConfigurationError)
+      expect((caught as ConfigurationError).validValues).toEqual(['code'])
+    })
+
     it('is refused without authorization_code', () => {
       refusedOn(
         'response_types',
