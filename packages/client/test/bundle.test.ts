@@ -1,7 +1,7 @@
 /**
- * What a browser bundle of the client loads together (ADR 0012): the client bundled from its
- * sources as the bench bundles apps (esbuild, browser, ESM, split per dynamic import), and the
- * chunks read from the metafile. The byte figures themselves are the bench's
+ * What a browser bundle of the client loads together (ADR 0012): an app importing `Client`
+ * bundled from the sources as the bench bundles apps (esbuild, browser, ESM, split per dynamic
+ * import), and the chunks read from the metafile. The byte figures themselves are the bench's
  * (internal/package-checks/test/browser-budgets.test.ts); this guards the grouping.
  */
 import { build, type Metafile } from 'esbuild'
@@ -15,7 +15,7 @@ let texts = new Map<string, string>()
 
 beforeAll(async () => {
   const result = await build({
-    entryPoints: ['src/index.ts'],
+    stdin: { contents: "export { Client } from './src/index.ts'", resolveDir: packageDirectory },
     absWorkingDir: packageDirectory,
     bundle: true,
     format: 'esm',
@@ -62,10 +62,19 @@ describe('browser bundle of @fhir-auth/client', () => {
   })
 
   it('wires ID token validation in the chunk that validates, not up front', () => {
-    const upFront = staticClosure(chunkOf('src/index.ts') as string)
+    const upFront = staticClosure(chunkOf('<stdin>') as string)
     const validator = chunkOf('src/identity/id-token-validator.ts') as string
     // The wiring's member names survive minification.
     expect(upFront.filter((path) => texts.get(path)?.includes('fallbackIssuer'))).toEqual([])
     expect(texts.get(validator)).toContain('fallbackIssuer')
+  })
+
+  it('carries no store code for an app that uses no store: backend tokens keep theirs in memory', () => {
+    // Any use of core's memoryStore puts it up front: the client's index re-exports it.
+    const withMemoryStore = Object.keys(outputs).filter(
+      (path) =>
+        (outputs[path]?.inputs['../core/src/stores/memory-store.ts']?.bytesInOutput ?? 0) > 0,
+    )
+    expect(withMemoryStore).toEqual([])
   })
 })
