@@ -68,7 +68,10 @@ export class SharedTokenCache {
   readonly #tokenKey: string
   readonly #lockKey: string
   #acquisition: Promise<CachedToken> | undefined
-  /** The last token this process obtained or read: used only while the store is down. */
+  /**
+   * The last token this process obtained or read: used while the store is down, and as the
+   * token's only home when there is no store.
+   */
   #lastKnown: CachedToken | undefined
   /** The last stored text read and what it parsed to. */
   #lastRead: { readonly text: string; readonly token: CachedToken | undefined } | undefined
