@@ -122,9 +122,7 @@ function accepts(kind: AttributeKind, value: unknown): boolean {
   if (kind === 'scopes' || kind === 'chain') {
     return (
       Array.isArray(value) &&
-      value.every(
-        (entry) => typeof entry === 'string' || (kind === 'chain' && isJsonObject(entry)),
-      )
+      value.every((entry) => typeof entry === 'string' || (kind === 'chain' && isJsonObject(entry)))
     )
   }
   if (kind === 'boolean') return typeof value === 'boolean'
