@@ -1,4 +1,5 @@
 import { FhirAuthError, type FhirAuthErrorOptions } from './fhir-auth-error.js'
+import { clip, describeOAuthError } from './oauth-error.js'
 
 /**
  * What went wrong on the way back from the authorization server, before any token request:
@@ -14,8 +15,6 @@ export interface AuthorizationErrorFields {
   readonly state?: string | undefined
   readonly message?: string | undefined
 }
-
-const maxFieldLength = 512
 
 /**
  * The authorization callback reported an error or failed a check; no code was exchanged.
@@ -37,8 +36,7 @@ export class AuthorizationError extends FhirAuthError {
     const error = clean(fields.error) ?? 'unknown_error'
     const description = clean(fields.errorDescription)
     super(
-      fields.message ??
-        `authorization failed: ${error}${description === undefined ? '' : ` (${description})`}`,
+      fields.message ?? `authorization failed: ${describeOAuthError(error, description)}`,
       options,
     )
     this.error = error
@@ -51,6 +49,5 @@ export class AuthorizationError extends FhirAuthError {
 function clean(value: string | undefined): string | undefined {
   if (typeof value !== 'string') return undefined
   // biome-ignore lint/suspicious/noControlCharactersInRegex: removing control characters is the point
-  const printable = value.replace(/[\u0000-\u001f\u007f]/g, ' ')
-  return printable.length > maxFieldLength ? `${printable.slice(0, maxFieldLength)}…` : printable
+  return clip(value.replace(/[\u0000-\u001f\u007f]/g, ' '))
 }
