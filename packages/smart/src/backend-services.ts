@@ -82,7 +82,7 @@ export async function requestBackendServicesToken(
 }
 
 /** The scope requested when neither the call nor the configuration gives one (0.4.x only). */
-const fallbackScopes: readonly string[] = Object.freeze(['system/*.rs'])
+const fallbackScopes: readonly string[] = /* @__PURE__ */ Object.freeze(['system/*.rs'])
 
 /**
  * The scopes of a backend services request: the per-call scopes when usable (non-blank

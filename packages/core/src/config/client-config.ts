@@ -70,7 +70,7 @@ const kinds: Readonly<Record<string, AttributeKind>> = {
   tokenEndpoint: 'url',
   allowInsecureLocalhost: 'boolean',
 }
-const knownAttributes = Object.keys(kinds)
+const knownAttributes = /* @__PURE__ */ Object.keys(kinds)
 
 const expectations: Readonly<Record<AttributeKind, string>> = {
   string: 'a string',
