@@ -25,7 +25,8 @@ export interface AuthorizationErrorFields {
  * @see https://www.rfc-editor.org/rfc/rfc9207 RFC 9207 (iss in the authorization response)
  */
 export class AuthorizationError extends FhirAuthError {
-  readonly code = 'ERR_AUTHORIZATION' as const
+  static override readonly code = 'ERR_AUTHORIZATION' as const
+  readonly code = AuthorizationError.code
   override readonly name = 'AuthorizationError'
   readonly error: string
   readonly errorDescription: string | undefined
