@@ -1,4 +1,5 @@
 import { ConfigurationError, defaultTimeoutMs, type Logger, TokenSet } from '@fhir-auth/core'
+import { isNonBlankString } from '@fhir-auth/core/internal'
 import type { IdTokenValidator } from '../identity/id-token-validator.js'
 import type { UdapTrustOptions } from '../operation-options.js'
 import type { ProtocolContext } from '../protocol-context.js'
@@ -117,9 +118,7 @@ export function readTokens(value: unknown, context: ProtocolContext): TokenSet {
     if (tokens !== undefined) return tokens
   } else if (
     typeof value === 'object' &&
-    value !== null &&
-    typeof (value as { access_token?: unknown }).access_token === 'string' &&
-    (value as { access_token: string }).access_token.trim() !== ''
+    isNonBlankString((value as { access_token?: unknown } | null)?.access_token)
   ) {
     return TokenSet.fromResponse(value as { access_token: string }, {
       obtainedAt: context.options.now(),
