@@ -1,21 +1,24 @@
-import {
-  ConfigurationError,
-  type FetchLike,
-  StoreError,
-  TokenError,
-  type TokenSet,
-} from '@fhir-auth/core'
+import { ConfigurationError, type FetchLike, TokenError, type TokenSet } from '@fhir-auth/core'
 import {
   abortedByCaller,
+  lazy,
   optionalScopes,
   optionalSignal,
   raceSignal,
   readOptions,
-  sanitizeCause,
-  timeLimited,
 } from '@fhir-auth/core/internal'
 import type { BearerFetchInput } from '../tokens/bearer-fetch.js'
 import { onDemandBearerFetch } from '../tokens/on-demand-bearer-fetch.js'
+
+/**
+ * What a refresh runs besides the exchange (`onTokens` under its time limit) and the client's
+ * refresh grant: loaded with the first refresh, like `session.fetch`'s rules with the first
+ * request. A chunk that fails to load fails that refresh before anything is sent, and is loaded
+ * again by the next one.
+ *
+ * @internal
+ */
+export const sessionRefreshModule = lazy(() => import('./session-refresh.js'))
 
 /** Options of {@link Session.accessToken}. */
 export interface AccessTokenOptions {
@@ -175,6 +178,7 @@ export class Session {
   async #refreshOnce(options: {
     readonly scopes?: readonly string[] | undefined
   }): Promise<TokenSet> {
+    const { notify } = await sessionRefreshModule()
     const tokens = await this.#dependencies.refresh(this.#tokens, options)
     this.#tokens = tokens
     const { onTokens, timeoutMs } = this.#dependencies
@@ -190,28 +194,5 @@ export class Session {
   /** Node's `util.inspect` shows the redacted summary. */
   [Symbol.for('nodejs.util.inspect.custom')](): string {
     return `Session ${JSON.stringify(this.toJSON())}`
-  }
-}
-
-/**
- * Calls the application's `onTokens` within the time limit. Its failure is reported as a
- * StoreError naming only the error's class: its message could quote the tokens it was given.
- */
-async function notify(
-  onTokens: TokensListener,
-  tokens: TokenSet,
-  timeoutMs: number,
-): Promise<void> {
-  const failed = (why: string) =>
-    new StoreError('set', `onTokens failed to keep the new tokens (${why})`)
-  try {
-    await timeLimited(
-      () => onTokens(tokens),
-      timeoutMs,
-      () => failed(`not finished within ${timeoutMs} ms`),
-    )
-  } catch (error) {
-    if (error instanceof StoreError) throw error
-    throw failed(sanitizeCause(error).name)
   }
 }
