@@ -47,12 +47,14 @@ export async function beginAuthorization(
   const options = context.readOptions(input, 'beginAuthorization')
   const store = context.checks.optionalStore(options.store)
   const started = await (await source.implementation()).startAuthorization(options)
-  const form = started.params === undefined ? {} : { params: started.params }
+  const result: BeginAuthorizationResult = {
+    authUrl: started.authUrl,
+    state: started.state,
+    ...(started.params === undefined ? {} : { params: started.params }),
+  }
   if (store === undefined) {
     return {
-      authUrl: started.authUrl,
-      state: started.state,
-      ...form,
+      ...result,
       codeVerifier: started.codeVerifier,
       ...(started.nonce === undefined ? {} : { nonce: started.nonce }),
     }
@@ -70,7 +72,7 @@ export async function beginAuthorization(
     },
     storeLimits(context, options.signal),
   )
-  return { authUrl: started.authUrl, state: started.state, ...form }
+  return result
 }
 
 /**
