@@ -87,13 +87,15 @@ export class TokenSet {
         event: 'tokens.member_type',
         member,
       })
-    const text = (member: string): string | undefined => {
+    // A member of this JSON type, else none (and a warning when it was there but of another type).
+    const read = <T>(member: string, type: 'string' | 'boolean'): T | undefined => {
       const value = raw[member]
       if (value === undefined || value === null) return undefined
-      if (typeof value === 'string') return value
-      warn(member, 'a string')
+      if (typeof value === type) return value as T
+      warn(member, `a ${type}`)
       return undefined
     }
+    const text = (member: string) => read<string>(member, 'string')
     this.raw = raw
     this.obtainedAt = new Date(source.obtainedAt.getTime())
     this.#requestedScopes = Object.freeze([...(source.requestedScopes ?? [])])
@@ -118,10 +120,7 @@ export class TokenSet {
     const scope = text('scope')
     this.scopes =
       scope === undefined ? [...this.#requestedScopes] : scope.split(' ').filter((s) => s !== '')
-    const banner = raw.need_patient_banner
-    if (banner !== undefined && banner !== null && typeof banner !== 'boolean')
-      warn('need_patient_banner', 'a boolean')
-    this.needPatientBanner = typeof banner === 'boolean' ? banner : undefined
+    this.needPatientBanner = read<boolean>('need_patient_banner', 'boolean')
     this.fhirContext = readFhirContext(raw.fhirContext, warn)
     Object.freeze(this)
   }
