@@ -104,8 +104,7 @@ function defaultStorage(): WebStorageLike {
   if (storage === undefined || storage === null) {
     throw new ConfigurationError({
       invalidAttribute: 'storage',
-      message:
-        'webStorageStore needs a Storage (sessionStorage or localStorage); this runtime has none available',
+      message: 'webStorageStore needs a storage: this runtime has no sessionStorage available',
     })
   }
   return checkStorage(storage)
