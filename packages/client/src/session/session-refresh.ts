@@ -1,8 +1,71 @@
-import { StoreError, type TokenSet } from '@fhir-auth/core'
-import { sanitizeCause, timeLimited } from '@fhir-auth/core/internal'
+import { StoreError, TokenError, type TokenSet } from '@fhir-auth/core'
+import { abortedByCaller, raceSignal, sanitizeCause, timeLimited } from '@fhir-auth/core/internal'
 import type { UdapTrustOptions } from '../operation-options.js'
-import type { TokensListener } from './session.js'
+import type { SessionDependencies, TokensListener } from './session.js'
 import type { SessionSource } from './session-factory.js'
+
+/** What a {@link SessionRefresher} reads and replaces of its session. */
+export interface RefreshedSession {
+  readonly dependencies: SessionDependencies
+  tokens: TokenSet
+}
+
+/**
+ * A session's refreshes: concurrent callers share one request (the first caller's `scopes`
+ * apply to it), `onTokens` is awaited with the new tokens before any caller gets them, and a
+ * caller's `signal` ends only its own wait.
+ *
+ * @internal
+ */
+export class SessionRefresher {
+  readonly #session: RefreshedSession
+  #refreshing: Promise<TokenSet> | undefined
+
+  constructor(session: RefreshedSession) {
+    this.#session = session
+  }
+
+  /** The refresh in flight, or a new one; this caller waits until its signal fires. */
+  join(
+    options: { readonly scopes?: readonly string[] | undefined },
+    signal: AbortSignal | undefined,
+  ): Promise<TokenSet> {
+    return raceSignal(
+      () => {
+        if (this.#refreshing !== undefined) return this.#refreshing
+        if (this.#session.tokens.refreshToken === undefined) {
+          return Promise.reject(
+            new TokenError({ message: 'the session has no refresh token: authorize again' }),
+          )
+        }
+        const refreshing = this.#refreshOnce(options)
+        this.#refreshing = refreshing
+        const clear = () => {
+          if (this.#refreshing === refreshing) this.#refreshing = undefined
+        }
+        refreshing.then(clear, clear)
+        return refreshing
+      },
+      signal,
+      () =>
+        new TokenError(
+          { message: 'waiting for the session refresh was aborted by the caller' },
+          { cause: abortedByCaller('token_endpoint') },
+        ),
+    )
+  }
+
+  async #refreshOnce(options: {
+    readonly scopes?: readonly string[] | undefined
+  }): Promise<TokenSet> {
+    const { dependencies } = this.#session
+    const tokens = await dependencies.refresh(this.#session.tokens, options)
+    this.#session.tokens = tokens
+    const { onTokens, timeoutMs } = dependencies
+    if (onTokens !== undefined) await notify(onTokens, tokens, timeoutMs)
+    return tokens
+  }
+}
 
 /**
  * A session's refresh grant, loaded with its first refresh (a session that never refreshes — an
@@ -60,10 +123,8 @@ function expectsIdToken(tokens: TokenSet): boolean {
 /**
  * Calls the application's `onTokens` within the time limit. Its failure is reported as a
  * StoreError naming only the error's class: its message could quote the tokens it was given.
- *
- * @internal
  */
-export async function notify(
+async function notify(
   onTokens: TokensListener,
   tokens: TokenSet,
   timeoutMs: number,
