@@ -104,7 +104,8 @@ function defaultStorage(): WebStorageLike {
   if (storage === undefined || storage === null) {
     throw new ConfigurationError({
       invalidAttribute: 'storage',
-      message: 'webStorageStore needs a storage: this runtime has no sessionStorage available',
+      message:
+        'webStorageStore needs a Storage (sessionStorage or localStorage); this runtime has none available',
     })
   }
   return checkStorage(storage)
