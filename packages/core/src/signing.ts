@@ -23,3 +23,7 @@ export { adoptJwsSigner, checkFixedAlgorithm } from './crypto/fixed-algorithm.js
 export { checkImportSignerOptions } from './crypto/import-signer-options.js'
 export { type JsonObject, signCompactJws, signWithJwsSigner } from './crypto/jws.js'
 export { jwtBearerAssertionType } from './oauth/jwt-bearer.js'
+
+// The other half of the pairing in `internal-signing.ts`: both entries are reached by the same
+// chunks, so a split bundle loads their files as one chunk. No names are added.
+import './internal-signing.js'

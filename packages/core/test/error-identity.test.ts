@@ -5,13 +5,16 @@
  */
 import { describe, expect, it } from 'vitest'
 import {
+  AuthorizationError,
   CertificateChainError,
   ConfigurationError,
   CryptoError,
   DiscoveryError,
   FhirAuthError,
   HttpError,
+  IdTokenError,
   RegistrationError,
+  StoreError,
   TokenError,
 } from '../src/index.js'
 
@@ -23,6 +26,9 @@ const errors = {
   HttpError: new HttpError({ message: 'm', reason: 'timeout', url: 'https://e' }),
   CryptoError: new CryptoError('invalid-key', 'm'),
   CertificateChainError: new CertificateChainError('revoked', 'm'),
+  AuthorizationError: new AuthorizationError({ error: 'access_denied' }),
+  IdTokenError: new IdTokenError('aud', 'm'),
+  StoreError: new StoreError('get', 'm'),
 }
 const classes = {
   ConfigurationError,
@@ -32,6 +38,9 @@ const classes = {
   HttpError,
   CryptoError,
   CertificateChainError,
+  AuthorizationError,
+  IdTokenError,
+  StoreError,
 }
 
 describe('isInstance', () => {

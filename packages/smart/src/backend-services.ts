@@ -82,7 +82,7 @@ export async function requestBackendServicesToken(
 }
 
 /** The scope requested when neither the call nor the configuration gives one (0.4.x only). */
-const fallbackScopes: readonly string[] = Object.freeze(['system/*.rs'])
+const fallbackScopes: readonly string[] = /* @__PURE__ */ Object.freeze(['system/*.rs'])
 
 /**
  * The scopes of a backend services request: the per-call scopes when usable (non-blank
@@ -105,7 +105,7 @@ export function resolveBackendScopes(
   const scopes = usableScopes(perCall) ?? usableScopes(configured)
   if (scopes !== undefined) return scopes
   logger.warn(
-    'SMART backend services: no scopes given or configured; requesting system/*.rs. This fallback is deprecated: from v0.6.0 missing scopes raise ConfigurationError on scopes.',
+    'SMART backend services: no scopes given or configured, so system/*.rs is requested (deprecated: from v0.6.0 this is a ConfigurationError on scopes)',
   )
   return fallbackScopes
 }

@@ -97,7 +97,7 @@ export async function authenticateClient(
  *
  * @internal
  */
-export const loadClientAssertion = lazy(() => import('./client-assertion.js'))
+export const loadClientAssertion = /* @__PURE__ */ lazy(() => import('./client-assertion.js'))
 
 /**
  * HTTP Basic credentials and the encoding hint on `invalid_client`, loaded on demand: public
@@ -105,4 +105,6 @@ export const loadClientAssertion = lazy(() => import('./client-assertion.js'))
  *
  * @internal
  */
-export const loadSymmetricAuthentication = lazy(() => import('./symmetric-authentication.js'))
+export const loadSymmetricAuthentication = /* @__PURE__ */ lazy(
+  () => import('./symmetric-authentication.js'),
+)

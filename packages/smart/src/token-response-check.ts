@@ -82,23 +82,21 @@ function memberProblems(response: Readonly<Record<string, unknown>>, backend: bo
     reported.add(member)
     problems.push(problem)
   }
-  for (const member of ['access_token', 'scope']) {
+  // expires_in is required only of backend services (SMART Backend Services, token response).
+  for (const member of backend
+    ? ['access_token', 'scope', 'expires_in']
+    : ['access_token', 'scope']) {
     const value = response[member]
     if (
       value === undefined ||
       value === null ||
       (typeof value === 'string' && !isNonBlankString(value))
-    )
-      report(member, `required field '${member}' is missing or blank`)
-  }
-  const expiresIn = response.expires_in
-  if (
-    backend &&
-    (expiresIn === undefined ||
-      expiresIn === null ||
-      (typeof expiresIn === 'string' && !isNonBlankString(expiresIn)))
-  ) {
-    report('expires_in', "required field 'expires_in' is missing or blank (SMART Backend Services)")
+    ) {
+      report(
+        member,
+        `required field '${member}' is missing or blank${member === 'expires_in' ? ' (SMART Backend Services)' : ''}`,
+      )
+    }
   }
   const tokenType = response.token_type
   if (tokenType === undefined || tokenType === null)

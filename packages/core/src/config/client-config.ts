@@ -70,7 +70,7 @@ const kinds: Readonly<Record<string, AttributeKind>> = {
   tokenEndpoint: 'url',
   allowInsecureLocalhost: 'boolean',
 }
-const knownAttributes = Object.keys(kinds)
+const knownAttributes = /* @__PURE__ */ Object.keys(kinds)
 
 const expectations: Readonly<Record<AttributeKind, string>> = {
   string: 'a string',
@@ -112,32 +112,26 @@ function typeName(value: unknown): string {
   return value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value
 }
 
+/** Attributes that are never shown: not in messages, `toJSON` or `util.inspect`. */
+function isSecret(kind: AttributeKind | undefined): boolean {
+  return kind === 'secret' || kind === 'key'
+}
+
 /** True when `value` (not `undefined`) is acceptable for an attribute of this kind. */
 function accepts(kind: AttributeKind, value: unknown): boolean {
-  switch (kind) {
-    case 'string':
-    case 'secret':
-      return typeof value === 'string'
-    case 'url': {
-      const url = typeof value === 'string' ? parseAbsoluteUrl(value) : undefined
-      return url?.protocol === 'https:' || url?.protocol === 'http:'
-    }
-    case 'redirect': {
-      const url = typeof value === 'string' ? parseAbsoluteUrl(value) : undefined
-      return url !== undefined && !scriptSchemes.includes(url.protocol)
-    }
-    case 'scopes':
-      return Array.isArray(value) && value.every((scope) => typeof scope === 'string')
-    case 'key':
-      return typeof value === 'string' || isJsonObject(value)
-    case 'chain':
-      return (
-        Array.isArray(value) &&
-        value.every((entry) => typeof entry === 'string' || isJsonObject(entry))
-      )
-    case 'boolean':
-      return typeof value === 'boolean'
+  if (kind === 'scopes' || kind === 'chain') {
+    return (
+      Array.isArray(value) &&
+      value.every((entry) => typeof entry === 'string' || (kind === 'chain' && isJsonObject(entry)))
+    )
   }
+  if (kind === 'boolean') return typeof value === 'boolean'
+  if (typeof value !== 'string') return kind === 'key' && isJsonObject(value)
+  if (kind !== 'url' && kind !== 'redirect') return true
+  const protocol = parseAbsoluteUrl(value)?.protocol
+  return kind === 'url'
+    ? protocol === 'https:' || protocol === 'http:'
+    : protocol !== undefined && !scriptSchemes.includes(protocol)
 }
 
 /**
@@ -148,36 +142,27 @@ function accepts(kind: AttributeKind, value: unknown): boolean {
 function readAttribute(name: string, value: unknown, allowInsecureLocalhost: boolean): unknown {
   if (value === undefined || value === null) return undefined
   const kind = kinds[name] as AttributeKind
-  if (kind === 'url' && typeof value === 'string' && accepts(kind, value)) {
-    const problem = configuredUrlProblem(value, allowInsecureLocalhost)
-    if (problem !== undefined) {
-      // User info may be a password: it is replaced before the value is shown (or cut).
-      const shown = withoutUserInfo(value)
-      throw new ConfigurationError({
-        invalidAttribute: name,
-        invalidValue: shown,
-        message: `${name} ${problem}, got ${JSON.stringify(shown.slice(0, 100))}`,
-      })
-    }
-  }
-  if (!accepts(kind, value)) {
-    const secret = kind === 'secret' || kind === 'key'
-    // User info in anything URL-shaped may be a password: replaced before the value is shown or cut.
-    const text =
-      typeof value === 'string' && (kind === 'url' || kind === 'redirect')
-        ? withoutUserInfo(value)
-        : value
-    const shown =
-      typeof text === 'string' && !secret ? JSON.stringify(text.slice(0, 100)) : typeName(value)
-    throw new ConfigurationError({
-      invalidAttribute: name,
-      // A secret of the wrong type may still be a secret: only its type is reported.
-      invalidValue: secret ? `a ${typeName(value)}` : kind === 'chain' ? typeName(value) : text,
-      validValues: kind === 'boolean' ? ['true', 'false'] : undefined,
-      message: `${name} must be ${expectations[kind]}, got ${shown}`,
-    })
-  }
-  return Array.isArray(value) ? Object.freeze([...value]) : value
+  const problem = !accepts(kind, value)
+    ? `must be ${expectations[kind]}`
+    : kind === 'url'
+      ? configuredUrlProblem(value as string, allowInsecureLocalhost)
+      : undefined
+  if (problem === undefined) return Array.isArray(value) ? Object.freeze([...value]) : value
+  const secret = isSecret(kind)
+  // User info in anything URL-shaped may be a password: replaced before the value is shown or cut.
+  const text =
+    typeof value === 'string' && (kind === 'url' || kind === 'redirect')
+      ? withoutUserInfo(value)
+      : value
+  const shown =
+    typeof text === 'string' && !secret ? JSON.stringify(text.slice(0, 100)) : typeName(value)
+  throw new ConfigurationError({
+    invalidAttribute: name,
+    // A secret of the wrong type may still be a secret: only its type is reported.
+    invalidValue: secret ? `a ${typeName(value)}` : kind === 'chain' ? typeName(value) : text,
+    validValues: kind === 'boolean' ? ['true', 'false'] : undefined,
+    message: `${name} ${problem}, got ${shown}`,
+  })
 }
 
 /**
@@ -209,23 +194,25 @@ function readAttribute(name: string, value: unknown, allowInsecureLocalhost: boo
  * @see https://github.com/fhir-auth/fhir-auth/blob/main/docs/adr/0003-http-policy.md
  */
 export class ClientConfig {
-  readonly baseUrl: string | undefined
-  readonly clientId: string | undefined
-  readonly redirectUri: string | undefined
-  readonly scopes: readonly string[] | undefined
-  readonly certificateChain: readonly CertificateInput[] | undefined
-  readonly kid: string | undefined
-  readonly jwtAlgorithm: string | undefined
-  readonly jwksUri: string | undefined
+  // Declared, not initialised: the constructor assigns them in the order of `kinds`.
+  declare readonly baseUrl: string | undefined
+  declare readonly clientId: string | undefined
+  declare readonly redirectUri: string | undefined
+  declare readonly scopes: readonly string[] | undefined
+  declare readonly certificateChain: readonly CertificateInput[] | undefined
+  declare readonly kid: string | undefined
+  declare readonly jwtAlgorithm: string | undefined
+  declare readonly jwksUri: string | undefined
   /** The SMART `aud` value: the configured issuer, else `baseUrl`. */
-  readonly issuer: string | undefined
-  readonly authorizationEndpoint: string | undefined
-  readonly tokenEndpoint: string | undefined
-  readonly allowInsecureLocalhost: boolean
-  readonly #clientSecret: string | undefined
-  readonly #privateKey: PrivateKeyInput | undefined
-  /** The issuer as configured (undefined when it defaults to `baseUrl`), for {@link with}. */
-  readonly #configuredIssuer: string | undefined
+  declare readonly issuer: string | undefined
+  declare readonly authorizationEndpoint: string | undefined
+  declare readonly tokenEndpoint: string | undefined
+  declare readonly allowInsecureLocalhost: boolean
+  /**
+   * Every attribute as checked (`baseUrl` normalised, `issuer` as configured): the secrets'
+   * only home, and what {@link with} starts from.
+   */
+  readonly #values: Readonly<Record<string, unknown>>
 
   /**
    * @throws ConfigurationError on `config` when it is not an object; on an unknown attribute
@@ -250,24 +237,12 @@ export class ClientConfig {
     for (const name of knownAttributes) {
       values[name] = readAttribute(name, source[name], allowInsecureLocalhost)
     }
-    const string = (name: string) => values[name] as string | undefined
-
-    const baseUrl = string('baseUrl')
-    this.baseUrl = baseUrl === undefined ? undefined : normalizeBaseUrl(baseUrl)
-    this.clientId = string('clientId')
-    this.redirectUri = string('redirectUri')
-    this.scopes = values.scopes as readonly string[] | undefined
-    this.certificateChain = values.certificateChain as readonly CertificateInput[] | undefined
-    this.kid = string('kid')
-    this.jwtAlgorithm = string('jwtAlgorithm')
-    this.jwksUri = string('jwksUri')
-    this.#configuredIssuer = string('issuer')
-    this.issuer = this.#configuredIssuer ?? this.baseUrl
-    this.authorizationEndpoint = string('authorizationEndpoint')
-    this.tokenEndpoint = string('tokenEndpoint')
-    this.allowInsecureLocalhost = values.allowInsecureLocalhost === true
-    this.#clientSecret = string('clientSecret')
-    this.#privateKey = values.privateKey as PrivateKeyInput | undefined
+    if (values.baseUrl !== undefined) values.baseUrl = normalizeBaseUrl(values.baseUrl as string)
+    this.#values = values
+    const self = this as unknown as Record<string, unknown>
+    for (const name of knownAttributes) if (!isSecret(kinds[name])) self[name] = values[name]
+    self.issuer = values.issuer ?? values.baseUrl
+    self.allowInsecureLocalhost = allowInsecureLocalhost
     Object.freeze(this)
   }
 
@@ -282,12 +257,12 @@ export class ClientConfig {
 
   /** The client secret (confidential symmetric clients). Not enumerable, never serialised. */
   get clientSecret(): string | undefined {
-    return this.#clientSecret
+    return this.#values.clientSecret as string | undefined
   }
 
   /** The private key. Not enumerable, never serialised. */
   get privateKey(): PrivateKeyInput | undefined {
-    return this.#privateKey
+    return this.#values.privateKey as PrivateKeyInput | undefined
   }
 
   /**
@@ -299,21 +274,22 @@ export class ClientConfig {
    * ```
    */
   with(changes: ClientConfigInput): ClientConfig {
-    return new ClientConfig({ ...this.#toInput(), issuer: this.#configuredIssuer, ...changes })
+    return new ClientConfig({ ...this.#values, ...changes })
   }
 
   /** A plain object safe to log: secrets replaced by `[REDACTED]`, certificates counted. */
   toJSON(): Record<string, unknown> {
     const output: Record<string, unknown> = {}
-    for (const [name, value] of Object.entries(this.#toInput())) {
-      if (value === undefined) continue
+    for (const name of knownAttributes) {
+      const value = (this as unknown as Record<string, unknown>)[name]
       const kind = kinds[name]
-      output[name] =
-        kind === 'secret' || kind === 'key'
+      if (value !== undefined) {
+        output[name] = isSecret(kind)
           ? redacted
           : kind === 'chain'
             ? `[${(value as unknown[]).length} certificate(s)]`
             : value
+      }
     }
     return output
   }
@@ -321,12 +297,5 @@ export class ClientConfig {
   /** Node's `util.inspect` shows the redacted form. */
   [Symbol.for('nodejs.util.inspect.custom')](): string {
     return `ClientConfig ${JSON.stringify(this.toJSON(), null, 2)}`
-  }
-
-  #toInput(): Record<string, unknown> {
-    const input: Record<string, unknown> = {}
-    for (const name of knownAttributes)
-      input[name] = (this as unknown as Record<string, unknown>)[name]
-    return input
   }
 }

@@ -1,14 +1,16 @@
 import { CryptoError } from '../errors/crypto-error.js'
 
 /** Byte length of one ECDSA integer (`r` or `s`) per JOSE algorithm or curve. */
-export const ecdsaComponentLength: Readonly<Record<string, number>> = Object.freeze({
-  ES256: 32,
-  ES384: 48,
-  ES512: 66,
-  'P-256': 32,
-  'P-384': 48,
-  'P-521': 66,
-})
+export const ecdsaComponentLength: Readonly<Record<string, number>> = /* @__PURE__ */ Object.freeze(
+  {
+    ES256: 32,
+    ES384: 48,
+    ES512: 66,
+    'P-256': 32,
+    'P-384': 48,
+    'P-521': 66,
+  },
+)
 
 /**
  * Converts a DER `ECDSA-Sig-Value` (as X.509, HSMs and KMSs produce) to JOSE `r‖s` with each

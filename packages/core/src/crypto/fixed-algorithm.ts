@@ -57,14 +57,13 @@ export function checkFixedAlgorithm(
 }
 
 /** The key family each signing algorithm implies, since a ready signer hides its key. */
-const keyDescriptionByAlgorithm: Readonly<Record<SigningAlgorithm, KeyDescription>> = Object.freeze(
-  {
+const keyDescriptionByAlgorithm: Readonly<Record<SigningAlgorithm, KeyDescription>> =
+  /* @__PURE__ */ Object.freeze({
     RS256: { type: 'RSA' },
     RS384: { type: 'RSA' },
     ES256: { type: 'EC', namedCurve: 'P-256' },
     ES384: { type: 'EC', namedCurve: 'P-384' },
-  },
-)
+  })
 
 /**
  * `importSigner` for a ready {@link JwsSigner} (HSM, KMS, custom code), in every backend: the

@@ -7,7 +7,7 @@
 export type SigningAlgorithm = 'RS256' | 'RS384' | 'ES256' | 'ES384'
 
 /** Every {@link SigningAlgorithm}, in the order the library prefers them. */
-export const signingAlgorithms: readonly SigningAlgorithm[] = Object.freeze([
+export const signingAlgorithms: readonly SigningAlgorithm[] = /* @__PURE__ */ Object.freeze([
   'RS256',
   'RS384',
   'ES256',

@@ -1,4 +1,5 @@
 import { FhirAuthError, type FhirAuthErrorOptions } from './fhir-auth-error.js'
+import { clip, describeOAuthError } from './oauth-error.js'
 
 /**
  * What went wrong on the way back from the authorization server, before any token request:
@@ -15,8 +16,6 @@ export interface AuthorizationErrorFields {
   readonly message?: string | undefined
 }
 
-const maxFieldLength = 512
-
 /**
  * The authorization callback reported an error or failed a check; no code was exchanged.
  * Callback parameters come from a URL anyone can craft, so each field is cut to 512 characters
@@ -26,7 +25,8 @@ const maxFieldLength = 512
  * @see https://www.rfc-editor.org/rfc/rfc9207 RFC 9207 (iss in the authorization response)
  */
 export class AuthorizationError extends FhirAuthError {
-  readonly code = 'ERR_AUTHORIZATION' as const
+  static override readonly code = 'ERR_AUTHORIZATION' as const
+  readonly code = AuthorizationError.code
   override readonly name = 'AuthorizationError'
   readonly error: string
   readonly errorDescription: string | undefined
@@ -37,8 +37,7 @@ export class AuthorizationError extends FhirAuthError {
     const error = clean(fields.error) ?? 'unknown_error'
     const description = clean(fields.errorDescription)
     super(
-      fields.message ??
-        `authorization failed: ${error}${description === undefined ? '' : ` (${description})`}`,
+      fields.message ?? `authorization failed: ${describeOAuthError(error, description)}`,
       options,
     )
     this.error = error
@@ -51,6 +50,5 @@ export class AuthorizationError extends FhirAuthError {
 function clean(value: string | undefined): string | undefined {
   if (typeof value !== 'string') return undefined
   // biome-ignore lint/suspicious/noControlCharactersInRegex: removing control characters is the point
-  const printable = value.replace(/[\u0000-\u001f\u007f]/g, ' ')
-  return printable.length > maxFieldLength ? `${printable.slice(0, maxFieldLength)}…` : printable
+  return clip(value.replace(/[\u0000-\u001f\u007f]/g, ' '))
 }

@@ -29,7 +29,8 @@ export type IdTokenFailureReason =
  * @see https://openid.net/specs/openid-connect-core-1_0.html#IDTokenValidation OIDC Core §3.1.3.7
  */
 export class IdTokenError extends FhirAuthError {
-  readonly code = 'ERR_ID_TOKEN' as const
+  static override readonly code = 'ERR_ID_TOKEN' as const
+  readonly code = IdTokenError.code
   override readonly name = 'IdTokenError'
   readonly reason: IdTokenFailureReason
 

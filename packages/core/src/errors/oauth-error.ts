@@ -89,6 +89,12 @@ export function parseOAuthErrorBody(
   return result
 }
 
-function clip(text: string): string {
+/** A server-supplied text cut to 512 characters, an ellipsis marking the cut. */
+export function clip(text: string): string {
   return text.length > maxFieldLength ? `${text.slice(0, maxFieldLength)}…` : text
+}
+
+/** An OAuth error as messages quote it: `error (description)`, or the error alone. */
+export function describeOAuthError(error: string, description: string | undefined): string {
+  return description === undefined ? error : `${error} (${description})`
 }

@@ -12,7 +12,8 @@ export type StoreOperation = 'get' | 'set' | 'delete' | 'setIfAbsent' | 'take'
  * @see https://hl7.org/fhir/smart-app-launch/app-launch.html SMART App Launch (what the store keeps)
  */
 export class StoreError extends FhirAuthError {
-  readonly code = 'ERR_STORE' as const
+  static override readonly code = 'ERR_STORE' as const
+  readonly code = StoreError.code
   override readonly name = 'StoreError'
   readonly operation: StoreOperation
 

@@ -1,6 +1,10 @@
 import type { FhirAuthError, FhirAuthErrorOptions } from '../errors/fhir-auth-error.js'
 import { HttpError } from '../errors/http-error.js'
-import { type OAuthErrorFields, parseOAuthErrorBody } from '../errors/oauth-error.js'
+import {
+  describeOAuthError,
+  type OAuthErrorFields,
+  parseOAuthErrorBody,
+} from '../errors/oauth-error.js'
 import { redactSecrets } from '../logging/redact.js'
 import { formUrlEncode } from './encoding.js'
 import { type JsonRecord, parseJsonObjectBody, tryParseJsonBody } from './json.js'
@@ -75,7 +79,7 @@ export function oauthErrorFromResponse<E extends FhirAuthError>(
     error,
     errorDescription,
     errorUri: oauth.errorUri,
-    message: `${where}: ${error}${errorDescription === undefined ? '' : ` (${errorDescription})`}`,
+    message: `${where}: ${describeOAuthError(error, errorDescription)}`,
   })
 }
 

@@ -224,13 +224,16 @@ async function readBody(exchange: Exchange, response: Response): Promise<string>
   }
   const body = response.body
   if (body === null || body === undefined) return ''
-  const chunks: Uint8Array[] = []
+  // Decoded as it arrives: a character split between two chunks is joined by the decoder.
+  const decoder = new TextDecoder()
+  let text = ''
   let total = 0
   try {
     if (typeof body.getReader !== 'function') {
       // Fetch polyfills (node-fetch 2) hand out Node streams: read them whole, then cap.
-      chunks.push(new Uint8Array(await deadline.race(response.arrayBuffer())))
-      total = chunks[0]?.byteLength ?? 0
+      const bytes = new Uint8Array(await deadline.race(response.arrayBuffer()))
+      total = bytes.byteLength
+      text = decoder.decode(bytes)
     } else {
       const reader = body.getReader()
       try {
@@ -241,7 +244,7 @@ async function readBody(exchange: Exchange, response: Response): Promise<string>
         ) {
           total += read.value.byteLength
           if (total > limit) break
-          chunks.push(read.value)
+          text += decoder.decode(read.value, { stream: true })
         }
       } finally {
         if (total > limit || deadline.reason !== undefined) reader.cancel().catch(() => {})
@@ -258,14 +261,7 @@ async function readBody(exchange: Exchange, response: Response): Promise<string>
     )
   }
   if (total > limit) throw tooLarge()
-  if (chunks.length === 1) return new TextDecoder().decode(chunks[0])
-  const bytes = new Uint8Array(total)
-  let offset = 0
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset)
-    offset += chunk.byteLength
-  }
-  return new TextDecoder().decode(bytes)
+  return text + decoder.decode()
 }
 
 function discard(response: Response): void {

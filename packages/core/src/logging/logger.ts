@@ -43,7 +43,7 @@ export function consoleLogger(level: LogLevel = 'warn'): Logger {
 }
 
 /** The default logger: warnings and errors on the console, info and debug dropped. */
-export const defaultLogger: Logger = consoleLogger('warn')
+export const defaultLogger: Logger = /* @__PURE__ */ consoleLogger('warn')
 
 /** A logger that drops everything. */
-export const silentLogger: Logger = consoleLogger('silent')
+export const silentLogger: Logger = /* @__PURE__ */ consoleLogger('silent')

@@ -18,7 +18,7 @@ type NamedMember = keyof {
  * @internal
  */
 export const tokenResponseMemberTypes: Readonly<Record<NamedMember, TokenResponseMemberType>> =
-  Object.freeze<Record<NamedMember, TokenResponseMemberType>>({
+  /* @__PURE__ */ Object.freeze<Record<NamedMember, TokenResponseMemberType>>({
     access_token: 'string',
     token_type: 'string',
     expires_in: 'number',

@@ -2,7 +2,7 @@ import { CryptoError, type CryptoErrorReason } from '../errors/crypto-error.js'
 import { type DerElement, readDerDocument } from './der.js'
 
 /** Universal tags of the primitive types X.509 uses. */
-export const derTag = Object.freeze({
+export const derTag = /* @__PURE__ */ Object.freeze({
   boolean: 0x01,
   integer: 0x02,
   bitString: 0x03,

@@ -5,7 +5,7 @@ import { derTag, expectTag } from './der-values.js'
 import { decodeDerOid } from './object-identifier.js'
 
 /** Attribute types with an RFC 4514 short name; every other type is written as its dotted OID. */
-const attributeShortNames: Readonly<Record<string, string>> = Object.freeze({
+const attributeShortNames: Readonly<Record<string, string>> = /* @__PURE__ */ Object.freeze({
   '2.5.4.3': 'CN',
   '2.5.4.6': 'C',
   '2.5.4.7': 'L',

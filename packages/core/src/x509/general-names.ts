@@ -23,7 +23,7 @@ export type GeneralName =
 export type GeneralNameForm = GeneralName['form']
 
 /** Context-specific tags of the `GeneralName` choices (implicit, except `[4] Name`). */
-const generalNameTags = Object.freeze({
+const generalNameTags = /* @__PURE__ */ Object.freeze({
   otherName: 0xa0,
   rfc822Name: 0x81,
   dNSName: 0x82,
@@ -36,14 +36,15 @@ const generalNameTags = Object.freeze({
 })
 
 /** RFC 5280 names of the forms, for messages. */
-export const generalNameFormNames: Readonly<Record<GeneralNameForm, string>> = Object.freeze({
-  email: 'rfc822Name',
-  dns: 'dNSName',
-  uri: 'uniformResourceIdentifier',
-  ip: 'iPAddress',
-  directoryName: 'directoryName',
-  other: 'otherName, x400Address, ediPartyName or registeredID',
-})
+export const generalNameFormNames: Readonly<Record<GeneralNameForm, string>> =
+  /* @__PURE__ */ Object.freeze({
+    email: 'rfc822Name',
+    dns: 'dNSName',
+    uri: 'uniformResourceIdentifier',
+    ip: 'iPAddress',
+    directoryName: 'directoryName',
+    other: 'otherName, x400Address, ediPartyName or registeredID',
+  })
 
 /**
  * Reads one `GeneralName` element.

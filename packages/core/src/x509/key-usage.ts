@@ -17,14 +17,14 @@ export interface KeyUsage {
 }
 
 /** Bit numbers of the purposes the policy checks. */
-const purposeBits: Readonly<Record<KeyUsagePurpose, number>> = Object.freeze({
+const purposeBits: Readonly<Record<KeyUsagePurpose, number>> = /* @__PURE__ */ Object.freeze({
   digitalSignature: 0,
   keyCertSign: 5,
   cRLSign: 6,
 })
 
 /** Every named bit of `KeyUsage`, in bit order (bit 0 first). */
-export const keyUsageBitNames = Object.freeze([
+export const keyUsageBitNames = /* @__PURE__ */ Object.freeze([
   'digitalSignature',
   'nonRepudiation',
   'keyEncipherment',

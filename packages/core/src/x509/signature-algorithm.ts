@@ -8,19 +8,20 @@ const rsassaPss = '1.2.840.113549.1.1.10'
 const maskGenerationFunction1 = '1.2.840.113549.1.1.8'
 
 /** Signature OIDs whose parameters carry nothing we need (NULL or absent). */
-const signatureAlgorithmsByOid: Readonly<Record<string, VerificationAlgorithm>> = Object.freeze({
-  '1.2.840.113549.1.1.11': 'RS256',
-  '1.2.840.113549.1.1.12': 'RS384',
-  '1.2.840.113549.1.1.13': 'RS512',
-  '1.2.840.10045.4.3.2': 'ES256',
-  '1.2.840.10045.4.3.3': 'ES384',
-  '1.2.840.10045.4.3.4': 'ES512',
-})
+const signatureAlgorithmsByOid: Readonly<Record<string, VerificationAlgorithm>> =
+  /* @__PURE__ */ Object.freeze({
+    '1.2.840.113549.1.1.11': 'RS256',
+    '1.2.840.113549.1.1.12': 'RS384',
+    '1.2.840.113549.1.1.13': 'RS512',
+    '1.2.840.10045.4.3.2': 'ES256',
+    '1.2.840.10045.4.3.3': 'ES384',
+    '1.2.840.10045.4.3.4': 'ES512',
+  })
 
 /** SHA-2 hash OIDs, with the PSS algorithm each gives when the salt is the hash length. */
 const pssByHash: Readonly<
   Record<string, { readonly algorithm: VerificationAlgorithm; readonly saltLength: number }>
-> = Object.freeze({
+> = /* @__PURE__ */ Object.freeze({
   '2.16.840.1.101.3.4.2.1': { algorithm: 'PS256', saltLength: 32 },
   '2.16.840.1.101.3.4.2.2': { algorithm: 'PS384', saltLength: 48 },
   '2.16.840.1.101.3.4.2.3': { algorithm: 'PS512', saltLength: 64 },

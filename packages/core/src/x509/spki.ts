@@ -27,7 +27,7 @@ export const ecPublicKeyOid = '1.2.840.10045.2.1'
 /** Named curves we accept, by OID, with their JOSE name and coordinate length in bytes. */
 export const namedCurvesByOid: Readonly<
   Record<string, { readonly name: string; readonly size: number }>
-> = Object.freeze({
+> = /* @__PURE__ */ Object.freeze({
   '1.2.840.10045.3.1.7': { name: 'P-256', size: 32 },
   '1.3.132.0.34': { name: 'P-384', size: 48 },
   '1.3.132.0.35': { name: 'P-521', size: 66 },
