@@ -4,7 +4,7 @@ import {
   BoundedCache,
   bytesCacheKey,
   bytesEqual,
-  describeSubjectPublicKeyInfo,
+  readPublicKeyType,
 } from '@fhir-auth/core/verification'
 import type { SubtleSource } from '../subtle.js'
 import {
@@ -27,7 +27,7 @@ interface CachedVerificationKey {
 
 /**
  * Makes the backend's `verifySignature`: imports the SubjectPublicKeyInfo for the algorithm
- * (RS*, PS*, ES*; the EC curve comes from the SPKI, read by core) and verifies.
+ * (RS*, PS*, ES*; the key type and EC curve come from the SPKI, read by core) and verifies.
  *
  * Imported keys are cached per SPKI and algorithm in a bounded LRU map, because an RSA key is
  * bound to its hash at import. A key of the wrong type for the algorithm (an RSA key for ES256)
@@ -93,7 +93,9 @@ async function verificationKey(
   const cacheKey = `${profile.family}:${profile.family === 'ECDSA' ? '' : profile.hash}:${bytesCacheKey(spki)}`
   const cached = cache.get(cacheKey)
   if (cached !== undefined && bytesEqual(cached.spki, spki)) return cached.key
-  const publicKey = describeSubjectPublicKeyInfo(spki)
+  // The key type and curve only: WebCrypto's import checks the numbers, and the whole SPKI
+  // reader would bring core's X.509 code into the ID token path.
+  const publicKey = readPublicKeyType(spki)
   if ((profile.family === 'ECDSA') !== (publicKey.type === 'EC')) return undefined
   let key: CryptoKey
   try {
