@@ -175,4 +175,15 @@ describe('DESIGN §9: backendTokens', () => {
       ).rejects.toMatchObject({ invalidAttribute: 'flow' })
     }
   })
+
+  it('accessToken, invalidate and fetch work detached from the handle (passed as a token provider)', async () => {
+    const fake = server()
+    const { accessToken, invalidate, fetch } = client(fake.fetch, clock().now).backendTokens()
+    const provider: () => Promise<string> = accessToken
+    expect(await provider()).toBe('at-1')
+    await invalidate()
+    expect(await accessToken()).toBe('at-2')
+    expect((await fetch('Patient/1')).status).toBe(200)
+    expect(fake.bearers()).toEqual(['Bearer at-2'])
+  })
 })

@@ -1,8 +1,8 @@
 /**
  * Type tests of DESIGN §9's `redisStore(redisClient, { prefix?, encryptionKey? })` as a strict-mode
  * user writes it: a client of the `redis` package (v5) as `createClient()` makes it — connected or
- * not, RESP2 or RESP3, with a Buffer type mapping — fits; the key is 32 bytes (a `Uint8Array` or a
- * Node `Buffer`) or a `CryptoKey`; the store is a `KeyValueStore` with `take`. Vitest type-checks
+ * not, RESP2 or RESP3, with a Buffer type mapping — fits; the key is 32 bytes (a `Uint8Array`, a
+ * Node `Buffer` or an `ArrayBuffer`) or a `CryptoKey`; the store is a `KeyValueStore` with `take`. Vitest type-checks
  * this file (it is never run).
  */
 import type { KeyValueStore } from '@fhir-auth/core'
@@ -30,12 +30,13 @@ describe('redisStore types', () => {
     expectTypeOf(redisStore(buffers)).toExtend<KeyValueStore>()
   })
 
-  it('an encryptionKey is 32 bytes (Uint8Array or Buffer) or a CryptoKey', () => {
+  it('an encryptionKey is 32 bytes (Uint8Array, Buffer or ArrayBuffer) or a CryptoKey', () => {
     const client = createClient()
     redisStore(client, { encryptionKey: new Uint8Array(32) })
     redisStore(client, { encryptionKey: Buffer.alloc(32) })
     redisStore(client, { encryptionKey: cryptoKey, prefix: 'staging:' })
-    expectTypeOf<EncryptionKeyInput>().toEqualTypeOf<Uint8Array | CryptoKey>()
+    expectTypeOf<EncryptionKeyInput>().toEqualTypeOf<Uint8Array | ArrayBuffer | CryptoKey>()
+    redisStore(client, { encryptionKey: new ArrayBuffer(32) })
     expectTypeOf<RedisStoreOptions['prefix']>().toEqualTypeOf<string | undefined>()
     // @ts-expect-error: a key is bytes, not text
     redisStore(client, { encryptionKey: 'a'.repeat(32) })

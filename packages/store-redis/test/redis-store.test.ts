@@ -97,6 +97,31 @@ describe('what Redis holds', () => {
   })
 })
 
+describe('encryptionKey forms', () => {
+  it('32 bytes as a Uint8Array, a Buffer or an ArrayBuffer (exportKey raw) are the same key', async () => {
+    const generated = await crypto.subtle.generateKey({ name: 'AES-GCM', length: 256 }, true, [
+      'encrypt',
+      'decrypt',
+    ])
+    const raw = await crypto.subtle.exportKey('raw', generated)
+    const fromArrayBuffer = redisStore(redis, { encryptionKey: raw })
+    await fromArrayBuffer.set('fhir-auth:forms', 'sealed-once', 60)
+    expect(await redis.get('fhir-auth:forms')).toMatch(/^fa1\./)
+    expect(
+      await redisStore(redis, { encryptionKey: new Uint8Array(raw) }).get('fhir-auth:forms'),
+    ).toBe('sealed-once')
+    expect(
+      await redisStore(redis, { encryptionKey: Buffer.from(raw) }).get('fhir-auth:forms'),
+    ).toBe('sealed-once')
+    expect(await redisStore(redis, { encryptionKey: generated }).get('fhir-auth:forms')).toBe(
+      'sealed-once',
+    )
+    expect(() => redisStore(redis, { encryptionKey: new ArrayBuffer(16) })).toThrow(
+      expect.objectContaining({ invalidAttribute: 'encryptionKey' }),
+    )
+  })
+})
+
 describe('the commands DESIGN §9 names', () => {
   /** The real client, with every command it is sent recorded. */
   function recordingClient() {
