@@ -186,4 +186,12 @@ describe('DESIGN §9: backendTokens', () => {
     expect((await fetch('Patient/1')).status).toBe(200)
     expect(fake.bearers()).toEqual(['Bearer at-2'])
   })
+
+  it('a signal given to backendTokens (not one of its options) is ignored: it never aborts the shared token requests', async () => {
+    const fake = server()
+    const tokens = client(fake.fetch, clock().now).backendTokens({
+      signal: AbortSignal.abort(),
+    } as never)
+    expect(await tokens.accessToken()).toBe('at-1')
+  })
 })
