@@ -127,16 +127,8 @@ export class Client {
     const context = this.#context
     // ID token validation (with the OIDC code) loads with the first ID token to check.
     const validator = lazy(() =>
-      import('./identity/id-token-validator.js').then(
-        ({ IdTokenValidator }) =>
-          new IdTokenValidator({
-            clientId: () => context.clientId() ?? '',
-            hint: (signal) => implementation().then((made) => made.openIdProvider(signal)),
-            fallbackIssuer: () => context.config.issuer,
-            crypto: () => context.cryptoBackend(),
-            transport: (signal) => context.transport(signal),
-            now: () => context.options.now(),
-          }),
+      import('./identity/id-token-validator.js').then(({ clientIdTokenValidator }) =>
+        clientIdTokenValidator(context, implementation),
       ),
     )
     const sessions: SessionSource = {

@@ -37,7 +37,7 @@ function tokenServer(response: Partial<TokenResponseLike> = { expires_in: 300 },
 }
 
 function cache(
-  store: KeyValueStore,
+  store: KeyValueStore | undefined,
   server: { request: () => Promise<TokenResponseLike> },
   clock = manualClock(),
   extra: { timeoutMs?: number; storeLimitMs?: number; logger?: Logger } = {},
@@ -52,6 +52,42 @@ function cache(
     ...(extra.storeLimitMs === undefined ? {} : { storeLimitMs: extra.storeLimitMs }),
   })
 }
+
+describe('SharedTokenCache without a store', () => {
+  it('keeps the token in memory: one request for concurrent callers, reused until it nears expiry', async () => {
+    const clock = manualClock()
+    const server = tokenServer({ expires_in: 300 })
+    const tokens = cache(undefined, server, clock)
+    const first = await Promise.all(Array.from({ length: 50 }, () => tokens.token(60)))
+    expect(new Set(first.map((t) => t.accessToken))).toEqual(new Set(['token-1']))
+    clock.advance(239)
+    expect((await tokens.token(60)).accessToken).toBe('token-1')
+    expect(server.requests).toBe(1)
+    clock.advance(2)
+    expect((await tokens.token(60)).accessToken).toBe('token-2')
+    expect(server.requests).toBe(2)
+  })
+
+  it('forgets a refused token only when it is the one kept, and everything on invalidate()', async () => {
+    const server = tokenServer({ expires_in: 300 })
+    const tokens = cache(undefined, server)
+    expect((await tokens.token(60)).accessToken).toBe('token-1')
+    await tokens.invalidate('some-other-token')
+    expect((await tokens.token(60)).accessToken).toBe('token-1')
+    await tokens.invalidate('token-1')
+    expect((await tokens.token(60)).accessToken).toBe('token-2')
+    await tokens.invalidate()
+    expect((await tokens.token(60)).accessToken).toBe('token-3')
+    expect(server.requests).toBe(3)
+  })
+
+  it('never reuses a token without expires_in', async () => {
+    const server = tokenServer({})
+    const tokens = cache(undefined, server)
+    expect((await tokens.token(60)).accessToken).toBe('token-1')
+    expect((await tokens.token(60)).accessToken).toBe('token-2')
+  })
+})
 
 describe('SharedTokenCache in one process', () => {
   it('200 concurrent callers share one request; the token is reused until it nears expiry', async () => {

@@ -90,14 +90,31 @@ describe('browser bundle of @fhir-auth/crypto-webcrypto', () => {
   })
 })
 
+/** The output path of the chunk an entry point (a lazily loaded capability) starts. */
+function outputPathOf(
+  outputs: [string, Metafile['outputs'][string]][],
+  entryPoint: string,
+): string {
+  const entry = outputs.find(([, output]) => output.entryPoint === entryPoint)
+  if (entry === undefined) throw new Error(`${entryPoint} is not a chunk of its own`)
+  return entry[0]
+}
+
+/** The chunk an entry point starts. */
+function ownChunkOf(
+  outputs: [string, Metafile['outputs'][string]][],
+  entryPoint: string,
+): Metafile['outputs'][string] {
+  const path = outputPathOf(outputs, entryPoint)
+  return outputs.find(([candidate]) => candidate === path)?.[1] as Metafile['outputs'][string]
+}
+
 /** The source modules a lazily loaded capability brings: its chunk and the chunks it imports. */
 function sourcesLoadedWith(
   outputs: [string, Metafile['outputs'][string]][],
   entryPoint: string,
 ): string[] {
-  const entry = outputs.find(([, output]) => output.entryPoint === entryPoint)
-  if (entry === undefined) throw new Error(`${entryPoint} is not a chunk of its own`)
-  return staticClosure(outputs, entry[0]).flatMap((path) =>
+  return staticClosure(outputs, outputPathOf(outputs, entryPoint)).flatMap((path) =>
     Object.entries(outputs.find(([candidate]) => candidate === path)?.[1].inputs ?? {})
       .filter(([, input]) => input.bytesInOutput > 0)
       .map(([input]) => input),
@@ -125,6 +142,37 @@ describe('what each capability of the backend loads', () => {
     const sources = sourcesLoadedWith(outputs, 'src/signer/import-signer.ts')
     expect(sources).toContain('src/signer/private-jwk.ts')
     expect(sources.filter((source) => /x509\/|pem-key|src\/verify\//.test(source))).toEqual([])
+  })
+
+  it('signing with a JWK reads no CryptoKey, and finds the key forms in its own chunk', async () => {
+    const { outputs } = await bundle()
+    const sources = sourcesLoadedWith(outputs, 'src/signer/import-signer.ts')
+    expect(sources.filter((source) => source.endsWith('crypto-key-description.ts'))).toEqual([])
+    // Certificates read key forms too: they load them from the signing chunk, so these files
+    // are not a chunk of their own that signing has to fetch besides.
+    expect(Object.keys(ownChunkOf(outputs, 'src/signer/import-signer.ts').inputs)).toEqual(
+      expect.arrayContaining(['src/signer/private-key-form.ts', 'src/signer/private-jwk.ts']),
+    )
+    expect(Object.keys(ownChunkOf(outputs, 'src/signer/crypto-key-description.ts').inputs)).toEqual(
+      ['src/signer/crypto-key-description.ts'],
+    )
+  })
+
+  it("signing and verification share one chunk of this package's code, the WebCrypto calls", async () => {
+    const { outputs } = await bundle()
+    const sharedChunksOf = (entryPoint: string) =>
+      staticClosure(outputs, outputPathOf(outputs, entryPoint))
+        .filter((path) => path !== outputPathOf(outputs, entryPoint))
+        .filter((path) =>
+          Object.keys(outputs.find(([candidate]) => candidate === path)?.[1].inputs ?? {}).some(
+            (input) => input.startsWith('src/'),
+          ),
+        )
+    const signing = sharedChunksOf('src/signer/import-signer.ts')
+    expect(signing).toHaveLength(1)
+    expect(sharedChunksOf('src/verify/verify-signature.ts')).toEqual(signing)
+    const inputs = Object.keys(outputs.find(([path]) => path === signing[0])?.[1].inputs ?? {})
+    expect(inputs).toEqual(['src/webcrypto-calls.ts'])
   })
 
   it('a PEM key adds DER and PEM reading, still no certificate code', async () => {

@@ -6,7 +6,12 @@ import {
   JsonWebKeySet,
   verifyIdToken,
 } from '@fhir-auth/core/oidc'
-import type { OpenIdProvider, OpenIdProviderHint } from '../protocol-implementation.js'
+import type { ProtocolContext } from '../protocol-context.js'
+import type {
+  OpenIdProvider,
+  OpenIdProviderHint,
+  ProtocolImplementation,
+} from '../protocol-implementation.js'
 import { openIdConfiguration } from './openid-configuration.js'
 
 /** What a validation needs from its client. */
@@ -108,4 +113,26 @@ export class IdTokenValidator {
     this.#provider = await openIdConfiguration(issuer, this.#dependencies.transport(signal))
     return this.#provider
   }
+}
+
+/**
+ * The validator of a `Client`: its client id (configured or registered), its protocol's
+ * discovery, its crypto backend, transport and clock. Made here, in the chunk that loads with the
+ * first ID token, rather than by the `Client`, so that apps that never validate one do not carry
+ * the wiring either.
+ *
+ * @internal
+ */
+export function clientIdTokenValidator(
+  context: ProtocolContext,
+  implementation: () => Promise<ProtocolImplementation>,
+): IdTokenValidator {
+  return new IdTokenValidator({
+    clientId: () => context.clientId() ?? '',
+    hint: (signal) => implementation().then((made) => made.openIdProvider(signal)),
+    fallbackIssuer: () => context.config.issuer,
+    crypto: () => context.cryptoBackend(),
+    transport: (signal) => context.transport(signal),
+    now: () => context.options.now(),
+  })
 }

@@ -25,7 +25,7 @@ export interface SmartBackendServices {
 
 /**
  * SMART Backend Services: client credentials with a signed assertion, never a secret. Loaded on
- * demand by the SMART implementation.
+ * demand by the SMART implementation, in the signing chunk (`smart-signing.ts` re-exports it).
  *
  * @internal
  */

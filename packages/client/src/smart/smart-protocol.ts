@@ -56,13 +56,14 @@ import { SmartDiscovery } from './smart-discovery.js'
 export class SmartProtocol implements ProtocolImplementation {
   readonly #context: ProtocolContext
   readonly #discovery: SmartDiscovery
-  // Backend services, registration and signing are loaded on first use: a browser app doing
-  // launches as a public client never downloads them (only smart's small request function for
-  // backend services is up front, handed to the backend token module: see `backendServices`).
+  // Signing and registration are loaded on first use: a browser app doing launches as a public
+  // client never downloads them. Backend services travel in the signing chunk, since every
+  // backend token is signed (only smart's small request function for them is up front, handed
+  // over: see `backendServices`).
+  readonly #signingModule = lazy(() => import('./smart-signing.js'))
   readonly #signing = lazy(() =>
-    import('./smart-signing.js').then(({ SmartSigning }) => new SmartSigning(this.#context)),
+    this.#signingModule().then(({ SmartSigning }) => new SmartSigning(this.#context)),
   )
-  readonly #backendTokenModule = lazy(() => import('./backend-token.js'))
   readonly #registrationModule = lazy(() => import('./registration.js'))
 
   constructor(context: ProtocolContext) {
@@ -118,7 +119,7 @@ export class SmartProtocol implements ProtocolImplementation {
   }
 
   async backendTokenIdentity(input: BackendTokensOptions): Promise<BackendTokenIdentity> {
-    const { backendTokenIdentity } = await this.#backendTokenModule()
+    const { backendTokenIdentity } = await this.#signingModule()
     return backendTokenIdentity(this.#context, this.#discovery, input, backendServices)
   }
 
@@ -209,7 +210,7 @@ export class SmartProtocol implements ProtocolImplementation {
 
   async requestBackendToken(input: RequestBackendTokenOptions | undefined): Promise<TokenResponse> {
     const [{ requestBackendToken }, signing] = await Promise.all([
-      this.#backendTokenModule(),
+      this.#signingModule(),
       this.#signing(),
     ])
     return requestBackendToken(this.#context, this.#discovery, signing, input, backendServices)

@@ -1,4 +1,4 @@
-import { defaultTimeoutMs, type KeyValueStore, memoryStore } from '@fhir-auth/core'
+import { defaultTimeoutMs, type KeyValueStore } from '@fhir-auth/core'
 import type { ProtocolContext } from '../protocol-context.js'
 import type { ProtocolImplementation } from '../protocol-implementation.js'
 import { backendTokenCacheId } from './backend-token-identity.js'
@@ -18,7 +18,8 @@ export type BackendTokenRequest = Parameters<ProtocolImplementation['backendToke
 export class BackendTokenCaches {
   readonly #context: ProtocolContext
   readonly #caches = new WeakMap<KeyValueStore, Map<string, SharedTokenCache>>()
-  #ownStore: KeyValueStore | undefined
+  /** The entries without a store: their tokens live in this client's memory. */
+  readonly #ownEntries = new Map<string, SharedTokenCache>()
 
   constructor(context: ProtocolContext) {
     this.#context = context
@@ -31,17 +32,16 @@ export class BackendTokenCaches {
     request: BackendTokenRequest,
   ): Promise<SharedTokenCache> {
     const id = await backendTokenCacheId(await implementation.backendTokenIdentity(request))
-    const home = store ?? this.#defaultStore()
-    let entries = this.#caches.get(home)
+    let entries = store === undefined ? this.#ownEntries : this.#caches.get(store)
     if (entries === undefined) {
       entries = new Map()
-      this.#caches.set(home, entries)
+      this.#caches.set(store as KeyValueStore, entries)
     }
     let cache = entries.get(id)
     if (cache === undefined) {
       const { options } = this.#context
       cache = new SharedTokenCache({
-        store: home,
+        store,
         id,
         now: options.now,
         timeoutMs: options.timeoutMs ?? defaultTimeoutMs,
@@ -51,10 +51,5 @@ export class BackendTokenCaches {
       entries.set(id, cache)
     }
     return cache
-  }
-
-  #defaultStore(): KeyValueStore {
-    this.#ownStore ??= memoryStore({ now: this.#context.options.now })
-    return this.#ownStore
   }
 }

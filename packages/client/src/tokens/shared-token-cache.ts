@@ -12,7 +12,12 @@ export type { CachedToken, TokenResponseLike } from './cached-token.js'
 
 /** What one cache entry needs. */
 export interface SharedTokenCacheOptions {
-  readonly store: KeyValueStore
+  /**
+   * Where the token and the lock live. Without one, the token lives in this entry only (one
+   * client's memory): its callers share one request without a lock, so no store code loads
+   * (a memory store here would put core's `memoryStore` up front in every browser app).
+   */
+  readonly store: KeyValueStore | undefined
   /** The entry's identity: a hash of token endpoint, client, scopes and context. */
   readonly id: string
   /** The client's clock, which judges expiry. */
@@ -52,28 +57,36 @@ const longestPollMs = 200
  * that fails is left alone for a while ({@link GuardedStore}): callers request directly, and the
  * last token this process got stands in for the store meanwhile. Store failures never reach
  * the caller; token request errors do (typed, as `requestBackendToken` throws them).
+ * Without a store, the token lives in this entry: the process's callers share one acquisition
+ * and need no lock.
  *
  * @internal
  */
 export class SharedTokenCache {
   readonly #options: SharedTokenCacheOptions
-  readonly #store: GuardedStore
+  readonly #store: GuardedStore | undefined
   readonly #tokenKey: string
   readonly #lockKey: string
   #acquisition: Promise<CachedToken> | undefined
-  /** The last token this process obtained or read: used only while the store is down. */
+  /**
+   * The last token this process obtained or read: used while the store is down, and as the
+   * token's only home when there is no store.
+   */
   #lastKnown: CachedToken | undefined
   /** The last stored text read and what it parsed to. */
   #lastRead: { readonly text: string; readonly token: CachedToken | undefined } | undefined
 
   constructor(options: SharedTokenCacheOptions) {
     this.#options = options
-    this.#store = new GuardedStore({
-      store: options.store,
-      logger: options.logger,
-      operationLimitMs: options.storeLimitMs ?? Math.min(2_000, options.timeoutMs / 2),
-      retryAfterMs: options.storeRetryAfterMs ?? 5_000,
-    })
+    this.#store =
+      options.store === undefined
+        ? undefined
+        : new GuardedStore({
+            store: options.store,
+            logger: options.logger,
+            operationLimitMs: options.storeLimitMs ?? Math.min(2_000, options.timeoutMs / 2),
+            retryAfterMs: options.storeRetryAfterMs ?? 5_000,
+          })
     this.#tokenKey = `${storeKeyPrefix}backend-token:${options.id}`
     this.#lockKey = `${storeKeyPrefix}backend-token-lock:${options.id}`
   }
@@ -106,7 +119,7 @@ export class SharedTokenCache {
     const stored = await this.#readToken()
     if (stored === storeFailed || stored === undefined) return
     if (failedToken === undefined || stored.accessToken === failedToken)
-      await this.#store.delete(this.#tokenKey)
+      await this.#store?.delete(this.#tokenKey)
   }
 
   /** `firstRead`: what the caller that started this acquisition just read (not read again). */
@@ -115,7 +128,8 @@ export class SharedTokenCache {
     let stored = firstRead
     for (let poll = firstPollMs; ; poll = Math.min(poll * 2, longestPollMs)) {
       if (this.#isFresh(stored, minValiditySeconds)) return stored
-      if (stored === storeFailed) return this.#requestToken(false)
+      // Without a store, this process's callers already share this one acquisition.
+      if (stored === storeFailed || this.#store === undefined) return this.#requestToken(false)
       const lockTtlSeconds = Math.ceil(this.#options.timeoutMs / 1000)
       const owner = generateState()
       const won = await this.#store.setIfAbsent(this.#lockKey, owner, lockTtlSeconds)
@@ -147,8 +161,8 @@ export class SharedTokenCache {
   }
 
   async #releaseLock(owner: string): Promise<void> {
-    const holder = await this.#store.get(this.#lockKey)
-    if (holder === owner) await this.#store.delete(this.#lockKey)
+    const holder = await this.#store?.get(this.#lockKey)
+    if (holder === owner) await this.#store?.delete(this.#lockKey)
   }
 
   async #requestToken(writeToStore: boolean): Promise<CachedToken> {
@@ -158,11 +172,12 @@ export class SharedTokenCache {
     this.#lastKnown = token
     const ttlSeconds = (token.expiresAt - this.#options.now().getTime()) / 1000
     if (writeToStore && ttlSeconds > 0)
-      await this.#store.set(this.#tokenKey, JSON.stringify(token), ttlSeconds)
+      await this.#store?.set(this.#tokenKey, JSON.stringify(token), ttlSeconds)
     return token
   }
 
   async #readToken(): Promise<Read> {
+    if (this.#store === undefined) return this.#lastKnown
     const text = await this.#store.get(this.#tokenKey)
     if (text === storeFailed || text === undefined) return text
     // The same text as last time is the same record: parse it once, not on every call.

@@ -7,11 +7,8 @@ import {
 } from '@fhir-auth/core'
 import type { ParsedCertificate, SignatureVerifier } from '@fhir-auth/core/backend'
 import { normalizeEcdsaSignature } from '@fhir-auth/core/backend'
-import { bufferSource } from '../bytes.js'
-import { readPrivateJwk } from '../signer/private-jwk.js'
-import { sortPrivateKey } from '../signer/private-key-form.js'
 import type { SubtleSource } from '../subtle.js'
-import { webCryptoError, webCryptoFailureName } from '../webcrypto-failure.js'
+import { bufferSource, webCryptoError, webCryptoFailureName } from '../webcrypto-calls.js'
 import { samePublicKey } from './public-key-match.js'
 import { exportPublicMembers, publicMembersOfPem } from './public-members.js'
 
@@ -31,6 +28,9 @@ export async function keyMatchesCertificate(
   key: PrivateKeyInput,
   parsed: ParsedCertificate,
 ): Promise<boolean> {
+  // The key forms are read by the signing chunk's code, loaded from there rather than imported:
+  // imported here too, they would be a chunk of their own that every signing app fetches.
+  const { readPrivateJwk, sortPrivateKey } = await import('../signer/import-signer.js')
   const sorted = sortPrivateKey(key)
   const certificateKey = parsed.publicKeyJwk
   switch (sorted.form) {

@@ -1,5 +1,5 @@
 import { describePrivateKeyPem, encodePem } from '@fhir-auth/core/backend'
-import { webCryptoError } from '../webcrypto-failure.js'
+import { webCryptoError } from '../webcrypto-calls.js'
 import type { PublicJwkMembers } from './public-key-match.js'
 
 /**

@@ -1,6 +1,6 @@
 import { CryptoError } from '@fhir-auth/core'
 import type * as Pkijs from 'pkijs'
-import { webCryptoFailureName } from '../webcrypto-failure.js'
+import { webCryptoFailureName } from '../webcrypto-calls.js'
 import { macDigestNames, unsupportedEncryption } from './encryption-support.js'
 
 /**

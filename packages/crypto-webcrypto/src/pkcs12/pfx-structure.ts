@@ -1,7 +1,7 @@
 import { CryptoError } from '@fhir-auth/core'
 import type { OctetString } from 'asn1js'
 import type * as Pkijs from 'pkijs'
-import { bufferSource } from '../bytes.js'
+import { bufferSource } from '../webcrypto-calls.js'
 import { assertDecryptable, unsupportedEncryption } from './encryption-support.js'
 
 /** Object identifiers of the PKCS#12 and PKCS#7 structures we read (RFC 7292 §4, appendix D). */

@@ -1,7 +1,7 @@
 import { CryptoError } from '@fhir-auth/core'
 import type { OctetString } from 'asn1js'
 import type * as Pkijs from 'pkijs'
-import { webCryptoFailureName } from '../webcrypto-failure.js'
+import { webCryptoFailureName } from '../webcrypto-calls.js'
 import { assertDecryptable } from './encryption-support.js'
 import {
   parseOrFail,

@@ -12,13 +12,14 @@ import {
   checkImportSignerOptions,
   selectSigningAlgorithm,
 } from '@fhir-auth/core/signing'
-import { importParameters, joseAlgorithmProfile } from '../algorithm-parameters.js'
 import type { SubtleSource } from '../subtle.js'
-import { webCryptoError } from '../webcrypto-failure.js'
-import { describeCryptoKey } from './crypto-key-description.js'
+import { importParameters, joseAlgorithmProfile, webCryptoError } from '../webcrypto-calls.js'
 import { readPrivateJwk } from './private-jwk.js'
 import { sortPrivateKey } from './private-key-form.js'
 import { createWebCryptoSigner } from './webcrypto-signer.js'
+
+/** For `keyMatchesCertificate`, which loads them from this chunk. */
+export { readPrivateJwk, sortPrivateKey }
 
 /**
  * Turns a private key into a {@link JwsSigner}: decide the key type and curve, choose the
@@ -49,6 +50,9 @@ export async function importSigner(
     case 'signer':
       return adoptJwsSigner(sorted.signer, options)
     case 'crypto-key': {
+      // What a CryptoKey can sign with is read by a chunk of its own: JWK and PEM users never
+      // download it.
+      const { describeCryptoKey } = await import('./crypto-key-description.js')
       const capability = describeCryptoKey(sorted.key)
       const alg =
         capability.boundAlgorithm === undefined

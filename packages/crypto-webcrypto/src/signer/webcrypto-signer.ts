@@ -1,7 +1,10 @@
 import { CryptoError, type JwsSigner, type SigningAlgorithm } from '@fhir-auth/core'
-import { joseAlgorithmProfile, operationParameters } from '../algorithm-parameters.js'
-import { bufferSource } from '../bytes.js'
-import { webCryptoFailureName } from '../webcrypto-failure.js'
+import {
+  bufferSource,
+  joseAlgorithmProfile,
+  operationParameters,
+  webCryptoFailureName,
+} from '../webcrypto-calls.js'
 
 /** Input of {@link createWebCryptoSigner}. */
 export interface WebCryptoSignerParameters {

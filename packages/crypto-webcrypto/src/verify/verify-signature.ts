@@ -6,15 +6,15 @@ import {
   bytesEqual,
   describeSubjectPublicKeyInfo,
 } from '@fhir-auth/core/verification'
+import type { SubtleSource } from '../subtle.js'
 import {
+  bufferSource,
   importParameters,
   type JoseAlgorithmProfile,
   joseAlgorithmProfile,
   operationParameters,
-} from '../algorithm-parameters.js'
-import { bufferSource } from '../bytes.js'
-import type { SubtleSource } from '../subtle.js'
-import { webCryptoFailureName } from '../webcrypto-failure.js'
+  webCryptoFailureName,
+} from '../webcrypto-calls.js'
 
 /** How many imported verification keys one backend keeps. */
 export const verificationKeyCacheSize = 64

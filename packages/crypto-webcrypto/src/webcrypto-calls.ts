@@ -1,4 +1,12 @@
-import type { VerificationAlgorithm } from '@fhir-auth/core'
+import { CryptoError, type CryptoErrorReason, type VerificationAlgorithm } from '@fhir-auth/core'
+
+/*
+ * What every capability of the backend uses to call WebCrypto: the parameters of a JOSE
+ * algorithm, `BufferSource` views, and rejections turned into our errors. One file because they
+ * load together: signing and verification both need all of it, and a bundler puts each file that
+ * several lazily loaded capabilities import into a chunk of its own
+ * (docs/adr/0012-browser-bytes-by-load-time.md).
+ */
 
 /** The WebCrypto family a JOSE algorithm belongs to. */
 export type WebCryptoFamily = 'RSASSA-PKCS1-v1_5' | 'RSA-PSS' | 'ECDSA'
@@ -54,4 +62,45 @@ export function operationParameters(
   if (profile.family === 'ECDSA') return { name: 'ECDSA', hash: profile.hash }
   if (profile.family === 'RSA-PSS') return { name: 'RSA-PSS', saltLength: profile.hashLength }
   return { name: 'RSASSA-PKCS1-v1_5' }
+}
+
+/**
+ * WebCrypto takes `BufferSource`, which (since TypeScript 5.7) excludes views of a
+ * `SharedArrayBuffer`. Callers give us plain `Uint8Array`s; this keeps the view when it already
+ * sits on an `ArrayBuffer` and copies otherwise, so no cast hides a real mismatch.
+ */
+export function bufferSource(bytes: Uint8Array): Uint8Array<ArrayBuffer> {
+  if (bytes.buffer instanceof ArrayBuffer) return bytes as Uint8Array<ArrayBuffer>
+  return new Uint8Array(bytes)
+}
+
+/**
+ * Names a WebCrypto failure without repeating its message. A `DOMException`'s name
+ * (`DataError`, `NotSupportedError`, `OperationError`, `InvalidAccessError`) says what went
+ * wrong; its message is implementation text that we do not control, so it never reaches our
+ * errors, where it could one day echo key material.
+ */
+export function webCryptoFailureName(error: unknown): string {
+  if (typeof error === 'object' && error !== null) {
+    const name = (error as { name?: unknown }).name
+    if (typeof name === 'string' && name.length > 0 && name.length < 40) return name
+  }
+  return typeof error
+}
+
+/**
+ * Turns a rejected WebCrypto call into a `CryptoError`. `NotSupportedError` means the runtime
+ * does not implement the algorithm or curve, so it becomes `unsupported-key`; anything else
+ * gets the caller's reason. The original error is not attached as `cause` (see above).
+ *
+ * @param action - what we were doing, e.g. `import the PKCS#8 EC P-384 key`.
+ */
+export function webCryptoError(
+  error: unknown,
+  reason: CryptoErrorReason,
+  action: string,
+): CryptoError {
+  const name = webCryptoFailureName(error)
+  const finalReason = name === 'NotSupportedError' ? 'unsupported-key' : reason
+  return new CryptoError(finalReason, `WebCrypto could not ${action} (${name})`)
 }
