@@ -53,10 +53,17 @@ afterAll(async () => {
 
 /**
  * The client's request timeout. The store's per-operation limit is half of it; the lock lives
- * one second; a waiter waits twice the timeout. The bound below covers the worst path (store
- * operations at their limit, the lock wait, the request) with room for a loaded machine.
+ * as long as it (rounded up to seconds); a waiter waits twice the timeout. The bound below covers
+ * the worst path (store operations at their limit, the lock wait, the request) with room for a
+ * loaded machine.
+ *
+ * Every case here expects its token requests to succeed, and the same timeout bounds them: it
+ * must be a limit a token request to the in-process sandbox never reaches, even with five cases
+ * at once on a machine busy with other test files. At 1 s it did: under load (three CPU-bound
+ * processes on the 2 cores) a request timed out in each of two runs, and the case failed
+ * with `TokenError: … timed out after 1000 ms`. 3 s keeps every store fault's path short.
  */
-const timeoutMs = 1_000
+const timeoutMs = 3_000
 const settleWithinMs = 20_000
 
 function backendClient(logger: CapturingLogger, scopes = ['system/Patient.rs']): Client {

@@ -147,7 +147,9 @@ describe('Session.fetch', () => {
     const { session: s, time } = session(tokens('at-1', 'rt-1'), clock(), { fetch })
     time.advance(250)
     await s.fetch('Observation?patient=1')
-    await expect(s.fetch('https://evil.example/fhir')).rejects.toThrow(/only to URLs under/)
+    await expect(s.fetch('https://evil.example/fhir')).rejects.toThrow(
+      /sent only under the FHIR baseUrl/,
+    )
     expect(seen).toEqual(['https://ehr.example.org/fhir/Observation?patient=1 Bearer at-2'])
   })
 })

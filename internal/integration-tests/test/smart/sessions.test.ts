@@ -252,10 +252,10 @@ describe('sessions over time', () => {
     const session = await signedIn(appClient(fixture, 'public'))
     fixture.sandbox.clearRequests()
     await expect(session.fetch(`${fixture.sandbox.origin}/token/introspection`)).rejects.toThrow(
-      /only to URLs under/,
+      /sent only under the FHIR baseUrl/,
     )
     await expect(session.fetch('https://evil.example/fhir/Patient/1')).rejects.toThrow(
-      /only to URLs under/,
+      /sent only under the FHIR baseUrl/,
     )
     expect(fixture.sandbox.requests).toHaveLength(0)
   })

@@ -22,6 +22,13 @@ import {
 import { type LaunchRecord, type StoreCallLimits, saveLaunch, takeLaunch } from './launch-record.js'
 
 /**
+ * `session.fetch`'s rules travel with the launch: the flow that completes an authorization goes
+ * on to its first request, and one chunk costs less than two (a chunk starts gzip's dictionary
+ * from nothing). A session resumed without a launch loads this module on its first request too.
+ */
+export { bearerFetch } from '../tokens/bearer-fetch.js'
+
+/**
  * `client.beginAuthorization`: `authorizationUrl` plus a fresh `nonce` when `openid` is asked,
  * and — with a store — the launch kept under its `state` for 600 s, so that any process or tab
  * holding the same store can finish it. Without a store the caller keeps `codeVerifier` (and
@@ -40,12 +47,14 @@ export async function beginAuthorization(
   const options = context.readOptions(input, 'beginAuthorization')
   const store = context.checks.optionalStore(options.store)
   const started = await (await source.implementation()).startAuthorization(options)
-  const form = started.params === undefined ? {} : { params: started.params }
+  const result: BeginAuthorizationResult = {
+    authUrl: started.authUrl,
+    state: started.state,
+    ...(started.params === undefined ? {} : { params: started.params }),
+  }
   if (store === undefined) {
     return {
-      authUrl: started.authUrl,
-      state: started.state,
-      ...form,
+      ...result,
       codeVerifier: started.codeVerifier,
       ...(started.nonce === undefined ? {} : { nonce: started.nonce }),
     }
@@ -63,7 +72,7 @@ export async function beginAuthorization(
     },
     storeLimits(context, options.signal),
   )
-  return { authUrl: started.authUrl, state: started.state, ...form }
+  return result
 }
 
 /**

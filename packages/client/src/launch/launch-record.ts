@@ -1,5 +1,6 @@
 import { type KeyValueStore, StoreError } from '@fhir-auth/core'
 import {
+  describeKind,
   raceSignal,
   sanitizeCause,
   sha256Base64Url,
@@ -72,7 +73,7 @@ export async function takeLaunch(
   })
   if (text === undefined || text === null) return undefined
   if (typeof text !== 'string') {
-    throw new StoreError('take', `the launch store returned ${kindOf(text)} instead of a string`)
+    throw new StoreError('take', `the launch store returned ${describeKind(text)}, not a string`)
   }
   const record = parseLaunch(text)
   if (record === undefined || record.state !== state) return undefined
@@ -98,13 +99,9 @@ function guarded<T>(
       stopped(`no answer within ${limits.timeoutMs} ms`),
     ).catch((error: unknown) => {
       if (error instanceof StoreError) throw error
-      throw stopped(error instanceof Error ? sanitizeCause(error).name : kindOf(error))
+      throw stopped(error instanceof Error ? sanitizeCause(error).name : describeKind(error))
     })
   return raceSignal(limited, limits.signal, () => stopped('aborted by the caller'))
-}
-
-function kindOf(value: unknown): string {
-  return value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`
 }
 
 /** A record this library wrote, member by member; anything else (corrupted, foreign) is none. */

@@ -1,9 +1,10 @@
-import { ConfigurationError, defaultTimeoutMs, type Logger, TokenSet } from '@fhir-auth/core'
+import { ConfigurationError, defaultTimeoutMs, TokenSet } from '@fhir-auth/core'
+import { isNonBlankString } from '@fhir-auth/core/internal'
 import type { IdTokenValidator } from '../identity/id-token-validator.js'
 import type { UdapTrustOptions } from '../operation-options.js'
 import type { ProtocolContext } from '../protocol-context.js'
 import type { ProtocolImplementation } from '../protocol-implementation.js'
-import { Session, type TokensListener } from './session.js'
+import { Session, sessionRefreshModule, type TokensListener } from './session.js'
 
 /** What a session needs from its client. */
 export interface SessionSource {
@@ -23,10 +24,8 @@ export interface SessionSource {
 }
 
 /**
- * A session on this client: `session.fetch` under the configured `baseUrl`, refreshes through
- * the protocol's refresh grant (UDAP: with `trust`, the trust inputs its token endpoint is
- * validated with when the client has validated none), and a new ID token in a refresh response
- * validated (same `sub`, OIDC Core §12.2) when the grant includes `openid`.
+ * A session on this client: `session.fetch` under the configured `baseUrl`, and refreshes
+ * through the protocol's refresh grant (see `refreshTokens`, loaded with the first refresh).
  *
  * @internal
  */
@@ -36,54 +35,17 @@ export function createSession(
   onTokens: TokensListener | undefined,
   trust: Partial<UdapTrustOptions> = {},
 ): Session {
-  const { context } = source
-  const logger: Logger = context.options.logger
+  const { options, config } = source.context
   return new Session({
     tokens,
-    baseUrl: context.config.baseUrl,
-    fetch: context.options.fetch,
-    now: context.options.now,
+    baseUrl: config.baseUrl,
+    fetch: options.fetch,
+    now: options.now,
     onTokens,
-    timeoutMs: context.options.timeoutMs ?? defaultTimeoutMs,
-    // Shared by every caller waiting on it: it runs under the client's time limit, not under
-    // one caller's signal.
-    refresh: async (current, options) => {
-      const obtainedAt = context.options.now()
-      const implementation = await source.implementation()
-      const response = await implementation.refreshToken({
-        refreshToken: current.refreshToken as string,
-        scopes: options.scopes,
-        ...trust,
-      })
-      const idToken = response.id_token
-      const idTokenClaims =
-        expectsIdToken(current) && typeof idToken === 'string'
-          ? await source.identity.validate(idToken, {
-              subject: current.idTokenClaims?.sub as string | undefined,
-            })
-          : undefined
-      return current.withRefresh(response, {
-        obtainedAt,
-        idTokenClaims,
-        logger,
-        clock: context.options.now,
-      })
-    },
+    timeoutMs: options.timeoutMs ?? defaultTimeoutMs,
+    refresh: async (current, { scopes }) =>
+      (await sessionRefreshModule()).refreshTokens(source, trust, current, scopes),
   })
-}
-
-/**
- * Whether a refresh response's ID token is validated: when the grant asked for `openid` (a server
- * may leave it out of the granted `scope`), was granted it, or already has a verified identity.
- *
- * @see https://openid.net/specs/openid-connect-core-1_0.html#RefreshTokenResponse OIDC Core §12.2
- */
-function expectsIdToken(tokens: TokenSet): boolean {
-  return (
-    tokens.idTokenClaims !== undefined ||
-    tokens.requestedScopes.includes('openid') ||
-    tokens.scopes.includes('openid')
-  )
 }
 
 /**
@@ -117,9 +79,7 @@ export function readTokens(value: unknown, context: ProtocolContext): TokenSet {
     if (tokens !== undefined) return tokens
   } else if (
     typeof value === 'object' &&
-    value !== null &&
-    typeof (value as { access_token?: unknown }).access_token === 'string' &&
-    (value as { access_token: string }).access_token.trim() !== ''
+    isNonBlankString((value as { access_token?: unknown } | null)?.access_token)
   ) {
     return TokenSet.fromResponse(value as { access_token: string }, {
       obtainedAt: context.options.now(),

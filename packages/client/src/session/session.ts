@@ -1,21 +1,17 @@
-import {
-  ConfigurationError,
-  type FetchLike,
-  StoreError,
-  TokenError,
-  type TokenSet,
-} from '@fhir-auth/core'
-import {
-  abortedByCaller,
-  optionalScopes,
-  optionalSignal,
-  raceSignal,
-  readOptions,
-  sanitizeCause,
-  timeLimited,
-} from '@fhir-auth/core/internal'
+import { ConfigurationError, type FetchLike, TokenError, type TokenSet } from '@fhir-auth/core'
+import { lazy, optionalScopes, optionalSignal, readOptions } from '@fhir-auth/core/internal'
 import type { BearerFetchInput } from '../tokens/bearer-fetch.js'
 import { onDemandBearerFetch } from '../tokens/on-demand-bearer-fetch.js'
+
+/**
+ * How a session refreshes (one refresh shared by concurrent callers, `onTokens` under its time
+ * limit) and the client's refresh grant: loaded with the first refresh, like `session.fetch`'s
+ * rules with the first request. A chunk that fails to load fails that refresh before anything
+ * is sent, and is loaded again by the next one.
+ *
+ * @internal
+ */
+export const sessionRefreshModule = lazy(() => import('./session-refresh.js'))
 
 /** Options of {@link Session.accessToken}. */
 export interface AccessTokenOptions {
@@ -64,7 +60,21 @@ export interface SessionDependencies {
 export class Session {
   #tokens: TokenSet
   readonly #dependencies: SessionDependencies
-  #refreshing: Promise<TokenSet> | undefined
+  /** Shares one refresh between concurrent callers; its code loads with the first refresh. */
+  readonly #refresher = lazy(() =>
+    sessionRefreshModule().then(({ SessionRefresher }) => {
+      const session = this
+      return new SessionRefresher({
+        dependencies: this.#dependencies,
+        get tokens() {
+          return session.#tokens
+        },
+        set tokens(tokens) {
+          session.#tokens = tokens
+        },
+      })
+    }),
+  )
   /**
    * `fetch` with `Authorization: Bearer` for URLs under `baseUrl` (relative URLs resolve
    * against it); on a 401 it refreshes once and sends the request again when it can be replayed.
@@ -143,43 +153,11 @@ export class Session {
   }
 
   /** The refresh in flight, or a new one; this caller waits until its signal fires. */
-  #joinRefresh(
+  async #joinRefresh(
     options: { readonly scopes?: readonly string[] | undefined },
     signal: AbortSignal | undefined,
   ): Promise<TokenSet> {
-    return raceSignal(
-      () => {
-        if (this.#refreshing !== undefined) return this.#refreshing
-        if (this.#tokens.refreshToken === undefined) {
-          return Promise.reject(
-            new TokenError({ message: 'the session has no refresh token: authorize again' }),
-          )
-        }
-        const refreshing = this.#refreshOnce(options)
-        this.#refreshing = refreshing
-        const clear = () => {
-          if (this.#refreshing === refreshing) this.#refreshing = undefined
-        }
-        refreshing.then(clear, clear)
-        return refreshing
-      },
-      signal,
-      () =>
-        new TokenError(
-          { message: 'waiting for the session refresh was aborted by the caller' },
-          { cause: abortedByCaller('token_endpoint') },
-        ),
-    )
-  }
-
-  async #refreshOnce(options: {
-    readonly scopes?: readonly string[] | undefined
-  }): Promise<TokenSet> {
-    const tokens = await this.#dependencies.refresh(this.#tokens, options)
-    this.#tokens = tokens
-    const { onTokens, timeoutMs } = this.#dependencies
-    if (onTokens !== undefined) await notify(onTokens, tokens, timeoutMs)
-    return tokens
+    return (await this.#refresher()).join(options, signal)
   }
 
   /** A summary safe to log: the redacted tokens. */
@@ -190,28 +168,5 @@ export class Session {
   /** Node's `util.inspect` shows the redacted summary. */
   [Symbol.for('nodejs.util.inspect.custom')](): string {
     return `Session ${JSON.stringify(this.toJSON())}`
-  }
-}
-
-/**
- * Calls the application's `onTokens` within the time limit. Its failure is reported as a
- * StoreError naming only the error's class: its message could quote the tokens it was given.
- */
-async function notify(
-  onTokens: TokensListener,
-  tokens: TokenSet,
-  timeoutMs: number,
-): Promise<void> {
-  const failed = (why: string) =>
-    new StoreError('set', `onTokens failed to keep the new tokens (${why})`)
-  try {
-    await timeLimited(
-      () => onTokens(tokens),
-      timeoutMs,
-      () => failed(`not finished within ${timeoutMs} ms`),
-    )
-  } catch (error) {
-    if (error instanceof StoreError) throw error
-    throw failed(sanitizeCause(error).name)
   }
 }

@@ -33,6 +33,9 @@ export interface BearerFetchOptions {
 
 const maxRedirects = 5
 
+/** Why a URL is refused, ending every message about one. */
+const onlyUnderBase = 'the access token is sent only under the FHIR baseUrl'
+
 /**
  * A `fetch` that adds `Authorization: Bearer <token>` to requests under the FHIR base URL and
  * nowhere else: a relative URL resolves against `baseUrl`; any URL on another origin or outside
@@ -56,18 +59,15 @@ export function bearerFetch(
     return async () => {
       throw new ConfigurationError({
         invalidAttribute: 'baseUrl',
-        message:
-          'fetch needs the FHIR baseUrl in the configuration: the token is sent only under it',
+        message: `fetch needs baseUrl in the configuration: ${onlyUnderBase}`,
       })
     }
   }
   const base = new URL(options.baseUrl)
   const basePath = base.pathname.replace(/\/+$/, '')
+  // The base path itself, with or without a trailing slash, or anything below it.
   const isUnderBase = (url: URL) =>
-    url.origin === base.origin &&
-    (url.pathname === basePath ||
-      url.pathname === `${basePath}/` ||
-      url.pathname.startsWith(`${basePath}/`))
+    url.origin === base.origin && `${url.pathname}/`.startsWith(`${basePath}/`)
   const resolve = (raw: string): URL => {
     let url: URL
     try {
@@ -184,7 +184,7 @@ function headersWith(given: RequestInit['headers'], token: string): Headers {
   } catch {
     throw new ConfigurationError({
       invalidAttribute: 'headers',
-      message: 'the request headers are not valid HTTP headers (names and values)',
+      message: 'headers are not valid HTTP header names and values',
     })
   }
   headers.set('authorization', `Bearer ${token}`)
@@ -276,6 +276,6 @@ function sameRequestAfterRedirect(status: number, init: RequestInit): boolean {
 function refused(why: string): ConfigurationError {
   return new ConfigurationError({
     invalidAttribute: 'url',
-    message: `the request URL ${why}: the access token is sent only to URLs under the FHIR baseUrl`,
+    message: `the request URL ${why}: ${onlyUnderBase}`,
   })
 }

@@ -38,19 +38,6 @@ export interface ExpiryCheckOptions {
 
 const serializedVersion = 1
 
-/** The string members of a SMART token response, by TokenSet name. */
-const stringMembers = {
-  tokenType: 'token_type',
-  refreshToken: 'refresh_token',
-  idToken: 'id_token',
-  patient: 'patient',
-  encounter: 'encounter',
-  fhirUser: 'fhirUser',
-  smartStyleUrl: 'smart_style_url',
-  intent: 'intent',
-  tenant: 'tenant',
-} as const
-
 /**
  * The tokens of one grant, read once from the server's response: typed members with the SMART
  * launch context, when the access token expires, and the granted scopes. Members of the wrong
@@ -63,32 +50,34 @@ const stringMembers = {
  * @see https://www.rfc-editor.org/rfc/rfc6749#section-5.1 RFC 6749 §5.1
  */
 export class TokenSet {
-  readonly accessToken: string
+  // The members are declared, not defined: the constructor assigns each once, so a bundle carries
+  // no field list for them (target ES2022 would emit one).
+  declare readonly accessToken: string
   /** `token_type` as sent; `'Bearer'` when absent. */
-  readonly tokenType: string
+  declare readonly tokenType: string
   /** `undefined` when the server gave no `expires_in`. */
-  readonly expiresAt: Date | undefined
+  declare readonly expiresAt: Date | undefined
   /**
    * The granted `scope`, else the scopes asked for: `string[]` as DESIGN §8 has it (an array of
    * this set's own, so changing it changes nothing else).
    */
-  readonly scopes: string[]
-  readonly refreshToken: string | undefined
-  readonly idToken: string | undefined
+  declare readonly scopes: string[]
+  declare readonly refreshToken: string | undefined
+  declare readonly idToken: string | undefined
   /** The claims of the ID token after validation. */
-  readonly idTokenClaims: Readonly<Record<string, unknown>> | undefined
-  readonly patient: string | undefined
-  readonly encounter: string | undefined
-  readonly fhirUser: string | undefined
-  readonly fhirContext: readonly FhirContextItem[]
-  readonly needPatientBanner: boolean | undefined
-  readonly smartStyleUrl: string | undefined
-  readonly intent: string | undefined
-  readonly tenant: string | undefined
+  declare readonly idTokenClaims: Readonly<Record<string, unknown>> | undefined
+  declare readonly patient: string | undefined
+  declare readonly encounter: string | undefined
+  declare readonly fhirUser: string | undefined
+  declare readonly fhirContext: readonly FhirContextItem[]
+  declare readonly needPatientBanner: boolean | undefined
+  declare readonly smartStyleUrl: string | undefined
+  declare readonly intent: string | undefined
+  declare readonly tenant: string | undefined
   /** The response as received. */
-  readonly raw: Readonly<TokenResponseInput>
+  declare readonly raw: Readonly<TokenResponseInput>
   /** When the request was sent, by the client's clock. */
-  readonly obtainedAt: Date
+  declare readonly obtainedAt: Date
   readonly #requestedScopes: readonly string[]
   readonly #clock: (() => Date) | undefined
 
@@ -98,30 +87,31 @@ export class TokenSet {
         event: 'tokens.member_type',
         member,
       })
-    const text = (member: string): string | undefined => {
+    // A member of this JSON type, else none (and a warning when it was there but of another type).
+    const read = <T>(member: string, type: 'string' | 'boolean'): T | undefined => {
       const value = raw[member]
       if (value === undefined || value === null) return undefined
-      if (typeof value === 'string') return value
-      warn(member, 'a string')
+      if (typeof value === type) return value as T
+      warn(member, `a ${type}`)
       return undefined
     }
+    const text = (member: string) => read<string>(member, 'string')
     this.raw = raw
     this.obtainedAt = new Date(source.obtainedAt.getTime())
     this.#requestedScopes = Object.freeze([...(source.requestedScopes ?? [])])
     this.#clock = source.clock
     this.accessToken = raw.access_token
-    this.tokenType = text(stringMembers.tokenType) ?? 'Bearer'
-    this.refreshToken = text(stringMembers.refreshToken)
-    this.idToken = text(stringMembers.idToken)
-    this.patient = text(stringMembers.patient)
-    this.encounter = text(stringMembers.encounter)
-    this.smartStyleUrl = text(stringMembers.smartStyleUrl)
-    this.intent = text(stringMembers.intent)
-    this.tenant = text(stringMembers.tenant)
+    this.tokenType = text('token_type') ?? 'Bearer'
+    this.refreshToken = text('refresh_token')
+    this.idToken = text('id_token')
+    this.patient = text('patient')
+    this.encounter = text('encounter')
+    this.smartStyleUrl = text('smart_style_url')
+    this.intent = text('intent')
+    this.tenant = text('tenant')
     this.idTokenClaims = source.idTokenClaims
     const claimedUser = source.idTokenClaims?.fhirUser
-    this.fhirUser =
-      text(stringMembers.fhirUser) ?? (typeof claimedUser === 'string' ? claimedUser : undefined)
+    this.fhirUser = text('fhirUser') ?? (typeof claimedUser === 'string' ? claimedUser : undefined)
     const lifetime = expiresInSeconds(raw.expires_in)
     if (lifetime === undefined && raw.expires_in !== undefined && raw.expires_in !== null)
       warn('expires_in', 'a number of seconds')
@@ -130,10 +120,7 @@ export class TokenSet {
     const scope = text('scope')
     this.scopes =
       scope === undefined ? [...this.#requestedScopes] : scope.split(' ').filter((s) => s !== '')
-    const banner = raw.need_patient_banner
-    if (banner !== undefined && banner !== null && typeof banner !== 'boolean')
-      warn('need_patient_banner', 'a boolean')
-    this.needPatientBanner = typeof banner === 'boolean' ? banner : undefined
+    this.needPatientBanner = read<boolean>('need_patient_banner', 'boolean')
     this.fhirContext = readFhirContext(raw.fhirContext, warn)
     Object.freeze(this)
   }
