@@ -162,6 +162,7 @@ export class UdapProtocol implements ProtocolImplementation {
         event: 'udap.token.client_credentials',
       },
     )
+    refuseSmartCredentials(options)
     const scopes = usableScopes(
       this.#context.checks.optionalScopes(options.scopes, 'scopes') ?? config.scopes,
     )
