@@ -342,21 +342,6 @@ describe('UdapProtocol: client credentials belong to b2b', () => {
   )
 })
 
-describe('UdapProtocol: client credentials sign with the configured identity only', () => {
-  it.each(['clientSecret', 'privateKey', 'kid'])(
-    'requestBackendToken refuses %s (a SMART credential) before anything is signed or sent',
-    async (credential) => {
-      const { protocol } = harness({ clientId: 'client-1', tokenEndpoint })
-      const error = await configurationRejection(
-        protocol.requestBackendToken({ [credential]: 'x' } as never),
-      )
-      expect(error.invalidAttribute).toBe(credential)
-      expect(udap.prepareUdapSigner).not.toHaveBeenCalled()
-      expect(udap.requestUdapClientCredentialsToken).not.toHaveBeenCalled()
-    },
-  )
-})
-
 describe('UdapProtocol: validated metadata', () => {
   it('validates once per community and trust inputs; other inputs validate again', async () => {
     const { protocol } = harness()

@@ -162,7 +162,6 @@ export class UdapProtocol implements ProtocolImplementation {
         event: 'udap.token.client_credentials',
       },
     )
-    refuseSmartCredentials(options)
     const scopes = usableScopes(
       this.#context.checks.optionalScopes(options.scopes, 'scopes') ?? config.scopes,
     )
