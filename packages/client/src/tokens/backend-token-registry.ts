@@ -40,7 +40,15 @@ export class BackendTokenRegistry {
     const options = this.#context.readOptions(input, 'backendTokens')
     const store = optionalStore(options.store)
     const minValiditySeconds = readMinValidity(options.minValiditySeconds)
-    const { store: _store, minValiditySeconds: _min, ...request } = options
+    // `signal` is no option here (the type leaves it out): one caller's signal must not abort
+    // the token requests every caller of this entry shares. A caller bounds its own wait with
+    // `fetch(input, { signal })`.
+    const {
+      store: _store,
+      minValiditySeconds: _min,
+      signal: _signal,
+      ...request
+    } = options as typeof options & { readonly signal?: unknown }
     return new BackendTokens({
       baseUrl: this.#context.config.baseUrl,
       fetch: this.#context.options.fetch,
