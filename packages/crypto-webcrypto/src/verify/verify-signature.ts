@@ -34,8 +34,9 @@ interface CachedVerificationKey {
  * cannot verify, so the answer is `false`, not an error. ECDSA signatures are JOSE `r‖s` sized
  * for the key's curve (core re-pads X.509 signatures to the issuer's curve).
  *
- * @throws CryptoError `invalid-key` for an SPKI that is not DER or names an unknown key type;
- *   `invalid-signature` for an algorithm name that is not one of RS/PS/ES 256/384/512, or
+ * @throws CryptoError `invalid-key` for an SPKI that is not DER or that WebCrypto cannot import;
+ *   `unsupported-key` for a key type, curve or point form core does not support
+ *   (`readPublicKeyType`); `invalid-signature` for an algorithm name that is not one of RS/PS/ES 256/384/512, or
  *   for bytes that are not `Uint8Array`s.
  * @see https://www.rfc-editor.org/rfc/rfc7518#section-3
  */
