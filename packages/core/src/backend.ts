@@ -62,3 +62,13 @@ export { decodeDerOid, encodeDerOid } from './x509/object-identifier.js'
 export { checkPathRules } from './x509/path-rules.js'
 export { decodePemBlocks, encodePem } from './x509/pem.js'
 export { signatureAlgorithmOf } from './x509/signature-algorithm.js'
+// Not in `core/verification`: a bundle reaches every file an entry re-exports, and verifying a
+// signature needs only the key type (`readPublicKeyType`), not the whole SPKI reader.
+export {
+  describeEcPublicKey,
+  describeSubjectPublicKeyInfo,
+  ecPublicKeyOid,
+  namedCurvesByOid,
+  type PublicKeyDescription,
+  rsaEncryptionOid,
+} from './x509/spki.js'

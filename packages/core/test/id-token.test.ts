@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import {
+  base64UrlDecode,
   base64UrlEncode,
   base64UrlEncodeText,
   type CryptoBackend,
@@ -318,6 +319,26 @@ describe('publicJwkToSpki', () => {
       const pair = await generateTestKeyPair(algorithm, curve)
       expect(publicJwkToSpki(pair.publicJwk as Jwk)).toEqual(pair.spki)
     }
+  })
+
+  it('writes long-form DER lengths and minimal integers (RSA 4096, a modulus with leading zeros)', async () => {
+    const { publicKey } = (await crypto.subtle.generateKey(
+      {
+        name: 'RSASSA-PKCS1-v1_5',
+        hash: 'SHA-256',
+        modulusLength: 4096,
+        publicExponent: Uint8Array.of(1, 0, 1),
+      },
+      true,
+      ['sign', 'verify'],
+    )) as CryptoKeyPair
+    const spki = new Uint8Array(await crypto.subtle.exportKey('spki', publicKey))
+    const jwk = (await crypto.subtle.exportKey('jwk', publicKey)) as Jwk
+    expect(publicJwkToSpki(jwk)).toEqual(spki)
+    // Two zero octets before the modulus (base64url 'AAA' + the rest re-aligned): same key.
+    const modulus = base64UrlDecode(jwk.n as string) as Uint8Array
+    const padded = base64UrlEncode(Uint8Array.from([0, 0, ...modulus]))
+    expect(publicJwkToSpki({ ...jwk, n: padded })).toEqual(spki)
   })
 
   it('refuses keys it cannot turn into a verification key', () => {

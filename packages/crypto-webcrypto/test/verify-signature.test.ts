@@ -131,6 +131,38 @@ describe('verifySignature', () => {
     expect(malformed).toBeInstanceOf(CryptoError)
   })
 
+  it('refuses keys WebCrypto would import but core does not support, with the reasons core gives', async () => {
+    // clientEc256Spki is 0x30 0x59, the 21-byte P-256 AlgorithmIdentifier, then the BIT STRING.
+    const ecSpki = pemBody(clientEc256Spki, 'PUBLIC KEY')
+    const algorithm = ecSpki.subarray(2, 23)
+    const point = ecSpki.subarray(ecSpki.length - 65)
+    // A compressed point: the platforms decompress it, core's SPKI reader refuses it.
+    const compressed = Uint8Array.of(
+      ((point[64] as number) & 1) === 0 ? 2 : 3,
+      ...point.subarray(1, 33),
+    )
+    const compressedSpki = Uint8Array.of(0x30, 21 + 36, ...algorithm, 0x03, 34, 0, ...compressed)
+    // A negative RSA modulus inside an otherwise well-formed SPKI.
+    const rsaSpki = await spkiOf(clientRsaKey, { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' })
+    const negative = rsaSpki.slice()
+    // 0x30 82 01 22, AlgorithmIdentifier (15), 0x03 82 01 0f 00, 0x30 82 01 0a, 0x02 82 01 01 00.
+    expect([...negative.subarray(28, 33)]).toEqual([0x02, 0x82, 0x01, 0x01, 0x00])
+    // The sign octet 0x00 becomes 0x80: the modulus reads as negative.
+    negative[32] = 0x80
+    const reasons: string[] = []
+    for (const [algorithm, publicKeySpki] of [
+      ['ES256', compressedSpki],
+      ['RS256', negative],
+    ] as const) {
+      const error = await rejectionOf(
+        backend.verifySignature({ algorithm, publicKeySpki, data, signature: data }),
+      )
+      expect(error).toBeInstanceOf(CryptoError)
+      reasons.push((error as CryptoError).reason)
+    }
+    expect(reasons).toEqual(['unsupported-key', 'invalid-key'])
+  })
+
   it('refuses a check without byte arrays', async () => {
     for (const check of [
       undefined,

@@ -2,6 +2,8 @@ import type { CryptoBackend, VerificationAlgorithm } from '../crypto/backend.js'
 import { base64UrlDecode } from '../crypto/base64.js'
 import type { Jwk } from '../crypto/jwk.js'
 import { IdTokenError } from '../errors/id-token-error.js'
+// Through the entry the backend's `verifySignature` imports, so both load one chunk; the entry
+// holds no X.509 reader but the key type one (ADR 0012).
 import { type DecodedJws, decodeCompactJws } from '../verification.js'
 import type { JsonWebKeySet } from './json-web-key-set.js'
 import { publicJwkToSpki } from './public-jwk-spki.js'

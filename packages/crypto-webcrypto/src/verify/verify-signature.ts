@@ -4,7 +4,7 @@ import {
   BoundedCache,
   bytesCacheKey,
   bytesEqual,
-  describeSubjectPublicKeyInfo,
+  readPublicKeyType,
 } from '@fhir-auth/core/verification'
 import type { SubtleSource } from '../subtle.js'
 import {
@@ -27,15 +27,16 @@ interface CachedVerificationKey {
 
 /**
  * Makes the backend's `verifySignature`: imports the SubjectPublicKeyInfo for the algorithm
- * (RS*, PS*, ES*; the EC curve comes from the SPKI, read by core) and verifies.
+ * (RS*, PS*, ES*; the key type and EC curve come from the SPKI, read by core) and verifies.
  *
  * Imported keys are cached per SPKI and algorithm in a bounded LRU map, because an RSA key is
  * bound to its hash at import. A key of the wrong type for the algorithm (an RSA key for ES256)
  * cannot verify, so the answer is `false`, not an error. ECDSA signatures are JOSE `r‖s` sized
  * for the key's curve (core re-pads X.509 signatures to the issuer's curve).
  *
- * @throws CryptoError `invalid-key` for an SPKI that is not DER or names an unknown key type;
- *   `invalid-signature` for an algorithm name that is not one of RS/PS/ES 256/384/512, or
+ * @throws CryptoError `invalid-key` for an SPKI that is not DER or that WebCrypto cannot import;
+ *   `unsupported-key` for a key type, curve or point form core does not support
+ *   (`readPublicKeyType`); `invalid-signature` for an algorithm name that is not one of RS/PS/ES 256/384/512, or
  *   for bytes that are not `Uint8Array`s.
  * @see https://www.rfc-editor.org/rfc/rfc7518#section-3
  */
@@ -93,7 +94,9 @@ async function verificationKey(
   const cacheKey = `${profile.family}:${profile.family === 'ECDSA' ? '' : profile.hash}:${bytesCacheKey(spki)}`
   const cached = cache.get(cacheKey)
   if (cached !== undefined && bytesEqual(cached.spki, spki)) return cached.key
-  const publicKey = describeSubjectPublicKeyInfo(spki)
+  // The key type and curve only: WebCrypto's import checks the numbers, and the whole SPKI
+  // reader would bring core's X.509 code into the ID token path.
+  const publicKey = readPublicKeyType(spki)
   if ((profile.family === 'ECDSA') !== (publicKey.type === 'EC')) return undefined
   let key: CryptoKey
   try {
