@@ -31,7 +31,6 @@ export function checkFlow(protocol: Protocol, value: unknown): UdapFlow | null {
       invalidAttribute: 'flow',
       invalidValue: value,
       validValues: [smartFlowText],
-      message: 'flow is a UDAP option (b2b, b2c, tiered_oauth); a SMART client takes none',
     })
   }
   if (absent) return 'b2b'
