@@ -54,6 +54,6 @@ export function checkClientCredentialsFlow(flow: UdapFlow | null, operation: str
     invalidAttribute: 'flow',
     invalidValue: flow,
     validValues: ['b2b'],
-    message: `${operation} (client credentials) is a b2b operation; this UDAP client's flow is ${flow}, which uses the authorization code only`,
+    message: `${operation} (client credentials) is for flow b2b; this client's flow is ${flow}`,
   })
 }
