@@ -85,10 +85,9 @@ export class SmartProtocol implements ProtocolImplementation {
   async authorizationUrl(
     input: AuthorizationUrlOptions | undefined,
   ): Promise<AuthorizationUrlResult> {
-    const { authUrl, state, codeVerifier, params } = await this.#authorize(input, false)
-    return params === undefined
-      ? { authUrl, state, codeVerifier }
-      : { authUrl, state, codeVerifier, params }
+    // What beginAuthorization keeps besides the request stays out of the spec's result.
+    const { nonce, redirectUri, scopes, ...result } = await this.#authorize(input, false)
+    return result
   }
 
   startAuthorization(input: AuthorizationUrlOptions | undefined): Promise<StartedAuthorization> {
