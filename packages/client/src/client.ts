@@ -38,6 +38,7 @@ import type {
 } from './operation-options.js'
 import { ProtocolContext } from './protocol-context.js'
 import type { ProtocolImplementation } from './protocol-implementation.js'
+import { optionalSeconds } from './seconds-option.js'
 import type { Session } from './session/session.js'
 import {
   createSession,
@@ -335,16 +336,7 @@ export class Client {
    */
   async validateIdToken(idToken: string, options?: ValidateIdTokenOptions): Promise<IdTokenClaims> {
     const checked = this.#context.readOptions(options, 'validateIdToken')
-    const maxAgeSeconds = checked.maxAgeSeconds
-    if (
-      maxAgeSeconds !== undefined &&
-      !(typeof maxAgeSeconds === 'number' && Number.isFinite(maxAgeSeconds) && maxAgeSeconds >= 0)
-    ) {
-      throw new ConfigurationError({
-        invalidAttribute: 'maxAgeSeconds',
-        message: 'maxAgeSeconds must be a number of seconds, 0 or more',
-      })
-    }
+    const maxAgeSeconds = optionalSeconds(checked.maxAgeSeconds, 'maxAgeSeconds')
     return this.#sessions.identity.validate(idToken, {
       nonce: checked.nonce,
       maxAgeSeconds,
