@@ -102,7 +102,7 @@ export class SmartDiscovery {
         message: 'baseUrl is required for SMART discovery',
       })
     }
-    const endpoint = safeUrl(smartConfigurationUrl(config.baseUrl))
+    const endpoint = smartConfigurationUrlOf(config.baseUrl)
     options.logger.info(`Fetching SMART configuration from ${endpoint}`, {
       event: 'smart.discovery',
     })
