@@ -19,12 +19,6 @@ export const clientTypes: readonly ClientType[] = Object.freeze([
 
 const protocols: readonly Protocol[] = Object.freeze(['smart', 'udap'])
 
-/** The client type of a client built without one: SMART clients are public; UDAP has none. */
-export const defaultClientTypes: Readonly<Record<Protocol, ClientType | null>> = Object.freeze({
-  smart: 'public',
-  udap: null,
-})
-
 /** The spec's `valid_values` text for any client type given to a UDAP client. */
 export const udapClientTypeText = 'client_type is not applicable for protocol udap'
 
@@ -77,4 +71,18 @@ export function checkClientType(protocol: Protocol, value: unknown): ClientType 
     invalidValue: value,
     validValues: clientTypes,
   })
+}
+
+/**
+ * The client type a client starts with: absent (`undefined` or `null`) is the protocol's default
+ * (SMART clients are public; UDAP has none), else {@link checkClientType}.
+ *
+ * @throws ConfigurationError `clientType`.
+ */
+export function resolveClientType(
+  protocol: Protocol,
+  value: string | null | undefined,
+): ClientType | null {
+  if (value === undefined || value === null) return protocol === 'smart' ? 'public' : null
+  return checkClientType(protocol, value)
 }

@@ -1,7 +1,6 @@
 import {
   ClientConfig,
   type ClientConfigInput,
-  ConfigurationError,
   type RegistrationResponse,
   type TokenResponse,
   type TokenSet,
@@ -15,8 +14,8 @@ import {
   checkClientType,
   checkClientTypeKind,
   checkProtocol,
-  defaultClientTypes,
   type Protocol,
+  resolveClientType,
 } from './client-type.js'
 import { checkFlow, type UdapFlow } from './flow.js'
 import type {
@@ -117,9 +116,7 @@ export class Client {
     // Spec order: client_type kind, protocol, default client type, client_type value.
     checkClientTypeKind(raw.clientType)
     const protocol = checkProtocol(raw.protocol ?? 'smart')
-    const explicitType = raw.clientType ?? null
-    const clientType =
-      explicitType === null ? defaultClientTypes[protocol] : checkClientType(protocol, explicitType)
+    const clientType = resolveClientType(protocol, raw.clientType)
     const flow = checkFlow(protocol, raw.flow)
     this.#protocol = protocol
     this.#context = new ProtocolContext(this.#config, resolveClientOptions(raw), clientType, flow)
