@@ -17,11 +17,6 @@ export const clientTypes: readonly ClientType[] = Object.freeze([
   'confidential_asymmetric',
 ])
 
-const protocols: readonly Protocol[] = Object.freeze(['smart', 'udap'])
-
-/** The spec's `valid_values` text for any client type given to a UDAP client. */
-export const udapClientTypeText = 'client_type is not applicable for protocol udap'
-
 /**
  * The spec's first check in `new Client`: a client type is absent or a string.
  *
@@ -46,7 +41,7 @@ export function checkProtocol(value: unknown): Protocol {
   throw new ConfigurationError({
     invalidAttribute: 'protocol',
     invalidValue: value,
-    validValues: protocols,
+    validValues: ['smart', 'udap'],
   })
 }
 
@@ -61,7 +56,8 @@ export function checkClientType(protocol: Protocol, value: unknown): ClientType 
     throw new ConfigurationError({
       invalidAttribute: 'clientType',
       invalidValue: value,
-      validValues: [udapClientTypeText],
+      // The spec's `valid_values` text for any client type given to a UDAP client.
+      validValues: ['client_type is not applicable for protocol udap'],
     })
   }
   if (typeof value === 'string' && (clientTypes as readonly string[]).includes(value))
