@@ -47,6 +47,22 @@ export function packageTestConfig(packageDirectory: string): ViteUserConfig {
 }
 
 /**
+ * {@link packageTestConfig} plus the package's type tests of its public API
+ * (`test/*.test-d.ts` and below): Vitest runs the compiler on them and reports each `expectTypeOf` as a
+ * test.
+ */
+export function packageTestConfigWithTypeTests(packageDirectory: string): ViteUserConfig {
+  const shared = packageTestConfig(packageDirectory)
+  return {
+    ...shared,
+    test: {
+      ...shared.test,
+      typecheck: { enabled: true, include: ['test/**/*.test-d.ts'], tsconfig: './tsconfig.json' },
+    },
+  }
+}
+
+/**
  * The settings StrykerJS runs a package's own tests with (`pnpm test:mutation`,
  * docs/testing.md): the shared settings as the `node` project, without the report file the CI
  * sums.

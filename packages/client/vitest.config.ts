@@ -1,16 +1,7 @@
 /**
- * The shared package settings, plus the type tests of the public API (`test/*.test-d.ts`):
- * Vitest runs the compiler on them and reports each `expectTypeOf` as a test.
+ * The shared package settings, plus the type tests of the public API (`test/*.test-d.ts`).
  */
 import { defineConfig } from 'vitest/config'
-import { packageTestConfig } from '../../vitest.shared.js'
+import { packageTestConfigWithTypeTests } from '../../vitest.shared.js'
 
-const shared = packageTestConfig(import.meta.dirname)
-
-export default defineConfig({
-  ...shared,
-  test: {
-    ...shared.test,
-    typecheck: { enabled: true, include: ['test/**/*.test-d.ts'], tsconfig: './tsconfig.json' },
-  },
-})
+export default defineConfig(packageTestConfigWithTypeTests(import.meta.dirname))

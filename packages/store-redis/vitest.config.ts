@@ -1,4 +1,7 @@
+/**
+ * The shared package settings, plus the type tests of the public API (`test/*.test-d.ts`).
+ */
 import { defineConfig } from 'vitest/config'
-import { packageTestConfig } from '../../vitest.shared.js'
+import { packageTestConfigWithTypeTests } from '../../vitest.shared.js'
 
-export default defineConfig(packageTestConfig(import.meta.dirname))
+export default defineConfig(packageTestConfigWithTypeTests(import.meta.dirname))

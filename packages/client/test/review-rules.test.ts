@@ -115,6 +115,24 @@ describe("a client's token sets read its clock", () => {
   })
 })
 
+describe('a session handed over as a token provider', () => {
+  it('accessToken and refresh work detached from the session, like fetch', async () => {
+    const server = fakeServer({
+      [discoveryUrl]: () => json(smartConfiguration),
+      [tokenUrl]: () => json({ access_token: 'at-2', token_type: 'Bearer', expires_in: 300 }),
+    })
+    const client = new Client(appConfig, { fetch: server.fetch, now: () => fixedNow })
+    const { accessToken, refresh } = client.resumeSession({
+      access_token: 'at-1',
+      refresh_token: 'rt-1',
+      expires_in: 300,
+    })
+    expect(await accessToken()).toBe('at-1')
+    expect((await refresh()).accessToken).toBe('at-2')
+    expect(await accessToken()).toBe('at-2')
+  })
+})
+
 describe('backendTokens().fetch', () => {
   it('a 401 to a body that cannot be sent again is handed over, and the refused token forgotten', async () => {
     let issued = 0

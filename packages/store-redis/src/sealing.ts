@@ -4,8 +4,11 @@ import { base64UrlDecode, base64UrlEncode, ConfigurationError, StoreError } from
 const sealedPrefix = 'fa1.'
 const ivBytes = 12
 
-/** 32 bytes, or an AES-GCM `CryptoKey` allowed to encrypt and decrypt. */
-export type EncryptionKeyInput = Uint8Array | CryptoKey
+/**
+ * 32 bytes (a `Uint8Array` or Node `Buffer`, or the `ArrayBuffer` that `crypto.subtle.exportKey('raw', …)`
+ * gives), or an AES-GCM `CryptoKey` allowed to encrypt and decrypt.
+ */
+export type EncryptionKeyInput = Uint8Array | ArrayBuffer | CryptoKey
 
 /**
  * Seals and opens store values with AES-256-GCM (WebCrypto), so a shared Redis holds no token
@@ -83,12 +86,11 @@ function splitSealed(sealed: string): [Uint8Array<ArrayBuffer>, Uint8Array<Array
 
 /** Checks the key's shape synchronously (so `redisStore` fails when made), then imports it. */
 function importEncryptionKey(input: EncryptionKeyInput): Promise<CryptoKey> {
-  if (input instanceof Uint8Array) {
-    if (input.length !== 32) throw invalidKey(`${input.length} bytes`)
-    return crypto.subtle.importKey('raw', new Uint8Array(input), 'AES-GCM', false, [
-      'encrypt',
-      'decrypt',
-    ])
+  if (input instanceof Uint8Array || input instanceof ArrayBuffer) {
+    // A copy: the caller may reuse or wipe its buffer once the store is made.
+    const bytes = new Uint8Array(input.slice(0))
+    if (bytes.length !== 32) throw invalidKey(`${bytes.length} bytes`)
+    return crypto.subtle.importKey('raw', bytes, 'AES-GCM', false, ['encrypt', 'decrypt'])
   }
   if (isAesGcm256Key(input)) return Promise.resolve(input)
   throw invalidKey(

@@ -97,6 +97,83 @@ describe('what Redis holds', () => {
   })
 })
 
+describe('encryptionKey forms', () => {
+  it('32 bytes as a Uint8Array, a Buffer or an ArrayBuffer (exportKey raw) are the same key', async () => {
+    const generated = await crypto.subtle.generateKey({ name: 'AES-GCM', length: 256 }, true, [
+      'encrypt',
+      'decrypt',
+    ])
+    const raw = await crypto.subtle.exportKey('raw', generated)
+    const fromArrayBuffer = redisStore(redis, { encryptionKey: raw })
+    await fromArrayBuffer.set('fhir-auth:forms', 'sealed-once', 60)
+    expect(await redis.get('fhir-auth:forms')).toMatch(/^fa1\./)
+    expect(
+      await redisStore(redis, { encryptionKey: new Uint8Array(raw) }).get('fhir-auth:forms'),
+    ).toBe('sealed-once')
+    expect(
+      await redisStore(redis, { encryptionKey: Buffer.from(raw) }).get('fhir-auth:forms'),
+    ).toBe('sealed-once')
+    expect(await redisStore(redis, { encryptionKey: generated }).get('fhir-auth:forms')).toBe(
+      'sealed-once',
+    )
+    expect(() => redisStore(redis, { encryptionKey: new ArrayBuffer(16) })).toThrow(
+      expect.objectContaining({ invalidAttribute: 'encryptionKey' }),
+    )
+  })
+})
+
+describe('the commands DESIGN §9 names', () => {
+  /** The real client, with every command it is sent recorded. */
+  function recordingClient() {
+    const sent: { command: string; args: unknown[] }[] = []
+    const record =
+      <A extends unknown[], R>(command: string, run: (...args: A) => Promise<R>) =>
+      (...args: A) => {
+        sent.push({ command, args })
+        return run(...args)
+      }
+    const client: RedisClientLike = {
+      get: record('get', (key: string) => redis.get(key)),
+      set: record(
+        'set',
+        (key: string, value: string, options: Parameters<RedisClientLike['set']>[2]) =>
+          redis.set(key, value, options),
+      ),
+      del: record('del', (key: string) => redis.del(key)),
+      getDel: record('getDel', (key: string) => redis.getDel(key)),
+    }
+    return { client, sent }
+  }
+
+  it('setIfAbsent is one SET NX EX: only the first of many concurrent callers wins, and the key expires', async () => {
+    const { client, sent } = recordingClient()
+    const store = redisStore(client, { prefix: 'nx:' })
+    const wins = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => store.setIfAbsent('fhir-auth:lock', `owner-${i}`, 30)),
+    )
+    expect(wins.filter(Boolean)).toHaveLength(1)
+    expect(sent.map((entry) => entry.command)).toEqual(Array(20).fill('set'))
+    expect(sent[0]?.args[2]).toEqual({ expiration: { type: 'EX', value: 30 }, condition: 'NX' })
+    const ttl = await redis.ttl('nx:fhir-auth:lock')
+    expect(ttl).toBeGreaterThan(25)
+    expect(ttl).toBeLessThanOrEqual(30)
+  })
+
+  it('take is one GETDEL: of many concurrent takers exactly one gets the value', async () => {
+    const { client, sent } = recordingClient()
+    const store = redisStore(client, { encryptionKey: key32 })
+    await store.set('fhir-auth:launch:once', 'record', 60)
+    sent.length = 0
+    const taken = await Promise.all(
+      Array.from({ length: 20 }, () => store.take('fhir-auth:launch:once')),
+    )
+    expect(taken.filter((value) => value === 'record')).toHaveLength(1)
+    expect(taken.filter((value) => value === undefined)).toHaveLength(19)
+    expect(new Set(sent.map((entry) => entry.command))).toEqual(new Set(['getDel']))
+    expect(await redis.exists('fhir-auth:launch:once')).toBe(0)
+  })
+})
+
 describe('reading sealed values', () => {
   it('opens a value read again unchanged once; a changed value is opened and checked again', async () => {
     const store = redisStore(redis, { encryptionKey: key32 })

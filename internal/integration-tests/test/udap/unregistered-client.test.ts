@@ -103,3 +103,24 @@ describe('a client URI that is not a SAN of the leaf', () => {
     expect(after).toEqual(before)
   })
 })
+
+describe('backendTokens in the unregistered flow (DESIGN §9 with the UDAP inputs of §2)', () => {
+  it('concurrent callers share one token asked for as the client URI; later calls reuse it', async () => {
+    const client = createUdapClient(sandbox, identityOf(certificate))
+    const since = sandbox.requests.length
+    const tokens = client.backendTokens({ clientUri: defaultClientUri, b2b: b2bContext, ...trust })
+    const got = await Promise.all(Array.from({ length: 10 }, () => tokens.accessToken()))
+    expect(new Set(got).size).toBe(1)
+    expect(await tokens.accessToken()).toBe(got[0])
+    const tokenRequests = requestsTo(sandbox, '/token', since)
+    expect(tokenRequests).toHaveLength(1)
+    const [request] = tokenRequests
+    if (request === undefined) throw new Error('no token request was made')
+    expect(inspectJws(clientAssertionOf(request)).claims.iss).toBe(defaultClientUri)
+    expect(sandbox.accessTokens.at(-1)).toMatchObject({
+      accessToken: got[0],
+      clientId: defaultClientUri,
+      unregistered: true,
+    })
+  })
+})

@@ -86,6 +86,9 @@ export class Session {
   constructor(dependencies: SessionDependencies) {
     this.#dependencies = dependencies
     this.#tokens = dependencies.tokens
+    // Bound, like `fetch`: apps hand `session.accessToken` to FHIR clients as a token provider.
+    this.accessToken = this.accessToken.bind(this)
+    this.refresh = this.refresh.bind(this)
     this.fetch = onDemandBearerFetch({
       baseUrl: dependencies.baseUrl,
       fetch: dependencies.fetch,

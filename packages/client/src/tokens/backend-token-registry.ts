@@ -42,7 +42,15 @@ export class BackendTokenRegistry {
     // `null` is absent, as for every other option (ADR 0008); the default is 60 s.
     const minValiditySeconds =
       optionalSeconds(options.minValiditySeconds ?? undefined, 'minValiditySeconds') ?? 60
-    const { store: _store, minValiditySeconds: _min, ...request } = options
+    // `signal` is no option here (the type leaves it out): one caller's signal must not abort
+    // the token requests every caller of this entry shares. A caller bounds its own wait with
+    // `fetch(input, { signal })`.
+    const {
+      store: _store,
+      minValiditySeconds: _min,
+      signal: _signal,
+      ...request
+    } = options as typeof options & { readonly signal?: unknown }
     return new BackendTokens({
       baseUrl: this.#context.config.baseUrl,
       fetch: this.#context.options.fetch,

@@ -33,6 +33,9 @@ export class BackendTokens {
   /** @internal Made by `client.backendTokens(…)`. */
   constructor(dependencies: BackendTokensDependencies) {
     this.#dependencies = dependencies
+    // Bound, like `fetch`: apps hand `tokens.accessToken` to FHIR clients as a token provider.
+    this.accessToken = this.accessToken.bind(this)
+    this.invalidate = this.invalidate.bind(this)
     this.fetch = onDemandBearerFetch({
       baseUrl: dependencies.baseUrl,
       fetch: dependencies.fetch,
