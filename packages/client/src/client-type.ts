@@ -17,17 +17,6 @@ export const clientTypes: readonly ClientType[] = Object.freeze([
   'confidential_asymmetric',
 ])
 
-const protocols: readonly Protocol[] = Object.freeze(['smart', 'udap'])
-
-/** The client type of a client built without one: SMART clients are public; UDAP has none. */
-export const defaultClientTypes: Readonly<Record<Protocol, ClientType | null>> = Object.freeze({
-  smart: 'public',
-  udap: null,
-})
-
-/** The spec's `valid_values` text for any client type given to a UDAP client. */
-export const udapClientTypeText = 'client_type is not applicable for protocol udap'
-
 /**
  * The spec's first check in `new Client`: a client type is absent or a string.
  *
@@ -52,7 +41,7 @@ export function checkProtocol(value: unknown): Protocol {
   throw new ConfigurationError({
     invalidAttribute: 'protocol',
     invalidValue: value,
-    validValues: protocols,
+    validValues: ['smart', 'udap'],
   })
 }
 
@@ -67,7 +56,8 @@ export function checkClientType(protocol: Protocol, value: unknown): ClientType 
     throw new ConfigurationError({
       invalidAttribute: 'clientType',
       invalidValue: value,
-      validValues: [udapClientTypeText],
+      // The spec's `valid_values` text for any client type given to a UDAP client.
+      validValues: ['client_type is not applicable for protocol udap'],
     })
   }
   if (typeof value === 'string' && (clientTypes as readonly string[]).includes(value))
@@ -77,4 +67,18 @@ export function checkClientType(protocol: Protocol, value: unknown): ClientType 
     invalidValue: value,
     validValues: clientTypes,
   })
+}
+
+/**
+ * The client type a client starts with: absent (`undefined` or `null`) is the protocol's default
+ * (SMART clients are public; UDAP has none), else {@link checkClientType}.
+ *
+ * @throws ConfigurationError `clientType`.
+ */
+export function resolveClientType(
+  protocol: Protocol,
+  value: string | null | undefined,
+): ClientType | null {
+  if (value === undefined || value === null) return protocol === 'smart' ? 'public' : null
+  return checkClientType(protocol, value)
 }

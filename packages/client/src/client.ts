@@ -1,7 +1,6 @@
 import {
   ClientConfig,
   type ClientConfigInput,
-  ConfigurationError,
   type RegistrationResponse,
   type TokenResponse,
   type TokenSet,
@@ -15,8 +14,8 @@ import {
   checkClientType,
   checkClientTypeKind,
   checkProtocol,
-  defaultClientTypes,
   type Protocol,
+  resolveClientType,
 } from './client-type.js'
 import { checkFlow, type UdapFlow } from './flow.js'
 import type {
@@ -38,6 +37,7 @@ import type {
 } from './operation-options.js'
 import { ProtocolContext } from './protocol-context.js'
 import type { ProtocolImplementation } from './protocol-implementation.js'
+import { optionalSeconds } from './seconds-option.js'
 import type { Session } from './session/session.js'
 import {
   createSession,
@@ -116,9 +116,7 @@ export class Client {
     // Spec order: client_type kind, protocol, default client type, client_type value.
     checkClientTypeKind(raw.clientType)
     const protocol = checkProtocol(raw.protocol ?? 'smart')
-    const explicitType = raw.clientType ?? null
-    const clientType =
-      explicitType === null ? defaultClientTypes[protocol] : checkClientType(protocol, explicitType)
+    const clientType = resolveClientType(protocol, raw.clientType)
     const flow = checkFlow(protocol, raw.flow)
     this.#protocol = protocol
     this.#context = new ProtocolContext(this.#config, resolveClientOptions(raw), clientType, flow)
@@ -335,16 +333,7 @@ export class Client {
    */
   async validateIdToken(idToken: string, options?: ValidateIdTokenOptions): Promise<IdTokenClaims> {
     const checked = this.#context.readOptions(options, 'validateIdToken')
-    const maxAgeSeconds = checked.maxAgeSeconds
-    if (
-      maxAgeSeconds !== undefined &&
-      !(typeof maxAgeSeconds === 'number' && Number.isFinite(maxAgeSeconds) && maxAgeSeconds >= 0)
-    ) {
-      throw new ConfigurationError({
-        invalidAttribute: 'maxAgeSeconds',
-        message: 'maxAgeSeconds must be a number of seconds, 0 or more',
-      })
-    }
+    const maxAgeSeconds = optionalSeconds(checked.maxAgeSeconds, 'maxAgeSeconds')
     return this.#sessions.identity.validate(idToken, {
       nonce: checked.nonce,
       maxAgeSeconds,

@@ -14,9 +14,6 @@ export type UdapFlow = 'b2b' | 'b2c' | 'tiered_oauth'
 /** Every UDAP flow, in DESIGN §10's order. */
 export const udapFlows: readonly UdapFlow[] = Object.freeze(['b2b', 'b2c', 'tiered_oauth'])
 
-/** The spec's `valid_values` text for any flow given to a SMART client. */
-export const smartFlowText = 'flow is not applicable for protocol smart'
-
 /**
  * Reads `ClientOptions.flow` once the protocol is known: a UDAP client's flow (default `b2b`), or
  * `null` for SMART. `null` means absent, as for `protocol` and `clientType`.
@@ -30,8 +27,8 @@ export function checkFlow(protocol: Protocol, value: unknown): UdapFlow | null {
     throw new ConfigurationError({
       invalidAttribute: 'flow',
       invalidValue: value,
-      validValues: [smartFlowText],
-      message: 'flow is a UDAP option (b2b, b2c, tiered_oauth); a SMART client takes none',
+      // The `valid_values` text for any flow given to a SMART client, after the spec's for UDAP.
+      validValues: ['flow is not applicable for protocol smart'],
     })
   }
   if (absent) return 'b2b'
@@ -55,6 +52,6 @@ export function checkClientCredentialsFlow(flow: UdapFlow | null, operation: str
     invalidAttribute: 'flow',
     invalidValue: flow,
     validValues: ['b2b'],
-    message: `${operation} (client credentials) is a b2b operation; this UDAP client's flow is ${flow}, which uses the authorization code only`,
+    message: `${operation} (client credentials) is for flow b2b; this client's flow is ${flow}`,
   })
 }

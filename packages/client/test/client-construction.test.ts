@@ -144,7 +144,7 @@ describe('new Client', () => {
         const error = configurationError(() => new Client({ baseUrl }, { flow: flow as never }))
         expect(error.invalidAttribute).toBe('flow')
         expect(error.validValues).toEqual(['flow is not applicable for protocol smart'])
-        expect(error.message).toContain('UDAP option')
+        expect(error.message).toContain('flow is not applicable for protocol smart')
       }
     })
 

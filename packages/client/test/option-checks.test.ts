@@ -128,3 +128,34 @@ describe('signal on every operation', () => {
     ).toBe('code')
   })
 })
+
+describe('durations in seconds', () => {
+  const client = () => new Client({ baseUrl, clientId: 'app' }, { fetch: fakeServer({}).fetch })
+
+  it.each([
+    [-1, -1],
+    [Number.NaN, Number.NaN],
+    [Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY],
+    ['60', 'string'],
+    [null, 'object'],
+  ])('validateIdToken refuses maxAgeSeconds %s, reporting %s', async (value, reported) => {
+    const error = await configurationRejection(
+      client().validateIdToken('a.b.c', { maxAgeSeconds: value as never }),
+    )
+    expect(error.invalidAttribute).toBe('maxAgeSeconds')
+    expect(error.invalidValue).toBe(reported)
+    expect(error.message).toContain('maxAgeSeconds must be a number of seconds')
+  })
+
+  it.each([
+    [-1, -1],
+    ['60', 'string'],
+  ])('backendTokens refuses minValiditySeconds %s, reporting %s', (value, reported) => {
+    const error = configurationError(() =>
+      client().backendTokens({ minValiditySeconds: value as never }),
+    )
+    expect(error.invalidAttribute).toBe('minValiditySeconds')
+    expect(error.invalidValue).toBe(reported)
+    expect(error.message).toContain('minValiditySeconds must be a number of seconds')
+  })
+})

@@ -336,6 +336,7 @@ describe('UdapProtocol: client credentials belong to b2b', () => {
       const error = await configurationRejection(protocol.requestBackendToken(undefined))
       expect(error).toMatchObject({ invalidAttribute: 'flow', invalidValue: flow })
       expect(error.validValues).toEqual(['b2b'])
+      expect(error.message).toContain(`requestBackendToken (client credentials) is for flow b2b`)
       expect(udap.prepareUdapSigner).not.toHaveBeenCalled()
       expect(udap.requestUdapClientCredentialsToken).not.toHaveBeenCalled()
     },

@@ -105,7 +105,7 @@ export function resolveBackendScopes(
   const scopes = usableScopes(perCall) ?? usableScopes(configured)
   if (scopes !== undefined) return scopes
   logger.warn(
-    'SMART backend services: no scopes given or configured, so system/*.rs is requested (deprecated: from v0.6.0 this is a ConfigurationError on scopes)',
+    'SMART backend services: no scopes given, so system/*.rs is requested (deprecated: a ConfigurationError on scopes from v0.6.0)',
   )
   return fallbackScopes
 }

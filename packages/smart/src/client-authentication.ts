@@ -75,8 +75,8 @@ export async function authenticateClient(
       clientId,
       tokenEndpoint,
       signer: authentication.signer,
-      ...(authentication.jwksUri === undefined ? {} : { jwksUri: authentication.jwksUri }),
-      ...(now === undefined ? {} : { now }),
+      jwksUri: authentication.jwksUri,
+      now,
     })
     return {
       form: { client_assertion_type: jwtBearerAssertionType, client_assertion: assertion },

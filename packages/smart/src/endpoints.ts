@@ -1,17 +1,11 @@
 import { checkUrl, DiscoveryError, insecureUrlAdvice, safeUrl } from '@fhir-auth/core'
-import type { SmartMetadata } from './smart-metadata.js'
+import { accessorName, type SmartMetadata } from './smart-metadata.js'
 
 /** The discovered endpoints a SMART flow can need. */
 export type DiscoveredEndpointField =
   | 'authorization_endpoint'
   | 'token_endpoint'
   | 'registration_endpoint'
-
-const accessors = {
-  authorization_endpoint: (metadata: SmartMetadata) => metadata.authorizationEndpoint,
-  token_endpoint: (metadata: SmartMetadata) => metadata.tokenEndpoint,
-  registration_endpoint: (metadata: SmartMetadata) => metadata.registrationEndpoint,
-} as const
 
 /**
  * A discovered endpoint that a flow is about to use: present, and a usable HTTPS URL (HTTP
@@ -32,7 +26,7 @@ export function requireDiscoveredEndpoint(
   field: DiscoveredEndpointField,
   allowInsecureLocalhost: boolean,
 ): string {
-  const value = accessors[field](metadata)
+  const value = metadata[accessorName(field)] as string | undefined
   const endpoint = metadata.discoveryUrl
   if (value === undefined) {
     throw new DiscoveryError({

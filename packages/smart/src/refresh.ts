@@ -44,9 +44,11 @@ export async function refreshAccessToken(input: RefreshOptions): Promise<TokenRe
   const scopes = usableScopes(options.scopes)
   const response = await postAuthenticatedTokenRequest(
     options as RefreshOptions,
-    scopes === undefined
-      ? { grant_type: 'refresh_token', refresh_token: refreshToken }
-      : { grant_type: 'refresh_token', refresh_token: refreshToken, scope: scopes.join(' ') },
+    {
+      grant_type: 'refresh_token',
+      refresh_token: refreshToken,
+      ...(scopes && { scope: scopes.join(' ') }),
+    },
     [refreshToken],
   )
   return keepRefreshToken(response, refreshToken)

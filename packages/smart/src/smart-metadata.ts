@@ -222,15 +222,11 @@ export class SmartMetadata {
 
   static {
     const define = (field: string, read: (metadata: SmartMetadata, value: unknown) => unknown) =>
-      Object.defineProperty(
-        SmartMetadata.prototype,
-        field.replace(/_(\w)/g, (_, letter: string) => letter.toUpperCase()),
-        {
-          get(this: SmartMetadata) {
-            return read(this, this.raw[field])
-          },
+      Object.defineProperty(SmartMetadata.prototype, accessorName(field), {
+        get(this: SmartMetadata) {
+          return read(this, this.raw[field])
         },
-      )
+      })
     for (const field of urlFields) {
       define(field, (metadata, value) => {
         const url = text(value)
@@ -239,6 +235,15 @@ export class SmartMetadata {
     }
     for (const field of listFields) define(field, (_, value) => strings(value))
   }
+}
+
+/**
+ * The accessor of a snake_case document field: its camelCase (`token_endpoint` → `tokenEndpoint`).
+ *
+ * @internal
+ */
+export function accessorName(field: string): keyof SmartMetadata {
+  return field.replace(/_(\w)/g, (_, letter: string) => letter.toUpperCase()) as keyof SmartMetadata
 }
 
 /** A string member; blank (`""`, spaces) counts as absent, so it never resolves to the base URL. */

@@ -43,39 +43,43 @@ export class SmartDiscovery {
     return raceCallerSignal(shared, signal, smartConfigurationUrlOf(endpoint))
   }
 
-  async authorizationEndpoint(signal?: AbortSignal): Promise<string> {
-    const configured = this.#context.config.authorizationEndpoint
-    if (configured !== undefined) return configured
-    this.#requireDiscoverable('authorizationEndpoint')
-    const metadata = await this.metadata(signal)
-    // Spec: an authorization endpoint "neither configured nor discoverable" is a configuration problem.
-    if (metadata.authorizationEndpoint === undefined) {
-      throw new ConfigurationError({
-        invalidAttribute: 'authorizationEndpoint',
-        message: 'authorizationEndpoint is neither configured nor in the SMART configuration',
-      })
-    }
-    return this.#discovered(metadata, 'authorization_endpoint')
+  authorizationEndpoint(signal?: AbortSignal): Promise<string> {
+    return this.#endpoint('authorizationEndpoint', 'authorization_endpoint', signal)
   }
 
-  async tokenEndpoint(signal?: AbortSignal): Promise<string> {
-    const configured = this.#context.config.tokenEndpoint
-    if (configured !== undefined) return configured
-    this.#requireDiscoverable('tokenEndpoint')
-    return this.#discovered(await this.metadata(signal), 'token_endpoint')
+  tokenEndpoint(signal?: AbortSignal): Promise<string> {
+    return this.#endpoint('tokenEndpoint', 'token_endpoint', signal)
   }
 
   async registrationEndpoint(signal?: AbortSignal): Promise<string> {
     return this.#discovered(await this.metadata(signal), 'registration_endpoint')
   }
 
-  /** Without a baseUrl an unconfigured endpoint is "neither configured nor discoverable" (spec). */
-  #requireDiscoverable(attribute: 'authorizationEndpoint' | 'tokenEndpoint'): void {
-    if (this.#context.config.baseUrl !== undefined) return
-    throw new ConfigurationError({
-      invalidAttribute: attribute,
-      message: `${attribute} is neither configured nor discoverable (no baseUrl)`,
-    })
+  /**
+   * A configured endpoint as is, else the discovered one. Spec: an endpoint "neither configured
+   * nor discoverable" (no baseUrl; for the authorization endpoint also: not in the SMART
+   * configuration) is a configuration problem; a token endpoint missing from the document is
+   * the document's ({@link requireDiscoveredEndpoint}).
+   */
+  async #endpoint(
+    attribute: 'authorizationEndpoint' | 'tokenEndpoint',
+    field: DiscoveredEndpointField,
+    signal: AbortSignal | undefined,
+  ): Promise<string> {
+    const { config } = this.#context
+    const configured = config[attribute]
+    if (configured !== undefined) return configured
+    const metadata = config.baseUrl === undefined ? undefined : await this.metadata(signal)
+    if (
+      metadata === undefined ||
+      (metadata[attribute] === undefined && field === 'authorization_endpoint')
+    ) {
+      throw new ConfigurationError({
+        invalidAttribute: attribute,
+        message: `${attribute} is neither configured nor ${metadata ? 'in the SMART configuration' : 'discoverable (no baseUrl)'}`,
+      })
+    }
+    return this.#discovered(metadata, field)
   }
 
   #discovered(metadata: SmartMetadata, field: DiscoveredEndpointField): string {
@@ -98,7 +102,7 @@ export class SmartDiscovery {
         message: 'baseUrl is required for SMART discovery',
       })
     }
-    const endpoint = safeUrl(smartConfigurationUrl(config.baseUrl))
+    const endpoint = smartConfigurationUrlOf(config.baseUrl)
     options.logger.info(`Fetching SMART configuration from ${endpoint}`, {
       event: 'smart.discovery',
     })

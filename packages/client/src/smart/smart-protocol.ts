@@ -85,10 +85,9 @@ export class SmartProtocol implements ProtocolImplementation {
   async authorizationUrl(
     input: AuthorizationUrlOptions | undefined,
   ): Promise<AuthorizationUrlResult> {
-    const { authUrl, state, codeVerifier, params } = await this.#authorize(input, false)
-    return params === undefined
-      ? { authUrl, state, codeVerifier }
-      : { authUrl, state, codeVerifier, params }
+    // What beginAuthorization keeps besides the request stays out of the spec's result.
+    const { nonce, redirectUri, scopes, ...result } = await this.#authorize(input, false)
+    return result
   }
 
   startAuthorization(input: AuthorizationUrlOptions | undefined): Promise<StartedAuthorization> {
@@ -96,26 +95,27 @@ export class SmartProtocol implements ProtocolImplementation {
   }
 
   async authorizationIssuer(signal: AbortSignal | undefined): Promise<AuthorizationIssuer> {
-    if (this.#context.config.baseUrl === undefined) return { issuer: undefined, issRequired: false }
-    const metadata = await this.#discovery.metadata(signal)
+    const metadata = await this.#discoverable(signal)
     return {
       // Without an issuer in the SMART configuration, the configured one stands for it, as it
       // does for ID token validation.
-      issuer: metadata.issuer ?? this.#context.config.issuer,
-      issRequired: metadata.raw.authorization_response_iss_parameter_supported === true,
+      issuer: metadata && (metadata.issuer ?? this.#context.config.issuer),
+      issRequired: metadata?.raw.authorization_response_iss_parameter_supported === true,
     }
   }
 
   async openIdProvider(signal: AbortSignal | undefined): Promise<OpenIdProviderHint> {
-    if (this.#context.config.baseUrl === undefined) {
-      return { issuer: undefined, jwksUri: undefined, algorithms: undefined }
-    }
-    const metadata = await this.#discovery.metadata(signal)
+    const metadata = await this.#discoverable(signal)
     return {
-      issuer: metadata.issuer,
-      jwksUri: metadata.jwksUri,
-      algorithms: metadata.raw.id_token_signing_alg_values_supported,
+      issuer: metadata?.issuer,
+      jwksUri: metadata?.jwksUri,
+      algorithms: metadata?.raw.id_token_signing_alg_values_supported,
     }
+  }
+
+  /** The SMART configuration, or nothing without a baseUrl to discover it from. */
+  async #discoverable(signal: AbortSignal | undefined): Promise<SmartMetadata | undefined> {
+    return this.#context.config.baseUrl === undefined ? undefined : this.#discovery.metadata(signal)
   }
 
   async backendTokenIdentity(input: BackendTokensOptions): Promise<BackendTokenIdentity> {

@@ -1,10 +1,10 @@
-import { ConfigurationError } from '@fhir-auth/core'
 import { lazy } from '@fhir-auth/core/internal'
 import { checkClientCredentialsFlow } from '../flow.js'
 import { optionalStore } from '../launch/store-option.js'
 import type { BackendTokensOptions } from '../operation-options.js'
 import type { ProtocolContext } from '../protocol-context.js'
 import type { ProtocolImplementation } from '../protocol-implementation.js'
+import { optionalSeconds } from '../seconds-option.js'
 import { BackendTokens } from './backend-tokens.js'
 
 /**
@@ -39,7 +39,9 @@ export class BackendTokenRegistry {
     checkClientCredentialsFlow(this.#context.flow, 'backendTokens')
     const options = this.#context.readOptions(input, 'backendTokens')
     const store = optionalStore(options.store)
-    const minValiditySeconds = readMinValidity(options.minValiditySeconds)
+    // `null` is absent, as for every other option (ADR 0008); the default is 60 s.
+    const minValiditySeconds =
+      optionalSeconds(options.minValiditySeconds ?? undefined, 'minValiditySeconds') ?? 60
     // `signal` is no option here (the type leaves it out): one caller's signal must not abort
     // the token requests every caller of this entry shares. A caller bounds its own wait with
     // `fetch(input, { signal })`.
@@ -59,14 +61,4 @@ export class BackendTokenRegistry {
       }),
     })
   }
-}
-
-function readMinValidity(value: unknown): number {
-  if (value === undefined || value === null) return 60
-  if (typeof value === 'number' && Number.isFinite(value) && value >= 0) return value
-  throw new ConfigurationError({
-    invalidAttribute: 'minValiditySeconds',
-    invalidValue: typeof value === 'number' ? value : typeof value,
-    message: 'minValiditySeconds must be a number of seconds, 0 or more',
-  })
 }
