@@ -68,19 +68,6 @@ describe('SharedTokenCache without a store', () => {
     expect(server.requests).toBe(2)
   })
 
-  it('forgets a refused token only when it is the one kept, and everything on invalidate()', async () => {
-    const server = tokenServer({ expires_in: 300 })
-    const tokens = cache(undefined, server)
-    expect((await tokens.token(60)).accessToken).toBe('token-1')
-    await tokens.invalidate('some-other-token')
-    expect((await tokens.token(60)).accessToken).toBe('token-1')
-    await tokens.invalidate('token-1')
-    expect((await tokens.token(60)).accessToken).toBe('token-2')
-    await tokens.invalidate()
-    expect((await tokens.token(60)).accessToken).toBe('token-3')
-    expect(server.requests).toBe(3)
-  })
-
   it('never reuses a token without expires_in', async () => {
     const server = tokenServer({})
     const tokens = cache(undefined, server)
@@ -137,18 +124,25 @@ describe('SharedTokenCache in one process', () => {
     expect((await tokens.token(60)).accessToken).toBe('ok')
   })
 
-  it('invalidate(failedToken) drops only that token; invalidate() drops whatever is stored', async () => {
-    const store = memoryStore()
-    const server = tokenServer()
-    const tokens = cache(store, server)
-    await tokens.token(60)
-    await tokens.invalidate('some-other-token')
-    expect((await tokens.token(60)).accessToken).toBe('token-1')
-    await tokens.invalidate('token-1')
-    expect((await tokens.token(60)).accessToken).toBe('token-2')
-    await tokens.invalidate()
-    expect((await tokens.token(60)).accessToken).toBe('token-3')
-  })
+  const keepers: ReadonlyArray<readonly [string, () => KeyValueStore | undefined]> = [
+    ['in a store', () => memoryStore()],
+    ['kept by the cache itself (no store)', () => undefined],
+  ]
+  it.for(keepers)(
+    'invalidate(failedToken) drops only that token, invalidate() whatever is kept: %s',
+    async ([, makeStore]) => {
+      const server = tokenServer({ expires_in: 300 })
+      const tokens = cache(makeStore(), server)
+      expect((await tokens.token(60)).accessToken).toBe('token-1')
+      await tokens.invalidate('some-other-token')
+      expect((await tokens.token(60)).accessToken).toBe('token-1')
+      await tokens.invalidate('token-1')
+      expect((await tokens.token(60)).accessToken).toBe('token-2')
+      await tokens.invalidate()
+      expect((await tokens.token(60)).accessToken).toBe('token-3')
+      expect(server.requests).toBe(3)
+    },
+  )
 })
 
 describe('SharedTokenCache across processes sharing a store', () => {
