@@ -349,6 +349,13 @@ describe('publicJwkToSpki', () => {
       { kty: 'EC', crv: 'secp256k1', x: 'A'.repeat(43), y: 'A'.repeat(43) },
       { kty: 'RSA', n: 'AQAB', e: 'AQAB' },
       { kty: 'RSA', e: 'AQAB' },
+      // Names of Object.prototype's members are no curves either.
+      ...['constructor', '__proto__', 'toString', 'hasOwnProperty'].map((crv) => ({
+        kty: 'EC',
+        crv,
+        x: 'A'.repeat(43),
+        y: 'A'.repeat(43),
+      })),
     ]) {
       expect(publicJwkToSpki(jwk as Jwk)).toBeUndefined()
     }

@@ -1,5 +1,5 @@
-import { StoreError, TokenError, type TokenSet } from '@fhir-auth/core'
-import { abortedByCaller, raceSignal, sanitizeCause, timeLimited } from '@fhir-auth/core/internal'
+import { StoreError, type TokenSet } from '@fhir-auth/core'
+import { sanitizeCause, timeLimited } from '@fhir-auth/core/internal'
 import type { UdapTrustOptions } from '../operation-options.js'
 import type { SessionDependencies, TokensListener } from './session.js'
 import type { SessionSource } from './session-factory.js'
@@ -25,34 +25,19 @@ export class SessionRefresher {
     this.#session = session
   }
 
-  /** The refresh in flight, or a new one; this caller waits until its signal fires. */
-  join(
-    options: { readonly scopes?: readonly string[] | undefined },
-    signal: AbortSignal | undefined,
-  ): Promise<TokenSet> {
-    return raceSignal(
-      () => {
-        if (this.#refreshing !== undefined) return this.#refreshing
-        if (this.#session.tokens.refreshToken === undefined) {
-          return Promise.reject(
-            new TokenError({ message: 'the session has no refresh token: authorize again' }),
-          )
-        }
-        const refreshing = this.#refreshOnce(options)
-        this.#refreshing = refreshing
-        const clear = () => {
-          if (this.#refreshing === refreshing) this.#refreshing = undefined
-        }
-        refreshing.then(clear, clear)
-        return refreshing
-      },
-      signal,
-      () =>
-        new TokenError(
-          { message: 'waiting for the session refresh was aborted by the caller' },
-          { cause: abortedByCaller('token_endpoint') },
-        ),
-    )
+  /**
+   * The refresh in flight, or a new one. The session checks for a refresh token and races the
+   * caller's signal (around loading this module too), so a caller's abort ends only its wait.
+   */
+  join(options: { readonly scopes?: readonly string[] | undefined }): Promise<TokenSet> {
+    if (this.#refreshing !== undefined) return this.#refreshing
+    const refreshing = this.#refreshOnce(options)
+    this.#refreshing = refreshing
+    const clear = () => {
+      if (this.#refreshing === refreshing) this.#refreshing = undefined
+    }
+    refreshing.then(clear, clear)
+    return refreshing
   }
 
   async #refreshOnce(options: {

@@ -1,5 +1,12 @@
 import { ConfigurationError, type FetchLike, TokenError, type TokenSet } from '@fhir-auth/core'
-import { lazy, optionalScopes, optionalSignal, readOptions } from '@fhir-auth/core/internal'
+import {
+  abortedByCaller,
+  lazy,
+  optionalScopes,
+  optionalSignal,
+  raceSignal,
+  readOptions,
+} from '@fhir-auth/core/internal'
 import type { BearerFetchInput } from '../tokens/bearer-fetch.js'
 import { onDemandBearerFetch } from '../tokens/on-demand-bearer-fetch.js'
 
@@ -155,12 +162,29 @@ export class Session {
     return this.#joinRefresh({ scopes }, optionalSignal(checked.signal))
   }
 
-  /** The refresh in flight, or a new one; this caller waits until its signal fires. */
-  async #joinRefresh(
+  /**
+   * The refresh in flight, or a new one; this caller waits until its signal fires. The signal
+   * also covers loading the refresh code (its first use), so an aborted or stalled load never
+   * holds a caller who gave up; without a refresh token nothing loads at all.
+   */
+  #joinRefresh(
     options: { readonly scopes?: readonly string[] | undefined },
     signal: AbortSignal | undefined,
   ): Promise<TokenSet> {
-    return (await this.#refresher()).join(options, signal)
+    return raceSignal(
+      () =>
+        this.#tokens.refreshToken === undefined
+          ? Promise.reject(
+              new TokenError({ message: 'the session has no refresh token: authorize again' }),
+            )
+          : this.#refresher().then((refresher) => refresher.join(options)),
+      signal,
+      () =>
+        new TokenError(
+          { message: 'waiting for the session refresh was aborted by the caller' },
+          { cause: abortedByCaller('token_endpoint') },
+        ),
+    )
   }
 
   /** A summary safe to log: the redacted tokens. */

@@ -36,7 +36,8 @@ export function publicJwkToSpki(jwk: Jwk): Uint8Array | undefined {
     if (n === undefined || e === undefined || n.length < 256 || e.length === 0) return undefined
     return spki(rsaAlgorithm, der(0x30, derInteger(n), derInteger(e)))
   }
-  const curve = curves[jwk.crv ?? '']
+  // Own members only: `crv: 'constructor'` must not find Object.prototype's.
+  const curve = Object.hasOwn(curves, jwk.crv ?? '') ? curves[jwk.crv ?? ''] : undefined
   if (jwk.kty !== 'EC' || curve === undefined) return undefined
   const [algorithm, size] = curve
   const x = base64UrlDecode(jwk.x ?? '')
