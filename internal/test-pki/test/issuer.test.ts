@@ -74,7 +74,7 @@ describe('createCertificateAuthority', () => {
       isCertificateAuthority: false,
     })
     expect(new X509Certificate(notCa.certificateDer).ca).toBe(false)
-    const leaf = await notCa.issue({ commonName: 'leaf' })
+    const leaf = await notCa.issue({ commonName: 'leaf', notBefore, notAfter })
     expect(
       await verdict(leaf.chainDer, [
         root.crl({ thisUpdate: notBefore, nextUpdate: notAfter }).crlDer,
@@ -167,9 +167,13 @@ describe('CertificateAuthority.issue', () => {
 
 describe('CertificateAuthority.crl', () => {
   it('issues CRLs that validate chains and revoke listed serials', async () => {
+    // Dated like the CAs: a leaf dated from the real clock would be not yet valid `at` (2027-01-01)
+    // once the real date passes it, and every verdict below would change.
     const leaf = await intermediate.issue({
       commonName: 'client',
       sanUris: ['https://client.example.test/app'],
+      notBefore,
+      notAfter,
     })
     const rootCrl = root.crl({ thisUpdate: notBefore, nextUpdate: notAfter }).crlDer
     expect(

@@ -46,6 +46,45 @@ describe('launch records', () => {
     }
   })
 
+  it('without take, are claimed with setIfAbsent first: of concurrent takers of one state exactly one reads it', async () => {
+    const store = memoryStore()
+    const calls: string[] = []
+    const slow = <T>(name: string, call: () => Promise<T>) => {
+      calls.push(name)
+      return new Promise<T>((resolve, reject) => setTimeout(() => call().then(resolve, reject), 5))
+    }
+    const withoutTake: KeyValueStore = {
+      get: (key) => slow('get', () => store.get(key)),
+      set: (key, value, ttl) => store.set(key, value, ttl),
+      delete: (key) => slow('delete', () => store.delete(key)),
+      setIfAbsent: (key, value, ttl) =>
+        slow('setIfAbsent', () => store.setIfAbsent(key, value, ttl)),
+    }
+    await saveLaunch(withoutTake, record, limits)
+    const taken = await Promise.all(
+      Array.from({ length: 5 }, () => takeLaunch(withoutTake, 'state-abc', now, limits)),
+    )
+    expect(taken.filter((launch) => launch !== undefined)).toEqual([record])
+    expect(calls.filter((name) => name === 'get')).toHaveLength(1)
+    expect(calls.filter((name) => name === 'setIfAbsent')).toHaveLength(5)
+  })
+
+  it('without take, a claim the store cannot make is a StoreError (it failed, or gave no boolean)', async () => {
+    for (const setIfAbsent of [
+      async () => {
+        throw new Error('down state-abc')
+      },
+      async () => 'OK' as never,
+      async () => undefined as never,
+    ]) {
+      const { take: _take, ...withoutTake } = memoryStore()
+      const store: KeyValueStore = { ...withoutTake, setIfAbsent }
+      const failure = await takeLaunch(store, 'state-abc', now, limits).catch((e: unknown) => e)
+      expect(failure).toBeInstanceOf(StoreError)
+      expect(String((failure as Error).message)).not.toContain('state-abc')
+    }
+  })
+
   it('are refused when older than 600 s by the client clock, or for another state', async () => {
     const store = memoryStore()
     await saveLaunch(store, record, limits)
@@ -64,7 +103,8 @@ describe('launch records', () => {
         throw new Error('boom')
       },
       delete: async () => {},
-      setIfAbsent: async () => false,
+      // The claim succeeds, so the failing get is what is read.
+      setIfAbsent: async () => true,
     }
     await expect(saveLaunch(broken, record, limits)).rejects.toThrow(StoreError)
     const failure = await takeLaunch(broken, 'state-abc', now, limits).catch(
@@ -115,10 +155,17 @@ describe('launch records from stores that misbehave', () => {
 
   it("the caller's signal ends the wait for a store: a StoreError, and at once when already aborted", async () => {
     const calls: string[] = []
+    // Aborted once the store is waited on, not after a timer: the key is hashed first, and a
+    // 5 ms timer could fire before the store was ever called.
+    let setWasCalled = () => {}
+    const setCalled = new Promise<void>((resolve) => {
+      setWasCalled = resolve
+    })
     const hanging: KeyValueStore = {
       get: async () => undefined,
       set: () => {
         calls.push('set')
+        setWasCalled()
         return new Promise(() => {})
       },
       delete: async () => {},
@@ -126,7 +173,8 @@ describe('launch records from stores that misbehave', () => {
     }
     const controller = new AbortController()
     const saving = saveLaunch(hanging, record, { timeoutMs: 60_000, signal: controller.signal })
-    setTimeout(() => controller.abort(), 5)
+    await setCalled
+    controller.abort()
     await expect(saving).rejects.toThrow(/aborted by the caller/)
     await expect(
       saveLaunch(hanging, record, { timeoutMs: 60_000, signal: AbortSignal.abort() }),
@@ -211,6 +259,25 @@ describe('readCallback', () => {
       code: undefined,
       state: undefined,
     })
+  })
+
+  it('keeps a repeated or empty iss as present: it names no one issuer, so RFC 9207 fails it', () => {
+    const issuer = 'https://ehr.example'
+    const expected = { issuer, issRequired: false }
+    for (const query of [
+      `?state=s&code=c&iss=${issuer}&iss=https://evil.example`,
+      `?state=s&code=c&iss=https://evil.example&iss=${issuer}`,
+      `?state=s&code=c&iss=${issuer}&iss=${issuer}`,
+      '?state=s&code=c&iss=',
+    ]) {
+      expect(() => checkCallbackAfterState(readCallback(query), expected), query).toThrow(
+        expect.objectContaining({ error: 'iss_mismatch' }),
+      )
+    }
+    expect(readCallback('?state=s&code=c').iss).toBeUndefined()
+    expect(checkCallbackAfterState(readCallback(`?state=s&code=c&iss=${issuer}`), expected)).toBe(
+      'c',
+    )
   })
 
   it('refuses what is not a URL or query', () => {

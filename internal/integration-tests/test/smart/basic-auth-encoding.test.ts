@@ -30,7 +30,8 @@ const specials = [
   ['slash', '/'],
   ['equals', '='],
   ['colon', ':'],
-  ['percent', '%'],
+  // A '%' that starts no valid escape: followed by random text, it did in (22/64)² of runs.
+  ['percent', '%-'],
   ['non-ASCII', 'é🔑'],
   ['all of them', '~+/=:%é🔑 '],
 ] as const
@@ -145,7 +146,7 @@ describe("'raw' against the RFC 6749 server", () => {
   it("fails for '%' (not a valid escape): the server refuses the header as badly encoded", async () => {
     const error = await redeem(symmetricClient(rfcServer, 'percent', 'raw'), rfcServer)
     expect(error).toBeInstanceOf(TokenError)
-    expect((error as TokenError).error).toMatch(/^invalid_(request|client)$/)
+    expect((error as TokenError).error).toBe('invalid_request')
   })
 })
 
