@@ -210,4 +210,41 @@ describe('TokenSet persistence and redaction', () => {
     expect(rotated.refreshToken).toBe('rt-2')
     expect(rotated.idTokenClaims).toEqual({ sub: 'u-1', n: 2 })
   })
+
+  it('withRefresh keeps the launch context and ID token a refresh response leaves out, through a resume', () => {
+    const tokens = TokenSet.fromResponse(smartResponse, {
+      obtainedAt,
+      idTokenClaims: { sub: 'u-1', fhirUser: 'Practitioner/d-1' },
+    })
+    const log = warnings()
+    const refreshed = tokens.withRefresh(
+      { access_token: 'at-2', token_type: 'Bearer', expires_in: 60, refresh_token: null as never },
+      { obtainedAt, logger: log },
+    )
+    const context = (set: TokenSet) => ({
+      refreshToken: set.refreshToken,
+      idToken: set.idToken,
+      idTokenClaims: set.idTokenClaims,
+      patient: set.patient,
+      encounter: set.encounter,
+      fhirContext: set.fhirContext,
+      fhirUser: set.fhirUser,
+      needPatientBanner: set.needPatientBanner,
+      smartStyleUrl: set.smartStyleUrl,
+      intent: set.intent,
+      tenant: set.tenant,
+    })
+    expect(context(refreshed)).toEqual(context(tokens))
+    expect(refreshed.patient).toBe('p-1')
+    expect(refreshed.accessToken).toBe('at-2')
+    expect(log.messages).toEqual([])
+    const resumed = TokenSet.deserialize(refreshed.serialize())
+    expect(resumed && context(resumed)).toEqual(context(tokens))
+    // What the refresh response sends replaces the old value.
+    const moved = tokens.withRefresh(
+      { access_token: 'at-3', patient: 'p-2', fhirContext: [] },
+      { obtainedAt },
+    )
+    expect([moved.patient, moved.fhirContext, moved.encounter]).toEqual(['p-2', [], 'e-1'])
+  })
 })

@@ -4,6 +4,10 @@ import { AuthorizationError, ConfigurationError, redactSecrets } from '@fhir-aut
 export interface AuthorizationCallback {
   readonly code: string | undefined
   readonly state: string | undefined
+  /**
+   * RFC 9207's `iss` as given; `undefined` only when the parameter is not there at all. Given
+   * empty or more than once it is present and cannot be the issuer (the values joined by a space).
+   */
   readonly iss: string | undefined
   readonly error: string | undefined
   readonly errorDescription: string | undefined
@@ -13,7 +17,8 @@ export interface AuthorizationCallback {
 /**
  * Reads the query of a callback URL (`https://app.example/callback?code=…&state=…`, a `URL`,
  * `URLSearchParams`, or just the query string). A parameter given twice counts as absent: an
- * ambiguous response is not guessed at.
+ * ambiguous response is not guessed at. Except `iss`: absent, it may be skipped (a server that
+ * does not send it); given twice, it is there and names no one issuer, so it fails RFC 9207.
  *
  * @throws ConfigurationError on `callbackUrl` when it is none of these.
  * @see https://www.rfc-editor.org/rfc/rfc6749#section-4.1.2 RFC 6749 §4.1.2
@@ -27,7 +32,7 @@ export function readCallback(callbackUrl: unknown): AuthorizationCallback {
   return {
     code: single('code'),
     state: single('state'),
-    iss: single('iss'),
+    iss: query.has('iss') ? query.getAll('iss').join(' ') : undefined,
     error: single('error'),
     errorDescription: single('error_description'),
     errorUri: single('error_uri'),

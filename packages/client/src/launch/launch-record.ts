@@ -51,8 +51,8 @@ export async function saveLaunch(
 }
 
 /**
- * Takes the launch for `state` out of the store — atomically with `take` when the store has it
- * — so a replayed callback finds nothing. `undefined` when there is none, it is not ours, or it
+ * Takes the launch for `state` out of the store — atomically with `take` when the store has it,
+ * else after claiming it with `setIfAbsent` — so a replayed callback finds nothing. `undefined` when there is none, it is not ours, or it
  * is older than {@link launchLifetimeSeconds} by the client's clock.
  *
  * @throws StoreError when the store fails, does not answer in time, or returns something that is
@@ -67,6 +67,13 @@ export async function takeLaunch(
   const key = await launchKey(state)
   const text: unknown = await guarded('take', limits, async () => {
     if (store.take !== undefined) return store.take(key)
+    // No atomic take: the first caller to claim the state reads and deletes the launch, and a
+    // concurrent replay (two tabs, two processes) loses the claim and finds nothing.
+    const claimed: unknown = await store.setIfAbsent(`${key}:taken`, '1', launchLifetimeSeconds)
+    if (claimed === false) return undefined
+    if (claimed !== true) {
+      throw new StoreError('take', `the launch store's setIfAbsent gave ${describeKind(claimed)}`)
+    }
     const value = await store.get(key)
     await store.delete(key)
     return value

@@ -38,6 +38,20 @@ export interface ExpiryCheckOptions {
 
 const serializedVersion = 1
 
+/** What a refresh response leaves as it was when it does not send it (see `withRefresh`). */
+const keptThroughRefresh = [
+  'refresh_token',
+  'id_token',
+  'patient',
+  'encounter',
+  'fhirContext',
+  'fhirUser',
+  'need_patient_banner',
+  'smart_style_url',
+  'intent',
+  'tenant',
+] as const
+
 /**
  * The tokens of one grant, read once from the server's response: typed members with the SMART
  * launch context, when the access token expires, and the granted scopes. Members of the wrong
@@ -183,15 +197,20 @@ export class TokenSet {
   }
 
   /**
-   * A new set after a refresh: the new response's members, the old refresh token when the server
-   * sent none (RFC 6749 §6), and the old ID token claims when no new ID token came.
+   * A new set after a refresh: the new response's members; the old refresh token when the server
+   * sent none (RFC 6749 §6); the old ID token and its claims when no new ID token came; and the
+   * launch context of the authorization (`patient`, `encounter`, `fhirContext`, `fhirUser`…),
+   * which SMART sends with the code exchange and a refresh response usually leaves out: the
+   * session is still about that patient. What the refresh response does send replaces it.
    *
    * @see https://www.rfc-editor.org/rfc/rfc6749#section-6 RFC 6749 §6
+   * @see https://hl7.org/fhir/smart-app-launch/STU2.2/app-launch.html#step-7-app-uses-a-refresh-token-to-obtain-a-new-access-token SMART 2.2 refresh
    */
   withRefresh(response: TokenResponseInput, source: TokenSetSource): TokenSet {
     const carried: Record<string, unknown> = { ...response }
-    if (typeof response.refresh_token !== 'string' && this.refreshToken !== undefined)
-      carried.refresh_token = this.refreshToken
+    for (const name of keptThroughRefresh) {
+      if (response[name] == null && this.raw[name] != null) carried[name] = this.raw[name]
+    }
     const keepsIdentity = typeof response.id_token !== 'string'
     return new TokenSet(carried as TokenResponseInput, {
       ...source,
