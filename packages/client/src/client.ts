@@ -294,12 +294,13 @@ export class Client {
    *
    * @param callbackUrl the URL the server redirected to (a string, a `URL`, or its query).
    * @param options the `store` given to `beginAuthorization`, or the `state`, `codeVerifier` (and
-   *   `nonce`) kept by the caller.
+   *   `nonce`) kept by the caller. None on Node: the launch is in the process's default store,
+   *   where `beginAuthorization` without a store keeps it (browsers have no default store).
    * @throws AuthorizationError, TokenError, IdTokenError, ConfigurationError, StoreError.
    */
   async completeAuthorization(
     callbackUrl: string | URL | URLSearchParams,
-    options: CompleteAuthorizationOptions,
+    options?: CompleteAuthorizationOptions,
   ): Promise<Session> {
     return (await authorizationFlow()).completeAuthorization(this.#sessions, callbackUrl, options)
   }

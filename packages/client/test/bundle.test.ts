@@ -77,4 +77,11 @@ describe('browser bundle of @fhir-auth/client', () => {
     )
     expect(withMemoryStore).toEqual([])
   })
+
+  it('has no default launch store: a page does not outlive the redirect (Node keeps one per process)', () => {
+    const inputs = Object.values(outputs).flatMap((output) => Object.keys(output.inputs))
+    // The launch code is bundled (its dynamic import is a chunk), with the browser's variant.
+    expect(chunkOf('src/launch/authorization-flow.ts')).toBeDefined()
+    expect(inputs).not.toContain('src/default-launch-store/node.ts')
+  })
 })

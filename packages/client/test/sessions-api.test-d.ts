@@ -116,8 +116,10 @@ describe('DESIGN §8 public API types', () => {
       TokensListener | undefined
     >()
     expectTypeOf<CompleteAuthorizationOptions['signal']>().toEqualTypeOf<AbortSignal | undefined>()
-    // @ts-expect-error: the options are required (a store or the kept values)
-    client.completeAuthorization('https://app/cb')
+    // No options: on Node the launch is in the process's default store.
+    expectTypeOf(client.completeAuthorization)
+      .parameter(1)
+      .toEqualTypeOf<CompleteAuthorizationOptions | undefined>()
   })
 
   it('Session: tokens, accessToken, refresh, fetch', () => {

@@ -6,6 +6,7 @@ import {
   TokenSet,
 } from '@fhir-auth/core'
 import { abortedByCaller, requireNonBlankString } from '@fhir-auth/core/internal'
+import { defaultLaunchStore } from '#default-launch-store'
 import type {
   BeginAuthorizationOptions,
   BeginAuthorizationResult,
@@ -30,9 +31,10 @@ export { bearerFetch } from '../tokens/bearer-fetch.js'
 
 /**
  * `client.beginAuthorization`: `authorizationUrl` plus a fresh `nonce` when `openid` is asked,
- * and — with a store — the launch kept under its `state` for 600 s, so that any process or tab
- * holding the same store can finish it. Without a store the caller keeps `codeVerifier` (and
- * `nonce`) itself.
+ * and the launch kept under its `state` for 600 s, so that any process or tab holding the same
+ * store can finish it. Without a store it is kept in the default store (on Node, the process's
+ * memory; elsewhere none), and the result also carries `codeVerifier` (and `nonce`) for a
+ * caller who keeps them itself.
  *
  * @throws ConfigurationError as `authorizationUrl` does, and on `store`; StoreError when the
  *   store refuses the launch (then do not redirect).
@@ -45,34 +47,34 @@ export async function beginAuthorization(
 ): Promise<BeginAuthorizationResult> {
   const { context } = source
   const options = context.readOptions(input, 'beginAuthorization')
-  const store = context.checks.optionalStore(options.store)
+  const store = context.checks.optionalStore(options.store) ?? defaultLaunchStore()
   const started = await (await source.implementation()).startAuthorization(options)
   const result: BeginAuthorizationResult = {
     authUrl: started.authUrl,
     state: started.state,
     ...(started.params === undefined ? {} : { params: started.params }),
   }
-  if (store === undefined) {
-    return {
-      ...result,
-      codeVerifier: started.codeVerifier,
-      ...(started.nonce === undefined ? {} : { nonce: started.nonce }),
-    }
+  if (store !== undefined) {
+    await saveLaunch(
+      store,
+      {
+        state: started.state,
+        codeVerifier: started.codeVerifier,
+        nonce: started.nonce,
+        redirectUri: started.redirectUri,
+        scopes: started.scopes,
+        issuer: context.config.issuer ?? '',
+        createdAt: context.options.now().getTime(),
+      },
+      storeLimits(context, options.signal),
+    )
   }
-  await saveLaunch(
-    store,
-    {
-      state: started.state,
-      codeVerifier: started.codeVerifier,
-      nonce: started.nonce,
-      redirectUri: started.redirectUri,
-      scopes: started.scopes,
-      issuer: context.config.issuer ?? '',
-      createdAt: context.options.now().getTime(),
-    },
-    storeLimits(context, options.signal),
-  )
-  return result
+  if (options.store !== undefined) return result
+  return {
+    ...result,
+    codeVerifier: started.codeVerifier,
+    ...(started.nonce === undefined ? {} : { nonce: started.nonce }),
+  }
 }
 
 /**
@@ -92,13 +94,15 @@ export async function completeAuthorization(
 ): Promise<Session> {
   const { context } = source
   const options = context.readOptions(input, 'completeAuthorization')
-  const store = context.checks.optionalStore(options.store)
+  const givenStore = context.checks.optionalStore(options.store)
   const onTokens = context.checks.optionalListener(options.onTokens)
+  // The store given, else the caller's values, else the default store (Node only).
+  const store = givenStore ?? (options.state === undefined ? defaultLaunchStore() : undefined)
   if (store === undefined && options.state === undefined) {
     throw new ConfigurationError({
       invalidAttribute: 'store',
       message:
-        'completeAuthorization needs the store the launch was kept in, or the state and codeVerifier you kept',
+        'completeAuthorization needs the store the launch was kept in (webStorageStore in a browser), or the state and codeVerifier you kept',
     })
   }
   // DESIGN §12: nothing happens for a signal already aborted — the launch stays in the store.
@@ -121,7 +125,7 @@ export async function completeAuthorization(
       message:
         store === undefined
           ? 'the callback state is not the state of this launch (a response to another request, or a forged one)'
-          : 'no launch is kept for this state: it is unknown, expired or already used',
+          : 'no launch is kept for this state: it is unknown, expired, already used, or kept in another store',
     })
   }
   if (launch.issuer !== '' && launch.issuer !== (context.config.issuer ?? '')) {

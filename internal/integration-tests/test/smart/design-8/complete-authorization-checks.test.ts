@@ -19,7 +19,13 @@ import { createCapturingLogger } from '@fhir-auth/test-utils'
 import { failureOf, rejectionOf } from '@fhir-auth/test-utils/failure'
 import { describe, expect, it } from 'vitest'
 import { callbackUrl, ISSUER, json } from './support/fake-smart-server.js'
-import { authorizationErrorOf, begin, beginLaunch, freshProbe } from './support/probe-client.js'
+import {
+  authorizationErrorOf,
+  begin,
+  beginLaunch,
+  freshProbe,
+  probeClient,
+} from './support/probe-client.js'
 import { renderingsOf } from './support/renderings.js'
 import { spyStore } from './support/spy-store.js'
 
@@ -368,6 +374,35 @@ describe('§8 completeAuthorization checks', () => {
     const right = callbackUrl({ code: 'c', state: begun.state, iss: ISSUER })
     const session = await client.completeAuthorization(right, kept)
     expect(session.tokens.idTokenClaims?.sub).toBe('user-1')
+  })
+
+  it("without a store (Node), the launch is kept in the process's memoryStore: another Client of the process completes it from the URL alone, once", async () => {
+    const { server, client } = freshProbe()
+    const begun = await client.beginAuthorization()
+    server.authorize(begun.authUrl)
+    expect(begun.codeVerifier).toEqual(expect.any(String))
+    const callback = callbackUrl({ code: 'c', state: begun.state, iss: ISSUER })
+    // A server that builds one Client per request.
+    const session = await probeClient(server).completeAuthorization(callback)
+    expect(session.tokens.idTokenClaims?.sub).toBe('user-1')
+    const sent = new URLSearchParams(server.tokenRequests()[0]?.bodyText)
+    expect(sent.get('code_verifier')).toBe(begun.codeVerifier)
+    const replay = authorizationErrorOf(
+      await rejectionOf(probeClient(server).completeAuthorization(callback)),
+    )
+    expect(replay.error).toBe('state_mismatch')
+    // A launch kept in the store given to beginAuthorization is not in the process's memory.
+    const elsewhere = await client.beginAuthorization({ store: memoryStore() })
+    expect(elsewhere.codeVerifier).toBeUndefined()
+    const missing = authorizationErrorOf(
+      await rejectionOf(
+        probeClient(server).completeAuthorization(
+          callbackUrl({ code: 'c', state: elsewhere.state, iss: ISSUER }),
+        ),
+      ),
+    )
+    expect(missing.error).toBe('state_mismatch')
+    expect(server.tokenRequests()).toHaveLength(1)
   })
 
   it('caller-kept launch without the nonce that was sent fails the ID token nonce rule', async () => {
