@@ -1,4 +1,9 @@
-import { type AuthorizationRequest, ConfigurationError, checkUrl } from '@fhir-auth/core'
+import {
+  type AuthorizationRequest,
+  ConfigurationError,
+  configuredUrlProblem,
+  withoutUserInfo,
+} from '@fhir-auth/core'
 import {
   addNonce,
   codeRequestParameters,
@@ -99,14 +104,19 @@ function withTieredOAuthScope(scope: string): string {
   return scope.split(' ').includes(tieredOAuthScope) ? scope : `${scope} ${tieredOAuthScope}`
 }
 
+/**
+ * The IdP's base URL as DESIGN §12 takes every URL a caller gives: HTTPS (loopback HTTP under
+ * the policy) and no user info — it is sent in the authorization URL, where a password would be
+ * disclosed to the data holder and its logs.
+ */
 function checkIdp(value: unknown, allowInsecureLocalhost: boolean): string | undefined {
   const idp = optionalString(value, 'idp')
   if (idp === undefined) return undefined
-  if (checkUrl(idp, allowInsecureLocalhost) === undefined) return idp
+  const problem = configuredUrlProblem(idp, allowInsecureLocalhost)
+  if (problem === undefined) return idp
   throw new ConfigurationError({
     invalidAttribute: 'idp',
-    invalidValue: idp,
-    message:
-      'idp must be the identity provider’s base URL, HTTPS (loopback HTTP only with allowInsecureLocalhost)',
+    invalidValue: withoutUserInfo(idp),
+    message: `idp must be the identity provider’s base URL: it ${problem}`,
   })
 }
