@@ -220,7 +220,13 @@ export class UdapProtocol implements ProtocolImplementation {
       this.#context.checks.optionalScopes(options.scopes, 'scopes') ?? config.scopes,
     )
     const clientUri = this.#context.checks.optionalString(options.clientUri, 'clientUri')
-    const clientId = this.#context.clientId() ?? clientUri
+    const registeredId = this.#context.clientId()
+    const clientId = registeredId ?? clientUri
+    // DESIGN §11: a bad own chain is refused before anything is sent, discovery included, as
+    // requestBackendToken does.
+    await this.#signing.check(
+      clientUri ?? (registeredId === undefined ? undefined : this.#context.registration?.clientUri),
+    )
     const metadata = await this.#tokenMetadata(options)
     const tokenEndpoint = config.tokenEndpoint ?? metadata?.tokenEndpoint
     // Missing parts are left for the token request itself to report, in its own words.
