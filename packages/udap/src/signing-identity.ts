@@ -5,6 +5,7 @@ import {
   ConfigurationError,
   type CryptoBackend,
   CryptoError,
+  isJwsSigner,
   type JwsSigner,
   type PrivateKeyInput,
 } from '@fhir-auth/core'
@@ -51,7 +52,8 @@ export interface UdapSigningIdentity {
  * Checks a client's signing identity and turns it into a {@link JwsSigner} for UDAP JWTs,
  * before anything is signed or sent:
  *
- * 1. `privateKey` and a non-empty `certificateChain` are given;
+ * 1. `privateKey` and a non-empty `certificateChain` are given (a `JwsSigner` given as
+ *    `privateKey` may carry the chain itself);
  * 2. every certificate parses, and the chain passes the path policy without trust and
  *    revocation (core's `validateOwnCertificateChain`, DESIGN §11): leaf first and
  *    issuer-ordered (`order`), each certificate's signature verified with the next one's key
@@ -99,7 +101,11 @@ export async function prepareUdapSigner(
 ): Promise<UdapSigningIdentity> {
   const options = readOptions(input, 'prepareUdapSigner', { required: true })
   const crypto = requireCryptoBackend(options.crypto)
-  const { privateKey, certificateChain, clientUri } = options
+  const { privateKey, clientUri } = options
+  // An HSM/KMS signer may carry its certificates (DESIGN §4's `JwsSigner.certificateChain`): then
+  // they are the chain, checked like any other, unless the configuration names one.
+  const certificateChain =
+    options.certificateChain ?? (isJwsSigner(privateKey) ? privateKey.certificateChain : undefined)
   if (privateKey === undefined || privateKey === null) {
     throw new ConfigurationError({
       invalidAttribute: 'privateKey',

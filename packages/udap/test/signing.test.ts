@@ -191,6 +191,21 @@ describe('prepareUdapSigner', () => {
     expect((await verifyWithX5c(statement)).claims.iss).toBe(second)
   })
 
+  it('takes the chain from a JwsSigner that carries one when none is given, and checks it', async () => {
+    const imported = await crypto.importSigner(pki.clientEc.privateKeyPem, { profile: 'udap' })
+    const chain = [pki.clientEc.certificateDer, pki.ecIntermediate.certificateDer]
+    const hsm = { alg: imported.alg, certificateChain: chain, sign: imported.sign }
+    const { signer } = await prepare({ privateKey: hsm, certificateChain: undefined })
+    expect(x5cOf(signer.certificateChain ?? [])).toEqual(x5cOf(chain))
+    const reversed = { ...hsm, certificateChain: [...chain].reverse() }
+    await expect(
+      prepare({ privateKey: reversed, certificateChain: undefined }),
+    ).rejects.toBeInstanceOf(CertificateChainError)
+    // A chain in the configuration wins over the signer's.
+    const { signer: configured } = await prepare({ privateKey: reversed })
+    expect(x5cOf(configured.certificateChain ?? [])).toEqual(x5cOf(chain))
+  })
+
   it('refuses a key that does not belong to the leaf', async () => {
     const error = await failure(prepare({ privateKey: pki.clientRsa.privateKeyPem }))
     expect(error).toBeInstanceOf(CryptoError)

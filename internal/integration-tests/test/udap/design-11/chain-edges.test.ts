@@ -132,6 +132,30 @@ describe('DESIGN §2/§11: every input form of the chain is checked', () => {
     expect(signatures).toBe(0)
     expect(sent()).toEqual([])
   })
+
+  it('a JwsSigner that carries its chain needs no certificateChain in the configuration: that chain is checked and sent', async () => {
+    const signerOf = (identity: Identity): JwsSigner => {
+      const key = createPrivateKey(identity.privateKey as string)
+      return {
+        alg: 'ES256',
+        certificateChain: identity.certificateChain,
+        sign: async (input) =>
+          new Uint8Array(sign('sha256', input, { key, dsaEncoding: 'ieee-p1363' })),
+      }
+    }
+    const bad = chains['a URI SAN outside the name constraints']
+    const refused = await failureOf(() =>
+      clientFor(sandbox, {
+        privateKey: signerOf(bad),
+      } as unknown as Identity).requestBackendToken({ clientUri, b2b, ...trust }),
+    )
+    expectChainRefusal(refused, 'name-constraints', bad.privateKey)
+    expect(sent()).toEqual([])
+    const { identity } = await trustedIdentity(sandbox)
+    const client = clientFor(sandbox, { privateKey: signerOf(identity) } as unknown as Identity)
+    const token = await client.requestBackendToken({ clientUri, b2b, ...trust })
+    expect(typeof token.access_token).toBe('string')
+  })
 })
 
 describe('DESIGN §11: order', () => {
