@@ -56,7 +56,7 @@ async function expectSentOnce(operation: SigningOperation, identity: Identity): 
   if (error !== undefined) expectNoKeyMaterial(error, identity.privateKey)
 }
 
-describe('DESIGN §11: suite.trust is not judged locally — a chain under a root nobody trusts is sent', () => {
+describe('DESIGN §11: trust is not judged locally — a chain under a root nobody trusts is sent', () => {
   let identity: Identity
   beforeAll(async () => {
     identity = await buildUntrustedGoodChain()
@@ -86,7 +86,7 @@ describe('DESIGN §11: revocation is not judged locally — a revoked leaf is se
     identity = revoked.identity
   })
 
-  it('the control: the suite.sandbox really lists it (its own CRL refuses the registration)', async () => {
+  it('the control: the sandbox really lists it (its own CRL refuses the registration)', async () => {
     const client = clientFor(suite.sandbox, identity)
     const { error } = await outcomeOf(() =>
       client.registerClient(registration, { clientUri, ...suite.trust }),
