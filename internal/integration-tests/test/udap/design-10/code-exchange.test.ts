@@ -11,8 +11,8 @@ import {
   memoryStore,
   silentLogger,
 } from '@fhir-auth/client'
-import { startUdapSandbox, type UdapSandbox } from '@fhir-auth/sandbox'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startUdapSandbox } from '@fhir-auth/sandbox'
+import { describe, expect, it } from 'vitest'
 import { expectCodeFlowAnt } from './support/authentication-token.js'
 import {
   callbackFor,
@@ -21,31 +21,26 @@ import {
   rejectionOf,
   trustOf,
   udapClient,
+  useCodeSandbox,
 } from './support/context.js'
 
-let sandbox: UdapSandbox
-beforeAll(async () => {
-  sandbox = await startUdapSandbox({ grantTypes: ['authorization_code', 'refresh_token'] })
-}, 60_000)
-afterAll(async () => {
-  await sandbox?.close()
-})
+const probe = useCodeSandbox()
 
-const tokenEndpoint = () => sandbox.endpoints.token
+const tokenEndpoint = () => probe.sandbox.endpoints.token
 
 describe.each(['b2b', 'b2c'])('flow %s: code exchange and refresh (DESIGN §10)', (flow) => {
   it.each(['rsa2048', 'p256', 'p384'] as const)(
     '%s key: completeAuthorization, session.refresh and refreshToken each send a conformant AnT',
     async (keyType) => {
-      const { client, clientId } = await registeredClient(sandbox, { flow, keyType })
+      const { client, clientId } = await registeredClient(probe.sandbox, { flow, keyType })
       const store = memoryStore()
-      const begun = await client.beginAuthorization({ ...trustOf(sandbox.trust), store })
-      const callback = await callbackFor(sandbox, begun)
-      const since = sandbox.authenticationTokens.length
+      const begun = await client.beginAuthorization({ ...trustOf(probe.sandbox.trust), store })
+      const callback = await callbackFor(probe.sandbox, begun)
+      const since = probe.sandbox.authenticationTokens.length
       const session = await client.completeAuthorization(callback, { store })
       expect(session.tokens.accessToken.length).toBeGreaterThan(0)
       expect(session.tokens.idTokenClaims?.aud).toEqual(expect.anything())
-      expectCodeFlowAnt(sandbox.authenticationTokens[since], {
+      expectCodeFlowAnt(probe.sandbox.authenticationTokens[since], {
         grantType: 'authorization_code',
         clientId,
         tokenEndpoint: tokenEndpoint(),
@@ -53,7 +48,7 @@ describe.each(['b2b', 'b2c'])('flow %s: code exchange and refresh (DESIGN §10)'
 
       const refreshed = await session.refresh()
       expect(refreshed.accessToken.length).toBeGreaterThan(0)
-      expectCodeFlowAnt(sandbox.authenticationTokens[since + 1], {
+      expectCodeFlowAnt(probe.sandbox.authenticationTokens[since + 1], {
         grantType: 'refresh_token',
         clientId,
         tokenEndpoint: tokenEndpoint(),
@@ -61,7 +56,7 @@ describe.each(['b2b', 'b2c'])('flow %s: code exchange and refresh (DESIGN §10)'
 
       const response = await client.refreshToken({ refreshToken: String(refreshed.refreshToken) })
       expect(typeof response.access_token).toBe('string')
-      expectCodeFlowAnt(sandbox.authenticationTokens[since + 2], {
+      expectCodeFlowAnt(probe.sandbox.authenticationTokens[since + 2], {
         grantType: 'refresh_token',
         clientId,
         tokenEndpoint: tokenEndpoint(),
@@ -70,19 +65,19 @@ describe.each(['b2b', 'b2c'])('flow %s: code exchange and refresh (DESIGN §10)'
   )
 
   it('caller-kept launch: authorizationUrl then requestAccessToken without trust inputs (validated earlier)', async () => {
-    const { client, clientId } = await registeredClient(sandbox, {
+    const { client, clientId } = await registeredClient(probe.sandbox, {
       flow,
       scopes: ['user/*.rs', 'offline_access'],
     })
-    const request = await client.authorizationUrl({ ...trustOf(sandbox.trust) })
-    const callback = new URL(await callbackFor(sandbox, request))
-    const since = sandbox.authenticationTokens.length
+    const request = await client.authorizationUrl({ ...trustOf(probe.sandbox.trust) })
+    const callback = new URL(await callbackFor(probe.sandbox, request))
+    const since = probe.sandbox.authenticationTokens.length
     const response = await client.requestAccessToken({
       code: String(callback.searchParams.get('code')),
       codeVerifier: request.codeVerifier,
     })
     expect(typeof response.access_token).toBe('string')
-    expectCodeFlowAnt(sandbox.authenticationTokens[since], {
+    expectCodeFlowAnt(probe.sandbox.authenticationTokens[since], {
       grantType: 'authorization_code',
       clientId,
       tokenEndpoint: tokenEndpoint(),
@@ -92,26 +87,26 @@ describe.each(['b2b', 'b2c'])('flow %s: code exchange and refresh (DESIGN §10)'
 
 describe('another process finishes the launch (DESIGN §10)', () => {
   async function begunElsewhere() {
-    const { client, clientId, identity } = await registeredClient(sandbox, { flow: 'b2c' })
+    const { client, clientId, identity } = await registeredClient(probe.sandbox, { flow: 'b2c' })
     const store = memoryStore() // stands for a store shared by the two processes
-    const begun = await client.beginAuthorization({ ...trustOf(sandbox.trust), store })
-    const callback = await callbackFor(sandbox, begun)
-    const fresh = udapClient(sandbox, identity, { flow: 'b2c' }, { clientId })
+    const begun = await client.beginAuthorization({ ...trustOf(probe.sandbox.trust), store })
+    const callback = await callbackFor(probe.sandbox, begun)
+    const fresh = udapClient(probe.sandbox, identity, { flow: 'b2c' }, { clientId })
     return { fresh, store, callback, clientId, begun }
   }
 
   it('a fresh client without trust inputs refuses completeAuthorization and sends no token request', async () => {
     const { fresh, store, callback } = await begunElsewhere()
-    const tokenRequests = sandbox.requestCounts.token
+    const tokenRequests = probe.sandbox.requestCounts.token
     const error = await rejectionOf(() => fresh.completeAuthorization(callback, { store }))
     expect(error).toBeInstanceOf(FhirAuthError)
     expect(error).not.toBeInstanceOf(AuthorizationError)
-    expect(sandbox.requestCounts.token).toBe(tokenRequests)
+    expect(probe.sandbox.requestCounts.token).toBe(tokenRequests)
   })
 
   it('a fresh client without trust inputs refuses requestAccessToken and refreshToken, no token request', async () => {
     const { fresh, callback, begun } = await begunElsewhere()
-    const tokenRequests = sandbox.requestCounts.token
+    const tokenRequests = probe.sandbox.requestCounts.token
     const code = String(new URL(callback).searchParams.get('code'))
     expect(
       await rejectionOf(() => fresh.requestAccessToken({ code, codeVerifier: 'x'.repeat(43) })),
@@ -119,26 +114,26 @@ describe('another process finishes the launch (DESIGN §10)', () => {
     expect(await rejectionOf(() => fresh.refreshToken({ refreshToken: 'rt-123' }))).toBeInstanceOf(
       FhirAuthError,
     )
-    expect(sandbox.requestCounts.token).toBe(tokenRequests)
+    expect(probe.sandbox.requestCounts.token).toBe(tokenRequests)
     expect(begun.state.length).toBeGreaterThan(0)
   })
 
   it('a fresh client given the trust inputs again completes, with a conformant AnT', async () => {
     const { fresh, store, callback, clientId } = await begunElsewhere()
-    const since = sandbox.authenticationTokens.length
+    const since = probe.sandbox.authenticationTokens.length
     const session = await fresh.completeAuthorization(callback, {
       store,
-      ...trustOf(sandbox.trust),
+      ...trustOf(probe.sandbox.trust),
     })
     expect(session.tokens.accessToken.length).toBeGreaterThan(0)
-    expectCodeFlowAnt(sandbox.authenticationTokens[since], {
+    expectCodeFlowAnt(probe.sandbox.authenticationTokens[since], {
       grantType: 'authorization_code',
       clientId,
       tokenEndpoint: tokenEndpoint(),
     })
     // The session's refresh reuses what was validated on completion.
     await session.refresh()
-    expectCodeFlowAnt(sandbox.authenticationTokens[since + 1], {
+    expectCodeFlowAnt(probe.sandbox.authenticationTokens[since + 1], {
       grantType: 'refresh_token',
       clientId,
       tokenEndpoint: tokenEndpoint(),
@@ -149,12 +144,12 @@ describe('another process finishes the launch (DESIGN §10)', () => {
     const { fresh, store, callback } = await begunElsewhere()
     const other = await startUdapSandbox()
     try {
-      const tokenRequests = sandbox.requestCounts.token
+      const tokenRequests = probe.sandbox.requestCounts.token
       const error = await rejectionOf(() =>
         fresh.completeAuthorization(callback, { store, ...trustOf(other.trust) }),
       )
       expect(error).toBeInstanceOf(FhirAuthError)
-      expect(sandbox.requestCounts.token).toBe(tokenRequests)
+      expect(probe.sandbox.requestCounts.token).toBe(tokenRequests)
     } finally {
       await other.close()
     }
@@ -162,16 +157,21 @@ describe('another process finishes the launch (DESIGN §10)', () => {
 
   it('a resumed session on a fresh client refreshes with the trust inputs given to resumeSession', async () => {
     const { fresh, store, callback, clientId, begun } = await begunElsewhere()
-    const first = await fresh.completeAuthorization(callback, { store, ...trustOf(sandbox.trust) })
+    const first = await fresh.completeAuthorization(callback, {
+      store,
+      ...trustOf(probe.sandbox.trust),
+    })
     const another = new Client(fresh.config, {
       protocol: 'udap',
       flow: 'b2c',
       logger: silentLogger,
     })
-    const resumed = another.resumeSession(first.tokens.serialize(), { ...trustOf(sandbox.trust) })
-    const since = sandbox.authenticationTokens.length
+    const resumed = another.resumeSession(first.tokens.serialize(), {
+      ...trustOf(probe.sandbox.trust),
+    })
+    const since = probe.sandbox.authenticationTokens.length
     await resumed.refresh()
-    expectCodeFlowAnt(sandbox.authenticationTokens[since], {
+    expectCodeFlowAnt(probe.sandbox.authenticationTokens[since], {
       grantType: 'refresh_token',
       clientId,
       tokenEndpoint: tokenEndpoint(),
@@ -182,7 +182,7 @@ describe('another process finishes the launch (DESIGN §10)', () => {
 
 describe('the token endpoint is the signed one (DESIGN §10 with §5)', () => {
   it('an unsigned token_endpoint that differs from the signed metadata is never used', async () => {
-    const decoy = `${sandbox.origin}/decoy-token`
+    const decoy = `${probe.sandbox.origin}/decoy-token`
     const seen: string[] = []
     const rewriting: FetchLike = async (url, init) => {
       seen.push(`${init.method ?? 'GET'} ${url}`)
@@ -194,14 +194,19 @@ describe('the token endpoint is the signed one (DESIGN §10 with §5)', () => {
         headers: { 'content-type': 'application/json' },
       })
     }
-    const { client, clientId, identity } = await registeredClient(sandbox, { flow: 'b2c' })
-    const victim = udapClient(sandbox, identity, { flow: 'b2c', fetch: rewriting }, { clientId })
+    const { client, clientId, identity } = await registeredClient(probe.sandbox, { flow: 'b2c' })
+    const victim = udapClient(
+      probe.sandbox,
+      identity,
+      { flow: 'b2c', fetch: rewriting },
+      { clientId },
+    )
     const store = memoryStore()
-    const begun = await victim.beginAuthorization({ ...trustOf(sandbox.trust), store })
-    const since = sandbox.authenticationTokens.length
-    await victim.completeAuthorization(await callbackFor(sandbox, begun), { store })
+    const begun = await victim.beginAuthorization({ ...trustOf(probe.sandbox.trust), store })
+    const since = probe.sandbox.authenticationTokens.length
+    await victim.completeAuthorization(await callbackFor(probe.sandbox, begun), { store })
     expect(seen.filter((line) => line.includes('decoy-token'))).toEqual([])
-    expectCodeFlowAnt(sandbox.authenticationTokens[since], {
+    expectCodeFlowAnt(probe.sandbox.authenticationTokens[since], {
       grantType: 'authorization_code',
       clientId,
       tokenEndpoint: tokenEndpoint(),
@@ -212,22 +217,22 @@ describe('the token endpoint is the signed one (DESIGN §10 with §5)', () => {
 
 describe('never a secret or an Authorization header (DESIGN §10)', () => {
   it('a clientSecret configured on a UDAP client is never sent', async () => {
-    const { clientId, identity } = await registeredClient(sandbox, { flow: 'b2c' })
+    const { clientId, identity } = await registeredClient(probe.sandbox, { flow: 'b2c' })
     const withSecret = udapClient(
-      sandbox,
+      probe.sandbox,
       identity,
       { flow: 'b2c' },
       { clientId, clientSecret: 'do-not-send-this-secret' },
     )
     const store = memoryStore()
-    const begun = await withSecret.beginAuthorization({ ...trustOf(sandbox.trust), store })
-    const callback = await callbackFor(sandbox, begun)
-    const since = sandbox.requests.length
-    const tokensSince = sandbox.authenticationTokens.length
+    const begun = await withSecret.beginAuthorization({ ...trustOf(probe.sandbox.trust), store })
+    const callback = await callbackFor(probe.sandbox, begun)
+    const since = probe.sandbox.requests.length
+    const tokensSince = probe.sandbox.authenticationTokens.length
     await withSecret.completeAuthorization(callback, { store })
-    const sent = sandbox.requests.slice(since)
+    const sent = probe.sandbox.requests.slice(since)
     expect(JSON.stringify(sent)).not.toContain('do-not-send-this-secret')
-    expectCodeFlowAnt(sandbox.authenticationTokens[tokensSince], {
+    expectCodeFlowAnt(probe.sandbox.authenticationTokens[tokensSince], {
       grantType: 'authorization_code',
       clientId,
       tokenEndpoint: tokenEndpoint(),

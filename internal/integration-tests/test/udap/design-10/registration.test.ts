@@ -4,52 +4,46 @@
  * policy) and `logo_uri` (HTTPS) required, all checked before any request.
  */
 import { ConfigurationError, FhirAuthError } from '@fhir-auth/client'
-import { startUdapSandbox, type UdapSandbox } from '@fhir-auth/sandbox'
 import { fakeRoutes } from '@fhir-auth/test-utils/fake-fetch'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
+import { inspectJws } from '../support/jws-inspection.js'
 import {
   codeMetadata,
-  decodeJws,
   issueIdentity,
   rejectionOf,
   trustOf,
   udapClient,
+  useCodeSandbox,
 } from './support/context.js'
 
-let sandbox: UdapSandbox
-beforeAll(async () => {
-  sandbox = await startUdapSandbox({ grantTypes: ['authorization_code', 'refresh_token'] })
-}, 60_000)
-afterAll(async () => {
-  await sandbox?.close()
-})
+const probe = useCodeSandbox()
 
 /** The software statement claims of the last registration request the sandbox received. */
 function lastStatementClaims(): Record<string, unknown> {
-  const request = [...sandbox.requests].reverse().find((r) => r.path.endsWith('/register'))
+  const request = [...probe.sandbox.requests].reverse().find((r) => r.path.endsWith('/register'))
   const body = request?.json as { software_statement?: string } | undefined
   if (typeof body?.software_statement !== 'string') throw new Error('no registration request')
-  return decodeJws(body.software_statement).claims
+  return inspectJws(body.software_statement).claims
 }
 
 async function register(
   metadata: Record<string, unknown>,
   config: Record<string, unknown> = {},
 ): Promise<{ result: unknown; error: unknown; requestsSent: number }> {
-  const identity = await issueIdentity(sandbox)
-  const client = udapClient(sandbox, identity, { flow: 'b2c' }, config)
-  const before = sandbox.requests.length
+  const identity = await issueIdentity(probe.sandbox)
+  const client = udapClient(probe.sandbox, identity, { flow: 'b2c' }, config)
+  const before = probe.sandbox.requests.length
   let result: unknown
   let error: unknown
   try {
     result = await client.registerClient(metadata, {
       clientUri: identity.clientUri,
-      ...trustOf(sandbox.trust),
+      ...trustOf(probe.sandbox.trust),
     })
   } catch (caught) {
     error = caught
   }
-  return { result, error, requestsSent: sandbox.requests.length - before }
+  return { result, error, requestsSent: probe.sandbox.requests.length - before }
 }
 
 /** Asserts a local refusal: a typed ConfigurationError naming `attribute`, and no request at all. */
@@ -62,6 +56,17 @@ function expectRefusedLocally(
   if (typeof attribute === 'string') expect(invalidAttribute).toBe(attribute)
   else expect(invalidAttribute).toMatch(attribute)
   expect(outcome.requestsSent).toBe(0)
+}
+
+/** Registers conformant metadata with `attribute` left out (`undefined`) or set to `value`. */
+async function expectAttributeRefused(
+  attribute: 'redirect_uris' | 'logo_uri',
+  value: unknown,
+): Promise<void> {
+  const metadata = codeMetadata('openid')
+  if (value === undefined) delete metadata[attribute]
+  else metadata[attribute] = value
+  expectRefusedLocally(await register(metadata), attribute)
 }
 
 describe('grant types and response types (DESIGN §10)', () => {
@@ -123,20 +128,16 @@ describe('redirect_uris (DESIGN §10)', () => {
     ['a custom scheme', ['com.example.app:/cb']],
     ['a non-string entry', [42]],
   ])('refuses redirect_uris %s before any request', async (_label, value) => {
-    const metadata = codeMetadata('openid')
-    if (value === undefined) delete metadata.redirect_uris
-    else metadata.redirect_uris = value
-    const outcome = await register(metadata)
-    expectRefusedLocally(outcome, 'redirect_uris')
+    await expectAttributeRefused('redirect_uris', value)
   })
 
   it('refuses loopback HTTP redirect URIs without allowInsecureLocalhost, before any request', async () => {
     // The sandbox itself is loopback HTTP, so the client needs the policy for discovery; the
     // probe therefore checks the refusal on a client without the policy (no request possible).
-    const identity = await issueIdentity(sandbox)
+    const identity = await issueIdentity(probe.sandbox)
     const routes = fakeRoutes({})
     const client = udapClient(
-      sandbox,
+      probe.sandbox,
       identity,
       { flow: 'b2c', fetch: routes.fetch },
       { baseUrl: 'https://udap.example.test/fhir', allowInsecureLocalhost: false },
@@ -146,7 +147,7 @@ describe('redirect_uris (DESIGN §10)', () => {
         codeMetadata('openid', { redirect_uris: ['http://127.0.0.1:8765/cb'] }),
         {
           clientUri: identity.clientUri,
-          ...trustOf(sandbox.trust),
+          ...trustOf(probe.sandbox.trust),
         },
       ),
     )
@@ -175,10 +176,6 @@ describe('logo_uri (DESIGN §10)', () => {
     ['an array', ['https://app.example.test/logo.png']],
     ['a number', 7],
   ])('refuses logo_uri %s before any request', async (_label, value) => {
-    const metadata = codeMetadata('openid')
-    if (value === undefined) delete metadata.logo_uri
-    else metadata.logo_uri = value
-    const outcome = await register(metadata)
-    expectRefusedLocally(outcome, 'logo_uri')
+    await expectAttributeRefused('logo_uri', value)
   })
 })

@@ -3,7 +3,7 @@
  * `idp` on the wire, `invalid_idp` as an AuthorizationError, the identity-scopes-only client
  * whose `baseUrl` is the IdP, and ID tokens checked with the IdP's openid-configuration keys.
  */
-import { AuthorizationError, IdTokenError, memoryStore } from '@fhir-auth/client'
+import { AuthorizationError, type Client, IdTokenError, memoryStore } from '@fhir-auth/client'
 import { startTieredOAuthSandboxes, type TieredOAuthSandboxes } from '@fhir-auth/sandbox'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { expectCodeFlowAnt } from './support/authentication-token.js'
@@ -35,16 +35,32 @@ async function tieredApp(scopes: readonly string[] = ['openid', 'user/*.rs']) {
   })
 }
 
+/** Begins a request at the data holder that names the IdP (`idp`), kept in a fresh store. */
+async function beginWithIdp(client: Client) {
+  const store = memoryStore()
+  const begun = await client.beginAuthorization({
+    ...trustOf(pair.dataHolder.trust),
+    idp: pair.identityProvider.issuer,
+    store,
+  })
+  return { store, begun }
+}
+
+/** A client asking for identity scopes only, registered at the IdP (its own data holder). */
+function identityOnlyApp() {
+  return registeredClient(pair.identityProvider, {
+    flow: 'tiered_oauth',
+    scopes: ['openid', 'udap'],
+    registeredScope: 'openid udap',
+    grantTypes: ['authorization_code'],
+  })
+}
+
 describe('Tiered OAuth at a data holder (DESIGN §10)', () => {
   it('sends udap and idp, the data holder logs in at the IdP, the app completes with a conformant AnT', async () => {
     const { dataHolder, identityProvider } = pair
     const { client, clientId } = await tieredApp()
-    const store = memoryStore()
-    const begun = await client.beginAuthorization({
-      ...trustOf(dataHolder.trust),
-      idp: identityProvider.issuer,
-      store,
-    })
+    const { store, begun } = await beginWithIdp(client)
     const callback = await callbackFor(dataHolder, begun)
     const request = dataHolder.authorizationRequests.at(-1)
     expect(request?.parameters.idp).toBe(identityProvider.issuer)
@@ -63,15 +79,10 @@ describe('Tiered OAuth at a data holder (DESIGN §10)', () => {
   })
 
   it('a callback with error=invalid_idp is an AuthorizationError with that error, no token request', async () => {
-    const { dataHolder, identityProvider } = pair
+    const { dataHolder } = pair
     const { client } = await tieredApp()
     dataHolder.setHostile('invalid-idp')
-    const store = memoryStore()
-    const begun = await client.beginAuthorization({
-      ...trustOf(dataHolder.trust),
-      idp: identityProvider.issuer,
-      store,
-    })
+    const { store, begun } = await beginWithIdp(client)
     const callback = await callbackFor(dataHolder, begun)
     expect(new URL(callback).searchParams.get('error')).toBe('invalid_idp')
     const tokenRequests = dataHolder.requestCounts.token
@@ -83,14 +94,9 @@ describe('Tiered OAuth at a data holder (DESIGN §10)', () => {
   })
 
   it('error=invalid_idp together with a code: still the AuthorizationError, the code is never exchanged', async () => {
-    const { dataHolder, identityProvider } = pair
+    const { dataHolder } = pair
     const { client } = await tieredApp()
-    const store = memoryStore()
-    const begun = await client.beginAuthorization({
-      ...trustOf(dataHolder.trust),
-      idp: identityProvider.issuer,
-      store,
-    })
+    const { store, begun } = await beginWithIdp(client)
     const callback = `${redirectUri}?error=invalid_idp&error_description=no&code=abc123&state=${encodeURIComponent(begun.state)}`
     const tokenRequests = dataHolder.requestCounts.token
     const error = await rejectionOf(() => client.completeAuthorization(callback, { store }))
@@ -123,12 +129,7 @@ describe('Tiered OAuth at a data holder (DESIGN §10)', () => {
 describe('identity scopes only: this client is the data holder, baseUrl is the IdP (DESIGN §10)', () => {
   it('authorizes at the IdP without idp, completes, and validates the ID token with the IdP keys', async () => {
     const { identityProvider } = pair
-    const { client, clientId } = await registeredClient(identityProvider, {
-      flow: 'tiered_oauth',
-      scopes: ['openid', 'udap'],
-      registeredScope: 'openid udap',
-      grantTypes: ['authorization_code'],
-    })
+    const { client, clientId } = await identityOnlyApp()
     const store = memoryStore()
     const begun = await client.beginAuthorization({ ...trustOf(identityProvider.trust), store })
     const sent = Object.fromEntries(new URL(begun.authUrl).searchParams)
@@ -164,12 +165,7 @@ describe('identity scopes only: this client is the data holder, baseUrl is the I
     'an ID token from the IdP with %s is an IdTokenError (%s)',
     async (variant, reason) => {
       const { identityProvider } = pair
-      const { client } = await registeredClient(identityProvider, {
-        flow: 'tiered_oauth',
-        scopes: ['openid', 'udap'],
-        registeredScope: 'openid udap',
-        grantTypes: ['authorization_code'],
-      })
+      const { client } = await identityOnlyApp()
       const store = memoryStore()
       const begun = await client.beginAuthorization({ ...trustOf(identityProvider.trust), store })
       identityProvider.setHostile(variant)

@@ -7,47 +7,24 @@
 import { createPrivateKey, sign } from 'node:crypto'
 import type { JwsSigner } from '@fhir-auth/core'
 import { encodePem } from '@fhir-auth/core/backend'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import {
-  type BadChainKind,
-  buildBadChains,
-  buildUntrustedGoodChain,
-  clientUri,
-  clock,
-  type Identity,
-} from './support/bad-chains.js'
-import { b2b, registration, type Trust } from './support/operations.js'
+import { describe, expect, it } from 'vitest'
+import { buildUntrustedGoodChain, clientUri, clock, type Identity } from './support/bad-chains.js'
+import { b2b, registration } from './support/operations.js'
 import { expectChainRefusal, failureOf } from './support/refusal.js'
-import {
-  clientFor,
-  startFrozenSandbox,
-  trustedIdentity,
-  trustOf,
-  type UdapSandbox,
-} from './support/sandbox.js'
+import { clientFor, trustedIdentity, useFrozenSandbox } from './support/sandbox.js'
 
-let sandbox: UdapSandbox
-let trust: Trust
-let chains: Readonly<Record<BadChainKind, Identity>>
-
-beforeAll(async () => {
-  sandbox = await startFrozenSandbox()
-  trust = trustOf(sandbox)
-  chains = await buildBadChains()
-}, 120_000)
-afterAll(() => sandbox?.close())
-beforeEach(() => sandbox.clearRequests())
+const suite = useFrozenSandbox({ badChains: true })
 
 const hours = (count: number) => new Date(clock.getTime() + count * 3_600_000)
 const days = (count: number) => new Date(clock.getTime() + count * 86_400_000)
-const sent = () => sandbox.requests.map((request) => `${request.method} ${request.path}`)
+const sent = () => suite.sandbox.requests.map((request) => `${request.method} ${request.path}`)
 
 describe("DESIGN §11: validity is judged at the client's clock (ClientOptions.now)", () => {
   it('a chain valid from T−30 d is not-yet-valid for a client whose clock reads T−60 d', async () => {
     const identity = await buildUntrustedGoodChain()
-    const client = clientFor(sandbox, identity, {}, () => days(-60))
+    const client = clientFor(suite.sandbox, identity, {}, () => days(-60))
     const error = await failureOf(() =>
-      client.registerClient(registration, { clientUri, ...trust }),
+      client.registerClient(registration, { clientUri, ...suite.trust }),
     )
     expectChainRefusal(error, 'not-yet-valid', identity.privateKey)
     expect(sent()).toEqual([])
@@ -55,8 +32,10 @@ describe("DESIGN §11: validity is judged at the client's clock (ClientOptions.n
 
   it('the same chain is expired for a client whose clock reads T+301 d', async () => {
     const identity = await buildUntrustedGoodChain()
-    const client = clientFor(sandbox, identity, {}, () => days(301))
-    const error = await failureOf(() => client.requestBackendToken({ clientUri, b2b, ...trust }))
+    const client = clientFor(suite.sandbox, identity, {}, () => days(301))
+    const error = await failureOf(() =>
+      client.requestBackendToken({ clientUri, b2b, ...suite.trust }),
+    )
     expectChainRefusal(error, 'expired', identity.privateKey)
     expect(sent()).toEqual([])
   })
@@ -64,20 +43,22 @@ describe("DESIGN §11: validity is judged at the client's clock (ClientOptions.n
 
 describe('DESIGN §11: a registration whose certificate has since expired', () => {
   it('registers at T, then modification, cancellation and tokens at T+2 h are refused locally', async () => {
-    const { identity } = await trustedIdentity(sandbox, {
+    const { identity } = await trustedIdentity(suite.sandbox, {
       notBefore: hours(-1),
       notAfter: hours(1),
     })
-    const registered = (await clientFor(sandbox, identity).registerClient(registration, {
+    const registered = (await clientFor(suite.sandbox, identity).registerClient(registration, {
       clientUri,
-      ...trust,
+      ...suite.trust,
     })) as { client_id: string }
-    expect(sandbox.requestCounts.registration).toBe(1)
-    sandbox.clearRequests()
+    expect(suite.sandbox.requestCounts.registration).toBe(1)
+    suite.sandbox.clearRequests()
 
-    const later = clientFor(sandbox, identity, { clientId: registered.client_id }, () => hours(2))
+    const later = clientFor(suite.sandbox, identity, { clientId: registered.client_id }, () =>
+      hours(2),
+    )
     const attempts = [
-      () => later.registerClient(registration, { clientUri, ...trust }),
+      () => later.registerClient(registration, { clientUri, ...suite.trust }),
       () =>
         later.cancelRegistration(
           {
@@ -85,29 +66,29 @@ describe('DESIGN §11: a registration whose certificate has since expired', () =
             contacts: ['mailto:ops@example.test'],
             scope: 'system/*.rs',
           },
-          { clientUri, ...trust },
+          { clientUri, ...suite.trust },
         ),
-      () => later.requestBackendToken({ b2b, ...trust }),
+      () => later.requestBackendToken({ b2b, ...suite.trust }),
     ]
     for (const attempt of attempts) {
       expectChainRefusal(await failureOf(attempt), 'expired', identity.privateKey)
     }
     expect(sent()).toEqual([])
-    expect(sandbox.registrations.get(registered.client_id)?.metadata).toBeDefined()
+    expect(suite.sandbox.registrations.get(registered.client_id)?.metadata).toBeDefined()
   })
 })
 
 describe('DESIGN §2/§11: every input form of the chain is checked', () => {
   it('PEM strings instead of DER bytes: pathLenConstraint 0 exceeded is still path-length', async () => {
-    const identity = chains['pathLenConstraint 0 exceeded']
+    const identity = suite.chains['pathLenConstraint 0 exceeded']
     const pem = {
       ...identity,
       certificateChain: identity.certificateChain.map((der) => encodePem(der, 'CERTIFICATE')),
     }
     const error = await failureOf(() =>
-      clientFor(sandbox, pem as unknown as Identity).registerClient(registration, {
+      clientFor(suite.sandbox, pem as unknown as Identity).registerClient(registration, {
         clientUri,
-        ...trust,
+        ...suite.trust,
       }),
     )
     expectChainRefusal(error, 'path-length', identity.privateKey)
@@ -115,7 +96,7 @@ describe('DESIGN §2/§11: every input form of the chain is checked', () => {
   })
 
   it('a JwsSigner (HSM/KMS) as privateKey with a chain that breaks the name constraints: never asked to sign', async () => {
-    const identity = chains['a URI SAN outside the name constraints']
+    const identity = suite.chains['a URI SAN outside the name constraints']
     const key = createPrivateKey(identity.privateKey)
     let signatures = 0
     const signer: JwsSigner = {
@@ -126,8 +107,13 @@ describe('DESIGN §2/§11: every input form of the chain is checked', () => {
         return new Uint8Array(sign('sha256', input, { key, dsaEncoding: 'ieee-p1363' }))
       },
     }
-    const client = clientFor(sandbox, { ...identity, privateKey: signer } as unknown as Identity)
-    const error = await failureOf(() => client.requestBackendToken({ clientUri, b2b, ...trust }))
+    const client = clientFor(suite.sandbox, {
+      ...identity,
+      privateKey: signer,
+    } as unknown as Identity)
+    const error = await failureOf(() =>
+      client.requestBackendToken({ clientUri, b2b, ...suite.trust }),
+    )
     expectChainRefusal(error, 'name-constraints', identity.privateKey)
     expect(signatures).toBe(0)
     expect(sent()).toEqual([])
@@ -143,17 +129,19 @@ describe('DESIGN §2/§11: every input form of the chain is checked', () => {
           new Uint8Array(sign('sha256', input, { key, dsaEncoding: 'ieee-p1363' })),
       }
     }
-    const bad = chains['a URI SAN outside the name constraints']
+    const bad = suite.chains['a URI SAN outside the name constraints']
     const refused = await failureOf(() =>
-      clientFor(sandbox, {
+      clientFor(suite.sandbox, {
         privateKey: signerOf(bad),
-      } as unknown as Identity).requestBackendToken({ clientUri, b2b, ...trust }),
+      } as unknown as Identity).requestBackendToken({ clientUri, b2b, ...suite.trust }),
     )
     expectChainRefusal(refused, 'name-constraints', bad.privateKey)
     expect(sent()).toEqual([])
-    const { identity } = await trustedIdentity(sandbox)
-    const client = clientFor(sandbox, { privateKey: signerOf(identity) } as unknown as Identity)
-    const token = await client.requestBackendToken({ clientUri, b2b, ...trust })
+    const { identity } = await trustedIdentity(suite.sandbox)
+    const client = clientFor(suite.sandbox, {
+      privateKey: signerOf(identity),
+    } as unknown as Identity)
+    const token = await client.requestBackendToken({ clientUri, b2b, ...suite.trust })
     expect(typeof token.access_token).toBe('string')
   })
 })
@@ -164,7 +152,7 @@ describe('DESIGN §11: order', () => {
     const [leaf, ca] = good.certificateChain as [Uint8Array, Uint8Array]
     const swapped = { privateKey: good.privateKey, certificateChain: [ca, leaf] }
     const error = await failureOf(() =>
-      clientFor(sandbox, swapped).registerClient(registration, { clientUri, ...trust }),
+      clientFor(suite.sandbox, swapped).registerClient(registration, { clientUri, ...suite.trust }),
     )
     expect(error).toMatchObject({
       name: expect.stringMatching(/^(CertificateChainError|CryptoError)$/),

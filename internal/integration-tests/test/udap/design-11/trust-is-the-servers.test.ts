@@ -6,7 +6,7 @@
  * goes through every operation (the control that shows the refusals elsewhere are not vacuous).
  */
 import { CertificateChainError } from '@fhir-auth/client'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { buildUntrustedGoodChain, clientUri, type Identity } from './support/bad-chains.js'
 import {
   authorizationCodeOperations,
@@ -14,28 +14,17 @@ import {
   registration,
   registrationOperations,
   type SigningOperation,
-  type Trust,
 } from './support/operations.js'
 import { expectNoKeyMaterial } from './support/refusal.js'
 import {
   clientFor,
   redirectUri,
   signedRequestCount,
-  startFrozenSandbox,
   trustedIdentity,
-  trustOf,
-  type UdapSandbox,
+  useFrozenSandbox,
 } from './support/sandbox.js'
 
-let sandbox: UdapSandbox
-let trust: Trust
-
-beforeAll(async () => {
-  sandbox = await startFrozenSandbox()
-  trust = trustOf(sandbox)
-}, 120_000)
-afterAll(() => sandbox?.close())
-beforeEach(() => sandbox.clearRequests())
+const suite = useFrozenSandbox()
 
 const allOperations = [
   ...registrationOperations,
@@ -55,15 +44,15 @@ async function outcomeOf(run: () => Promise<unknown>): Promise<{ error?: unknown
 
 async function expectSentOnce(operation: SigningOperation, identity: Identity): Promise<void> {
   const client = clientFor(
-    sandbox,
+    suite.sandbox,
     identity,
     operation.registered ? { clientId: 'design-11-client' } : {},
   )
-  await client.serverMetadata(trust)
-  sandbox.clearRequests()
-  const { error } = await outcomeOf(() => operation.run(client, trust))
+  await client.serverMetadata(suite.trust)
+  suite.sandbox.clearRequests()
+  const { error } = await outcomeOf(() => operation.run(client, suite.trust))
   expect(error).not.toBeInstanceOf(CertificateChainError)
-  expect(signedRequestCount(sandbox)).toBe(1)
+  expect(signedRequestCount(suite.sandbox)).toBe(1)
   if (error !== undefined) expectNoKeyMaterial(error, identity.privateKey)
 }
 
@@ -92,18 +81,18 @@ describe('DESIGN §11: the same untrusted chain ending in its self-signed root i
 describe('DESIGN §11: revocation is not judged locally — a revoked leaf is sent', () => {
   let identity: Identity
   beforeAll(async () => {
-    const revoked = await trustedIdentity(sandbox)
-    sandbox.revokeCertificate(revoked.serialNumber)
+    const revoked = await trustedIdentity(suite.sandbox)
+    suite.sandbox.revokeCertificate(revoked.serialNumber)
     identity = revoked.identity
   })
 
   it('the control: the sandbox really lists it (its own CRL refuses the registration)', async () => {
-    const client = clientFor(sandbox, identity)
+    const client = clientFor(suite.sandbox, identity)
     const { error } = await outcomeOf(() =>
-      client.registerClient(registration, { clientUri, ...trust }),
+      client.registerClient(registration, { clientUri, ...suite.trust }),
     )
     expect(error).toMatchObject({ name: 'RegistrationError' })
-    expect(sandbox.requestCounts.registration).toBe(1)
+    expect(suite.sandbox.requestCounts.registration).toBe(1)
   })
 
   it.each(allOperations)('$name: signed and sent once', async (operation) => {
@@ -114,7 +103,7 @@ describe('DESIGN §11: revocation is not judged locally — a revoked leaf is se
 describe("DESIGN §11: the path to an anchor is the server's to build — a leaf-only chain is sent", () => {
   let identity: Identity
   beforeAll(async () => {
-    const { identity: full } = await trustedIdentity(sandbox)
+    const { identity: full } = await trustedIdentity(suite.sandbox)
     identity = { privateKey: full.privateKey, certificateChain: full.certificateChain.slice(0, 1) }
   })
 
@@ -125,24 +114,27 @@ describe("DESIGN §11: the path to an anchor is the server's to build — a leaf
 
 describe('DESIGN §11 control: a good chain the server trusts goes through every signing operation', () => {
   it('registration, modification, client_credentials (registered and not), cached tokens, cancellation', async () => {
-    const { identity } = await trustedIdentity(sandbox)
-    const first = clientFor(sandbox, identity)
-    const registered = (await first.registerClient(registration, { clientUri, ...trust })) as {
+    const { identity } = await trustedIdentity(suite.sandbox)
+    const first = clientFor(suite.sandbox, identity)
+    const registered = (await first.registerClient(registration, {
+      clientUri,
+      ...suite.trust,
+    })) as {
       client_id: string
     }
     expect(typeof registered.client_id).toBe('string')
-    const client = clientFor(sandbox, identity, { clientId: registered.client_id })
-    const modified = (await client.registerClient(registration, { clientUri, ...trust })) as {
+    const client = clientFor(suite.sandbox, identity, { clientId: registered.client_id })
+    const modified = (await client.registerClient(registration, { clientUri, ...suite.trust })) as {
       client_id: string
     }
     expect(modified.client_id).toBe(registered.client_id)
-    const token = await client.requestBackendToken({ ...trust })
+    const token = await client.requestBackendToken({ ...suite.trust })
     expect(typeof token.access_token).toBe('string')
-    const cached = await client.backendTokens({ ...trust }).accessToken()
+    const cached = await client.backendTokens({ ...suite.trust }).accessToken()
     expect(typeof cached).toBe('string')
-    const unregistered = await clientFor(sandbox, identity).requestBackendToken({
+    const unregistered = await clientFor(suite.sandbox, identity).requestBackendToken({
       clientUri,
-      ...trust,
+      ...suite.trust,
     })
     expect(typeof unregistered.access_token).toBe('string')
     const cancelled = await client.cancelRegistration(
@@ -151,15 +143,15 @@ describe('DESIGN §11 control: a good chain the server trusts goes through every
         contacts: ['mailto:ops@example.test'],
         scope: 'system/*.rs',
       },
-      { clientUri, ...trust },
+      { clientUri, ...suite.trust },
     )
     expect(cancelled.grant_types).toEqual([])
-    expect(sandbox.requestCounts).toMatchObject({ registration: 3, token: 3 })
+    expect(suite.sandbox.requestCounts).toMatchObject({ registration: 3, token: 3 })
   })
 
   it('authorization code: registration, completeAuthorization, session.refresh and refreshToken', async () => {
-    const { identity } = await trustedIdentity(sandbox)
-    const registered = (await clientFor(sandbox, identity).registerClient(
+    const { identity } = await trustedIdentity(suite.sandbox)
+    const registered = (await clientFor(suite.sandbox, identity).registerClient(
       {
         client_name: 'design-11 code client',
         contacts: ['mailto:ops@example.test'],
@@ -168,14 +160,14 @@ describe('DESIGN §11 control: a good chain the server trusts goes through every
         redirect_uris: [redirectUri],
         logo_uri: 'https://client.example.test/logo.png',
       },
-      { clientUri, ...trust },
+      { clientUri, ...suite.trust },
     )) as { client_id: string }
-    const client = clientFor(sandbox, identity, {
+    const client = clientFor(suite.sandbox, identity, {
       clientId: registered.client_id,
       scopes: ['user/*.rs'],
     })
-    const { authUrl, state, codeVerifier } = await client.authorizationUrl({ ...trust })
-    const redirect = await sandbox.authorize({ url: authUrl })
+    const { authUrl, state, codeVerifier } = await client.authorizationUrl({ ...suite.trust })
+    const redirect = await suite.sandbox.authorize({ url: authUrl })
     expect(redirect.code).toBeTypeOf('string')
     const session = await client.completeAuthorization(String(redirect.redirectUrl), {
       state,
@@ -185,6 +177,6 @@ describe('DESIGN §11 control: a good chain the server trusts goes through every
     expect(refreshed.refreshToken).toBeTypeOf('string')
     const again = await client.refreshToken({ refreshToken: refreshed.refreshToken as string })
     expect(again.access_token).toBeTypeOf('string')
-    expect(sandbox.requestCounts.token).toBe(3)
+    expect(suite.sandbox.requestCounts.token).toBe(3)
   })
 })

@@ -168,14 +168,26 @@ export function expectCodeFlowAuthenticationToken(
   expect(typeof claims.jti).toBe('string')
   expect(Number(claims.exp) - Number(claims.iat)).toBeGreaterThan(0)
   expect(Number(claims.exp) - Number(claims.iat)).toBeLessThanOrEqual(300)
-  expect(ant.form).toMatchObject({
-    grant_type: expected.grantType,
+  expectCodeFlowTokenForm(ant.form, expected.grantType)
+}
+
+/**
+ * Asserts the form of a UDAP token request on the authorization code or refresh grant (DESIGN
+ * §10): `grant_type`, `udap=1`, the JWT-bearer assertion type and no client secret; the code
+ * exchange sends exactly its own parameters, a refresh sends the refresh token and no code.
+ */
+export function expectCodeFlowTokenForm(
+  form: AuthenticationTokenRecord['form'],
+  grantType: 'authorization_code' | 'refresh_token',
+): void {
+  expect(form).toMatchObject({
+    grant_type: grantType,
     udap: '1',
     client_assertion_type: 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer',
   })
-  expect(ant.form).not.toHaveProperty('client_secret')
-  if (expected.grantType === 'authorization_code') {
-    expect(Object.keys(ant.form).sort()).toEqual(
+  expect(form).not.toHaveProperty('client_secret')
+  if (grantType === 'authorization_code') {
+    expect(Object.keys(form).sort()).toEqual(
       [
         'client_assertion',
         'client_assertion_type',
@@ -186,5 +198,8 @@ export function expectCodeFlowAuthenticationToken(
         'udap',
       ].sort(),
     )
+  } else {
+    expect(form).toHaveProperty('refresh_token')
+    expect(form).not.toHaveProperty('code')
   }
 }

@@ -4,7 +4,8 @@
  */
 import type { AuthenticationTokenRecord } from '@fhir-auth/sandbox'
 import { expect } from 'vitest'
-import { decodeJws } from './context.js'
+import { expectCodeFlowTokenForm } from '../../support/code-flow-context.js'
+import { inspectJws } from '../../support/jws-inspection.js'
 
 export function expectCodeFlowAnt(
   record: AuthenticationTokenRecord | undefined,
@@ -21,7 +22,7 @@ export function expectCodeFlowAnt(
   const assertion = ant.form.client_assertion
   expect(typeof assertion).toBe('string')
   // Decode the wire value ourselves, not only the server's parse of it.
-  const { header, claims } = decodeJws(String(assertion))
+  const { header, claims } = inspectJws(assertion)
   expect(Object.keys(header).sort()).toEqual(['alg', 'x5c'])
   expect(Array.isArray(header.x5c) && header.x5c.length > 0).toBe(true)
   expect(claims.iss).toBe(expected.clientId)
@@ -34,26 +35,5 @@ export function expectCodeFlowAnt(
   expect(typeof claims.jti).toBe('string')
   expect(String(claims.jti).length).toBeGreaterThanOrEqual(16)
   expect(claims).not.toHaveProperty('extensions')
-  expect(ant.form.grant_type).toBe(expected.grantType)
-  expect(ant.form.udap).toBe('1')
-  expect(ant.form.client_assertion_type).toBe(
-    'urn:ietf:params:oauth:client-assertion-type:jwt-bearer',
-  )
-  expect(ant.form).not.toHaveProperty('client_secret')
-  if (expected.grantType === 'authorization_code') {
-    expect(Object.keys(ant.form).sort()).toEqual(
-      [
-        'client_assertion',
-        'client_assertion_type',
-        'code',
-        'code_verifier',
-        'grant_type',
-        'redirect_uri',
-        'udap',
-      ].sort(),
-    )
-  } else {
-    expect(ant.form).toHaveProperty('refresh_token')
-    expect(ant.form).not.toHaveProperty('code')
-  }
+  expectCodeFlowTokenForm(ant.form, expected.grantType)
 }

@@ -10,11 +10,32 @@ import {
   type ClientOptions,
   silentLogger,
 } from '@fhir-auth/client'
-import type { UdapSandbox, UdapTrust } from '@fhir-auth/sandbox'
+import { startUdapSandbox, type UdapSandbox, type UdapTrust } from '@fhir-auth/sandbox'
 import type { KeyType } from '@fhir-auth/test-pki/issuer'
+import { afterAll, beforeAll } from 'vitest'
 
 /** Registered, never contacted: the user agent stops at it. */
 export const redirectUri = 'https://app.example.test/cb'
+
+/**
+ * Starts a sandbox for the authorization code and refresh before the file's tests and closes it
+ * after them; read `.sandbox` inside a test or hook (it is set once `beforeAll` ran).
+ */
+export function useCodeSandbox(): { readonly sandbox: UdapSandbox } {
+  let sandbox: UdapSandbox | undefined
+  beforeAll(async () => {
+    sandbox = await startUdapSandbox({ grantTypes: ['authorization_code', 'refresh_token'] })
+  }, 60_000)
+  afterAll(async () => {
+    await sandbox?.close()
+  })
+  return {
+    get sandbox(): UdapSandbox {
+      if (sandbox === undefined) throw new Error('the sandbox starts in beforeAll')
+      return sandbox
+    },
+  }
+}
 
 /** Trust inputs in the shape DESIGN §2 gives them (PEM text). */
 export interface Trust {
@@ -140,18 +161,6 @@ export async function callbackFor(
     throw new Error(`no redirect: ${result.error} ${result.errorDescription}`)
   }
   return result.redirectUrl.href
-}
-
-/** Decodes a compact JWS without the library (header and claims). */
-export function decodeJws(jws: string): {
-  header: Record<string, unknown>
-  claims: Record<string, unknown>
-} {
-  const [header, claims] = jws
-    .split('.')
-    .slice(0, 2)
-    .map((part) => JSON.parse(Buffer.from(part, 'base64url').toString('utf8')))
-  return { header, claims }
 }
 
 /** Awaits `promise` and returns what it rejected with (fails when it resolves). */

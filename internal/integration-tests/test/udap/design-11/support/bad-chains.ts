@@ -6,6 +6,7 @@
 import type { CertificateChainFailureReason } from '@fhir-auth/core'
 import {
   type CertificateAuthority,
+  type CertificateAuthorityOptions,
   createCertificateAuthority,
   type IssueCertificateOptions,
   type IssuedCertificate,
@@ -76,6 +77,16 @@ function leafOf(issuer: CertificateAuthority, overrides: Partial<IssueCertificat
   })
 }
 
+/** A leaf under a CA that `root` issued (dates {@link valid} unless `ca` gives its own). */
+async function leafUnderCa(
+  root: CertificateAuthority,
+  ca: Omit<CertificateAuthorityOptions, 'issuer' | 'notBefore' | 'notAfter'> &
+    Partial<Pick<CertificateAuthorityOptions, 'notBefore' | 'notAfter'>>,
+  overrides?: Partial<IssueCertificateOptions>,
+): Promise<IssuedCertificate> {
+  return leafOf(await createCertificateAuthority({ issuer: root, ...valid, ...ca }), overrides)
+}
+
 /**
  * Builds every bad chain under a fresh root that nobody trusts (trust is not the client's to
  * judge, so it must not matter): one kind per entry, each breaking exactly one rule.
@@ -108,32 +119,24 @@ export async function buildBadChains(): Promise<Readonly<Record<BadChainKind, Id
 
   const brokenLeaf = await leafOf(intermediate, { corruptSignature: true })
 
-  const notCa = await createCertificateAuthority({
+  const underNotCa = await leafUnderCa(root, {
     name: 'design-11 not-a-ca',
-    issuer: root,
     isCertificateAuthority: false,
     keyUsage: ['digitalSignature', 'keyCertSign', 'cRLSign'],
-    ...valid,
   })
-  const underNotCa = await leafOf(notCa)
 
   const expiredLeaf = await leafOf(intermediate, { notBefore: at(-60), notAfter: at(-1) })
   const futureLeaf = await leafOf(intermediate, { notBefore: at(1), notAfter: at(300) })
-  const expiredIntermediate = await createCertificateAuthority({
+  const underExpired = await leafUnderCa(root, {
     name: 'design-11 expired int',
-    issuer: root,
     notBefore: at(-60),
     notAfter: at(-1),
   })
-  const underExpired = await leafOf(expiredIntermediate)
 
-  const noCertSign = await createCertificateAuthority({
+  const underNoCertSign = await leafUnderCa(root, {
     name: 'design-11 no keyCertSign',
-    issuer: root,
     keyUsage: ['digitalSignature', 'cRLSign'],
-    ...valid,
   })
-  const underNoCertSign = await leafOf(noCertSign)
   const noDigitalSignature = await leafOf(intermediate, { keyUsage: ['keyAgreement'] })
 
   const pathLenZero = await createCertificateAuthority({
@@ -149,36 +152,28 @@ export async function buildBadChains(): Promise<Readonly<Record<BadChainKind, Id
   })
   const tooDeep = await leafOf(belowPathLen)
 
-  const constrained = await createCertificateAuthority({
+  const outsideConstraints = await leafUnderCa(root, {
     name: 'design-11 constrained',
-    issuer: root,
     nameConstraints: { permitted: { uris: ['.allowed.test'] } },
-    ...valid,
   })
-  const outsideConstraints = await leafOf(constrained)
-  const excluding = await createCertificateAuthority({
+  const excludedUri = await leafUnderCa(root, {
     name: 'design-11 excluding',
-    issuer: root,
     nameConstraints: { excluded: { uris: ['client.example.test'] } },
-    ...valid,
   })
-  const excludedUri = await leafOf(excluding)
-  const dnsConstrained = await createCertificateAuthority({
-    name: 'design-11 DNS constrained',
-    issuer: root,
-    nameConstraints: { permitted: { dnsNames: ['allowed.test'] } },
-    ...valid,
-  })
-  const outsideDns = await leafOf(dnsConstrained, { sanDnsNames: ['client.example.test'] })
+  const outsideDns = await leafUnderCa(
+    root,
+    {
+      name: 'design-11 DNS constrained',
+      nameConstraints: { permitted: { dnsNames: ['allowed.test'] } },
+    },
+    { sanDnsNames: ['client.example.test'] },
+  )
 
   const criticalLeaf = await leafOf(intermediate, { extraExtensions: [unknownCriticalExtension()] })
-  const criticalCa = await createCertificateAuthority({
+  const underCriticalCa = await leafUnderCa(root, {
     name: 'design-11 critical ext CA',
-    issuer: root,
     extraExtensions: [unknownCriticalExtension()],
-    ...valid,
   })
-  const underCriticalCa = await leafOf(criticalCa)
 
   const identities: Record<BadChainKind, Identity> = {
     'CAs in the wrong order': identityOf(deepLeaf, [deepLeafDer, upperDer, lowerDer]),
@@ -210,11 +205,6 @@ export async function buildBadChains(): Promise<Readonly<Record<BadChainKind, Id
  */
 export async function buildUntrustedGoodChain(withRoot = false): Promise<Identity> {
   const root = await createCertificateAuthority({ name: 'design-11 lonely root', ...valid })
-  const intermediate = await createCertificateAuthority({
-    name: 'design-11 lonely int',
-    issuer: root,
-    ...valid,
-  })
-  const leaf = await leafOf(intermediate)
+  const leaf = await leafUnderCa(root, { name: 'design-11 lonely int' })
   return identityOf(leaf, withRoot ? [...leaf.chainDer, root.certificateDer] : leaf.chainDer)
 }

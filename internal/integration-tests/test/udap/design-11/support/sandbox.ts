@@ -4,7 +4,17 @@
  */
 import { Client, type ClientConfigInput, silentLogger } from '@fhir-auth/client'
 import { startUdapSandbox, type UdapSandbox } from '@fhir-auth/sandbox'
-import { clientUri, type Identity, identityOf, now, valid } from './bad-chains.js'
+import { afterAll, beforeAll, beforeEach } from 'vitest'
+import {
+  type BadChainKind,
+  buildBadChains,
+  clientUri,
+  type Identity,
+  identityOf,
+  now,
+  valid,
+} from './bad-chains.js'
+import type { Trust } from './operations.js'
 
 export type { UdapSandbox }
 
@@ -19,6 +29,54 @@ export function startFrozenSandbox(): Promise<UdapSandbox> {
     requiredAuthorizationExtensions: [],
     allowUnregisteredClients: true,
   })
+}
+
+/** What {@link useFrozenSandbox} gives a file's tests (set once its `beforeAll` ran). */
+export interface FrozenSuite {
+  readonly sandbox: UdapSandbox
+  readonly trust: Trust
+  /** Every bad chain of `badChainCases`; only when asked for (building them takes a while). */
+  readonly chains: Readonly<Record<BadChainKind, Identity>>
+}
+
+/**
+ * Starts the frozen sandbox before the tests of the calling file (or `describe`), with its trust
+ * inputs and, when `badChains` is set, every bad chain; clears its request log before each test
+ * (so "nothing is sent" is counted per test) and closes it after them.
+ */
+export function useFrozenSandbox(options: { readonly badChains?: boolean } = {}): FrozenSuite {
+  let state: FrozenSuite | undefined
+  let chains: FrozenSuite['chains'] | undefined
+  beforeAll(async () => {
+    const sandbox = await startFrozenSandbox()
+    if (options.badChains === true) chains = await buildBadChains()
+    state = {
+      sandbox,
+      trust: trustOf(sandbox),
+      get chains() {
+        if (chains === undefined)
+          throw new Error('useFrozenSandbox({ badChains: true }) builds them')
+        return chains
+      },
+    }
+  }, 120_000)
+  afterAll(() => state?.sandbox.close())
+  beforeEach(() => started().sandbox.clearRequests())
+  const started = (): FrozenSuite => {
+    if (state === undefined) throw new Error('the sandbox starts in beforeAll')
+    return state
+  }
+  return {
+    get sandbox() {
+      return started().sandbox
+    },
+    get trust() {
+      return started().trust
+    },
+    get chains() {
+      return started().chains
+    },
+  }
 }
 
 /** Trust inputs for the sandbox's community, as `Client` takes them. */
