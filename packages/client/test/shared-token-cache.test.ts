@@ -91,15 +91,26 @@ describe('SharedTokenCache in one process', () => {
     expect(server.requests).toBe(2)
   })
 
-  it('reads a numeric-string expires_in; keeps a short-lived token for half its lifetime', async () => {
+  it('reads a numeric-string expires_in; keeps a short-lived token until expiresAt − minValiditySeconds', async () => {
     const clock = manualClock()
-    const server = tokenServer({ expires_in: '30' })
+    const server = tokenServer({ expires_in: '100' })
     const tokens = cache(memoryStore(), server, clock)
-    expect((await tokens.token(60)).expiresAt).toBe(clock.now().getTime() + 30_000)
-    clock.advance(14)
+    expect((await tokens.token(60)).expiresAt).toBe(clock.now().getTime() + 100_000)
+    clock.advance(39)
     expect((await tokens.token(60)).accessToken).toBe('token-1')
     clock.advance(2)
     expect((await tokens.token(60)).accessToken).toBe('token-2')
+  })
+
+  it('uses a token that lives less than minValiditySeconds once (its concurrent callers share it)', async () => {
+    const clock = manualClock()
+    const server = tokenServer({ expires_in: 30 })
+    const tokens = cache(memoryStore(), server, clock)
+    const together = await Promise.all([tokens.token(60), tokens.token(60)])
+    expect(together.map((t) => t.accessToken)).toEqual(['token-1', 'token-1'])
+    expect((await tokens.token(60)).accessToken).toBe('token-2')
+    // A caller that asks for less margin still reuses it.
+    expect((await tokens.token(10)).accessToken).toBe('token-2')
   })
 
   it('never reuses a token without expires_in (concurrent callers still share the one request)', async () => {

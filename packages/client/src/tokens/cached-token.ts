@@ -33,9 +33,11 @@ export function cachedTokenOf(response: TokenResponseLike, requestedAt: number):
 }
 
 /**
- * Whether `token` is valid for `minValiditySeconds` more at `now` — or, for a token whose whole
- * lifetime is shorter than twice that, for half its lifetime more (else every call would
- * request a new token). A token without a lifetime is never fresh: it is used once.
+ * Whether `token` is valid for `minValiditySeconds` more at `now` (DESIGN §9: cached until
+ * `expiresAt − minValiditySeconds`). A token without a lifetime is never fresh: it is used once —
+ * and so is one whose whole lifetime is shorter than the margin: the callers that shared its
+ * request get it, and the next call asks for a new one rather than take a token with less time
+ * left than it asked for.
  */
 export function isFresh(
   token: CachedToken | undefined,
@@ -43,9 +45,7 @@ export function isFresh(
   now: number,
 ): token is CachedToken {
   if (token?.expiresAt === undefined) return false
-  const lifetimeMs = token.expiresAt - token.obtainedAt
-  const marginMs = Math.min(minValiditySeconds * 1000, lifetimeMs / 2)
-  return token.expiresAt - marginMs > now
+  return token.expiresAt - minValiditySeconds * 1000 > now
 }
 
 /** Text a token may be sent as in an `Authorization` header: no controls, no outer spaces. */
