@@ -35,9 +35,9 @@ const wrong: Array<[string, unknown, string]> = [
     'minValiditySeconds',
   ],
   ['minValiditySeconds a string', { minValiditySeconds: '60' }, 'minValiditySeconds'],
-  ['an unknown option (the typo `scope`)', { scope: ['system/Patient.rs'] }, ''],
-  ['signal (not a handle option)', { signal: new AbortController().signal }, ''],
 ]
+// Unknown names (`scope` for `scopes`, `signal`) are not probed here: operation options ignore
+// unknown names by decision (docs/adr/0008), a reading of DESIGN §12 left to the project lead.
 
 describe('DESIGN §9 backendTokens options of the wrong type', () => {
   it.each(wrong)('%s → ConfigurationError', async (_label, options, attribute) => {
@@ -45,12 +45,6 @@ describe('DESIGN §9 backendTokens options of the wrong type', () => {
     expect(error).toBeInstanceOf(ConfigurationError)
     if (attribute !== '' && error instanceof ConfigurationError)
       expect(error.invalidAttribute).toBe(attribute)
-  })
-
-  it('an unknown option says "unknown attribute" (§12)', async () => {
-    const error = await refusal({ minValidity: 5 })
-    expect(error).toBeInstanceOf(ConfigurationError)
-    expect(String((error as Error).message)).toContain('unknown attribute')
   })
 
   it('a huge minValiditySeconds (1e12) is refused or means "renew every time" (expiresAt − 1e12 s is past)', async () => {
