@@ -39,7 +39,11 @@ export interface ProtocolImplementation {
   ): Promise<SmartMetadata | UdapMetadata>
   authorizationUrl(options: AuthorizationUrlOptions | undefined): Promise<AuthorizationUrlResult>
   requestAccessToken(options: RequestAccessTokenOptions): Promise<TokenResponse>
-  refreshToken(options: RefreshTokenOptions): Promise<TokenResponse>
+  /** `heldSecrets`: what a session holds besides the refresh token, kept out of any error. */
+  refreshToken(
+    options: RefreshTokenOptions,
+    heldSecrets?: readonly string[],
+  ): Promise<TokenResponse>
   requestBackendToken(options: RequestBackendTokenOptions | undefined): Promise<TokenResponse>
   registerClient(
     metadata: Readonly<Record<string, unknown>>,

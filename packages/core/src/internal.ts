@@ -59,7 +59,7 @@ export {
   type DiscoveryDocumentRequest,
   fetchDiscoveryDocument,
 } from './oauth/discovery-document.js'
-export { keepRefreshToken, readTokenResponse } from './oauth/token-response.js'
+export { heldSecretsOf, keepRefreshToken, readTokenResponse } from './oauth/token-response.js'
 export {
   hasTokenResponseMemberType,
   type TokenResponseMemberType,

@@ -177,7 +177,25 @@ describe('sendRequest: what each refusal says', () => {
     const relative = await httpError(
       sendRequest({ method: 'GET', url: '/token', fetch: fakeFetch() }),
     )
-    expect(relative.message).toBe('GET (invalid URL) refused: not an absolute URL')
+    expect(relative.message).toBe(
+      'GET (invalid URL) refused: not an absolute URL without user info',
+    )
+    // A discovered endpoint with credentials in it is never fetched (nor its credentials logged).
+    let fetched = 0
+    const withUserInfo = await httpError(
+      sendRequest({
+        method: 'POST',
+        url: 'https://u:secret-pass@auth.example.org/token',
+        form: { grant_type: 'refresh_token' },
+        fetch: async () => {
+          fetched += 1
+          return jsonResponse({})
+        },
+      }),
+    )
+    expect(withUserInfo.reason).toBe('invalid-url')
+    expect(JSON.stringify([withUserInfo.message, withUserInfo.url])).not.toContain('secret-pass')
+    expect(fetched).toBe(0)
     const refusedHttp = async (url: string, allowInsecureLocalhost: boolean) =>
       (
         await httpError(

@@ -69,6 +69,15 @@ describe('checkUrl', () => {
       expect(checkUrl(url, true)).toBe('invalid-url')
     },
   )
+  it.each([
+    'https://user:pass@ehr.example.org/token',
+    'https://user@ehr.example.org/token',
+    'https://:pass@ehr.example.org/token',
+    'http://u:p@127.0.0.1:8080/token',
+  ])('refuses %s: user info, configured or discovered (DESIGN §12)', (url) => {
+    expect(checkUrl(url, true)).toBe('invalid-url')
+    expect(isUsableUrl(url, true)).toBe(false)
+  })
 })
 
 describe('configuredUrlProblem', () => {

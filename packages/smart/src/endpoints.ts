@@ -36,7 +36,10 @@ export function requireDiscoveredEndpoint(
   }
   const problem = checkUrl(value, allowInsecureLocalhost)
   if (problem === 'invalid-url') {
-    throw new DiscoveryError({ endpoint, message: `discovered ${field} is not an absolute URL` })
+    throw new DiscoveryError({
+      endpoint,
+      message: `discovered ${field} is not an absolute URL without user info`,
+    })
   }
   if (problem === 'insecure-url') {
     throw new DiscoveryError({

@@ -1,4 +1,5 @@
 import {
+  heldSecretsOf,
   keepRefreshToken,
   readOptions,
   requireNonBlankString,
@@ -14,6 +15,11 @@ export interface RefreshOptions extends TokenRequestCommon {
   /** A reduced scope list; when absent (or all blank) the original token's scopes are kept. */
   readonly scopes?: readonly string[] | undefined
   readonly clientAuthentication: ClientAuthentication
+  /**
+   * Other secrets the caller holds, cut out of any error like the refresh token: the access and
+   * ID tokens this refresh replaces (a server may echo them). Never sent.
+   */
+  readonly heldSecrets?: readonly string[] | undefined
 }
 
 /**
@@ -49,7 +55,7 @@ export async function refreshAccessToken(input: RefreshOptions): Promise<TokenRe
       refresh_token: refreshToken,
       ...(scopes && { scope: scopes.join(' ') }),
     },
-    [refreshToken],
+    [refreshToken, ...heldSecretsOf(options.heldSecrets)],
   )
   return keepRefreshToken(response, refreshToken)
 }

@@ -1,4 +1,5 @@
 import {
+  heldSecretsOf,
   keepRefreshToken,
   readOptions,
   requireNonBlankString,
@@ -12,6 +13,11 @@ export interface UdapRefreshOptions extends UdapTokenRequestCommon {
   readonly refreshToken: string
   /** A narrower scope list (RFC 6749 §6); when absent (or all blank) the grant's scopes are kept. */
   readonly scopes?: readonly string[] | undefined
+  /**
+   * Other secrets the caller holds, cut out of any error like the refresh token: the access and
+   * ID tokens this refresh replaces (a server may echo them). Never sent.
+   */
+  readonly heldSecrets?: readonly string[] | undefined
 }
 
 /**
@@ -47,7 +53,7 @@ export async function refreshUdapAccessToken(input: UdapRefreshOptions): Promise
   if (scopes !== undefined) form.scope = scopes.join(' ')
   const response = await postUdapTokenRequest(options as UdapRefreshOptions, () => ({
     form,
-    secrets: [refreshToken],
+    secrets: [refreshToken, ...heldSecretsOf(options.heldSecrets)],
   }))
   return keepRefreshToken(response, refreshToken)
 }

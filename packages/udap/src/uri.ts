@@ -42,7 +42,7 @@ export function endpointProblem(
   if (endpointMember(value) === undefined) return 'is missing'
   if (typeof value !== 'string') return 'is not a string'
   const problem = checkUrl(value, allowInsecureLocalhost)
-  if (problem === 'invalid-url') return 'is not an absolute URL'
+  if (problem === 'invalid-url') return 'is not an absolute URL without user info'
   if (problem === 'insecure-url') {
     return allowInsecureLocalhost
       ? 'is not an HTTPS URL (or HTTP on a loopback host)'

@@ -71,11 +71,12 @@ export async function refreshTokens(
   const { options } = source.context
   const obtainedAt = options.now()
   const implementation = await source.implementation()
-  const response = await implementation.refreshToken({
-    refreshToken: current.refreshToken as string,
-    scopes,
-    ...trust,
-  })
+  // The session's other tokens are secrets too: cut out of any error, should a server echo them.
+  const heldSecrets = [current.accessToken, current.idToken ?? '']
+  const response = await implementation.refreshToken(
+    { refreshToken: current.refreshToken as string, scopes, ...trust },
+    heldSecrets,
+  )
   const idToken = response.id_token
   const idTokenClaims =
     expectsIdToken(current) && typeof idToken === 'string'

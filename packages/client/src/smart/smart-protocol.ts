@@ -190,7 +190,10 @@ export class SmartProtocol implements ProtocolImplementation {
     })
   }
 
-  async refreshToken(input: RefreshTokenOptions): Promise<TokenResponse> {
+  async refreshToken(
+    input: RefreshTokenOptions,
+    heldSecrets?: readonly string[],
+  ): Promise<TokenResponse> {
     const options = this.#context.readOptions(input, 'refreshToken')
     const { config, logger, now } = this.#contextParts()
     logger.info('Refreshing access token', { event: 'smart.token.refresh' })
@@ -204,6 +207,7 @@ export class SmartProtocol implements ProtocolImplementation {
       refreshToken,
       scopes: usableScopes(scopes),
       clientAuthentication,
+      heldSecrets,
       now,
     })
   }

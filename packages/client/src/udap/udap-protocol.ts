@@ -113,7 +113,10 @@ export class UdapProtocol implements ProtocolImplementation {
     })
   }
 
-  async refreshToken(input: RefreshTokenOptions): Promise<TokenResponse> {
+  async refreshToken(
+    input: RefreshTokenOptions,
+    heldSecrets?: readonly string[],
+  ): Promise<TokenResponse> {
     const options = this.#context.readOptions(input, 'refreshToken')
     this.#parts().logger.info('Refreshing access token with a UDAP authentication token', {
       event: 'udap.token.refresh',
@@ -126,6 +129,7 @@ export class UdapProtocol implements ProtocolImplementation {
       ...(await this.#tokenRequest(issuer, options)),
       refreshToken,
       scopes: usableScopes(scopes),
+      heldSecrets,
     })
   }
 

@@ -140,7 +140,7 @@ async function fetchOnce(exchange: Exchange): Promise<Response> {
       exchange,
       problem,
       problem === 'invalid-url'
-        ? 'refused: not an absolute URL'
+        ? 'refused: not an absolute URL without user info'
         : `refused: HTTPS is required ${insecureUrlAdvice(url, allowInsecure)}`,
     )
   }

@@ -24,14 +24,16 @@ export type UrlProblem = 'invalid-url' | 'insecure-url'
 /**
  * Checks a URL against the transport policy: HTTPS, or HTTP to a loopback host when
  * `allowInsecureLocalhost` is set (an explicit development policy). Anything else —
- * `javascript:`, `data:`, `file:`, plain HTTP to another host — is refused.
+ * `javascript:`, `data:`, `file:`, plain HTTP to another host — is refused, and so is a URL
+ * with user info (`https://user:pass@…`, DESIGN §12), configured or discovered: its credentials
+ * would travel to the server and into logs (`invalid-url`).
  *
  * @returns `undefined` when usable, else the problem.
  * @see https://github.com/fhir-auth/fhir-auth/blob/main/docs/adr/0003-http-policy.md
  */
 export function checkUrl(value: string, allowInsecureLocalhost: boolean): UrlProblem | undefined {
   const url = parseAbsoluteUrl(value)
-  if (url === undefined) return 'invalid-url'
+  if (url === undefined || url.username !== '' || url.password !== '') return 'invalid-url'
   if (url.protocol === 'https:' && url.hostname !== '') return undefined
   if (url.protocol === 'http:' && allowInsecureLocalhost && isLoopbackHostname(url.hostname)) {
     return undefined

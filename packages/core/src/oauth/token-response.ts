@@ -86,3 +86,15 @@ export function keepRefreshToken(response: TokenResponse, sent: string): TokenRe
     ? response
     : { ...response, refresh_token: sent }
 }
+
+/**
+ * The strings of a refresh's `heldSecrets` option (anything else in it is ignored: it only adds
+ * values to redact, so a wrong one must not fail the refresh).
+ *
+ * @internal
+ */
+export function heldSecretsOf(value: unknown): string[] {
+  return Array.isArray(value)
+    ? value.filter((secret): secret is string => typeof secret === 'string' && secret !== '')
+    : []
+}
