@@ -8,7 +8,10 @@
  *   It is today's figure with a little room (about 300 B), so any growth is a decision made on
  *   purpose. Measured 2026-11-24 after the third bytes pass: asymmetric 22 978 B in 8 chunks,
  *   public 27 503 B in 9, publicWithoutOpenid 20 633 B in 3, clientImport 16 409 B in 2 (before
- *   it: 25 330, 29 855, 22 195 and 17 843 B).
+ *   it: 25 330, 29 855, 22 195 and 17 843 B). Raised on purpose for the two public apps (+200 B)
+ *   after the fixes of stop 20 (single-use launches without `take`, the repeated-`iss` rule, the
+ *   launch context kept through a refresh, user info refused in every URL, a session's tokens
+ *   redacted from refresh errors): 23 115 / 27 753 / 20 889 / 16 538 B.
  * - `issueBudgetBytes` / `issueGoalBytes`: what issue 16 asked for. Reported next to the figure
  *   (`pass` when met, `miss` when not); see the bench README for why they are not met yet.
  */
@@ -46,14 +49,14 @@ export const browserAppBudgets: readonly BrowserAppBudget[] = Object.freeze([
   },
   {
     app: 'publicWithoutOpenid',
-    limitBytes: 20_850,
+    limitBytes: 21_050,
     issueBudgetBytes: 12_000,
     issueGoalBytes: 8_000,
     note: "issue 16's public SMART browser app: the flow the issue names, without an ID token to validate (the issue's figures were taken before sessions, with no ID token validation)",
   },
   {
     app: 'public',
-    limitBytes: 27_700,
+    limitBytes: 27_900,
     note: 'the usual launch (openid fhirUser): the public app plus ID token validation (core/oidc, JWKS, WebCrypto verification); no issue budget of its own',
   },
   {
