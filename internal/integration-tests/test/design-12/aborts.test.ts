@@ -26,6 +26,22 @@ import {
 
 const unhandled = recordUnhandledRejections()
 
+/** An asymmetric backend-services client of the fake server (`timeoutMs` when given). */
+function backendClient(fetch: Parameters<typeof smartClient>[0], timeoutMs?: number) {
+  return smartClient(
+    fetch,
+    { privateKey: rsaPrivateKeyPem(), kid: 'kid-1', scopes: ['system/*.rs'] },
+    { clientType: 'confidential_asymmetric', ...(timeoutMs === undefined ? {} : { timeoutMs }) },
+  )
+}
+
+/** Lets the slow answers (40 ms) arrive and every rejection settle, then checks none was unhandled. */
+async function expectNoUnhandledRejection(): Promise<void> {
+  await new Promise((resolve) => setTimeout(resolve, 80))
+  await settle()
+  expect(unhandled.reasons).toEqual([])
+}
+
 describe('DESIGN §12: a signal already aborted rejects at once with no request sent', () => {
   for (const operation of smartOperations) {
     it(`${operation.name}`, async () => {
@@ -103,9 +119,7 @@ describe('DESIGN §12: no unhandled rejection, whatever the caller aborts', () =
       for (const controller of controllers) controller.abort()
     }, 5)
     expect((await Promise.all(calls)).every((error) => error !== undefined)).toBe(true)
-    await new Promise((resolve) => setTimeout(resolve, 80))
-    await settle()
-    expect(unhandled.reasons).toEqual([])
+    await expectNoUnhandledRejection()
   })
 
   it('abort during a token request whose server then answers an error', async () => {
@@ -124,9 +138,7 @@ describe('DESIGN §12: no unhandled rejection, whatever the caller aborts', () =
     )
     setTimeout(() => controller.abort(), 5)
     expect(await call).toBeDefined()
-    await new Promise((resolve) => setTimeout(resolve, 80))
-    await settle()
-    expect(unhandled.reasons).toEqual([])
+    await expectNoUnhandledRejection()
   })
 
   it('abort during a shared session refresh that then fails, while a second caller waits', async () => {
@@ -142,9 +154,7 @@ describe('DESIGN §12: no unhandled rejection, whatever the caller aborts', () =
     const [a, b] = await Promise.all([aborted, other])
     expect(a).toBeDefined()
     expect(b).toBeDefined()
-    await new Promise((resolve) => setTimeout(resolve, 80))
-    await settle()
-    expect(unhandled.reasons).toEqual([])
+    await expectNoUnhandledRejection()
     expect(server.count(tokenUrl)).toBe(1)
   })
 
@@ -157,20 +167,14 @@ describe('DESIGN §12: no unhandled rejection, whatever the caller aborts', () =
     const aborted = rejectionOf(session.fetch(`${base}/Patient/1`, { signal: controller.signal }))
     setTimeout(() => controller.abort(), 5)
     expect(await aborted).toBeDefined()
-    await new Promise((resolve) => setTimeout(resolve, 80))
-    await settle()
-    expect(unhandled.reasons).toEqual([])
+    await expectNoUnhandledRejection()
   })
 
   it('abort during a backendTokens shared request that then fails', async () => {
     const server = smartServer({
       [tokenUrl]: slow(40, () => json({ error: 'invalid_client' }, 401)),
     })
-    const client = smartClient(
-      server.fetch,
-      { privateKey: rsaPrivateKeyPem(), kid: 'kid-1', scopes: ['system/*.rs'] },
-      { clientType: 'confidential_asymmetric' },
-    )
+    const client = backendClient(server.fetch)
     const tokens = client.backendTokens()
     const controller = new AbortController()
     const aborted = rejectionOf(tokens.fetch(`${base}/Patient/1`, { signal: controller.signal }))
@@ -179,29 +183,21 @@ describe('DESIGN §12: no unhandled rejection, whatever the caller aborts', () =
     const [a, b] = await Promise.all([aborted, other])
     expect(a).toBeDefined()
     expect(b).toBeDefined()
-    await new Promise((resolve) => setTimeout(resolve, 80))
-    await settle()
-    expect(unhandled.reasons).toEqual([])
+    await expectNoUnhandledRejection()
   })
 
   it('the only backendTokens caller aborts, then the shared request fails', async () => {
     const server = smartServer({
       [tokenUrl]: slow(40, () => json({ error: 'invalid_client' }, 401)),
     })
-    const client = smartClient(
-      server.fetch,
-      { privateKey: rsaPrivateKeyPem(), kid: 'kid-1', scopes: ['system/*.rs'] },
-      { clientType: 'confidential_asymmetric' },
-    )
+    const client = backendClient(server.fetch)
     const controller = new AbortController()
     const aborted = rejectionOf(
       client.backendTokens().fetch(`${base}/Patient/1`, { signal: controller.signal }),
     )
     setTimeout(() => controller.abort(), 5)
     expect(await aborted).toBeDefined()
-    await new Promise((resolve) => setTimeout(resolve, 80))
-    await settle()
-    expect(unhandled.reasons).toEqual([])
+    await expectNoUnhandledRejection()
   })
 
   it('abort during discovery where fetch honours the signal, caller never awaits a second call', async () => {
@@ -217,11 +213,7 @@ describe('DESIGN §12: no unhandled rejection, whatever the caller aborts', () =
 
   it('a fire-and-forget backendTokens handle whose token request fails is not an unhandled rejection by itself', async () => {
     const server = smartServer({ [tokenUrl]: () => json({ error: 'invalid_client' }, 401) })
-    const client = smartClient(
-      server.fetch,
-      { privateKey: rsaPrivateKeyPem(), kid: 'kid-1', scopes: ['system/*.rs'] },
-      { clientType: 'confidential_asymmetric' },
-    )
+    const client = backendClient(server.fetch)
     client.backendTokens()
     await settle()
     expect(unhandled.reasons).toEqual([])
@@ -238,11 +230,7 @@ describe('DESIGN §12: no unhandled rejection, whatever the caller aborts', () =
     const server = smartServer({
       [tokenUrl]: slow(40, () => json({ error: 'invalid_client' }, 401)),
     })
-    const client = smartClient(
-      server.fetch,
-      { privateKey: rsaPrivateKeyPem(), kid: 'kid-1', scopes: ['system/*.rs'] },
-      { clientType: 'confidential_asymmetric', timeoutMs: 200 },
-    )
+    const client = backendClient(server.fetch, 200)
     const tokens = client.backendTokens({ store: failing })
     const controller = new AbortController()
     const aborted = rejectionOf(tokens.fetch(`${base}/Patient/1`, { signal: controller.signal }))
@@ -261,11 +249,7 @@ describe('DESIGN §12: no unhandled rejection, whatever the caller aborts', () =
       setIfAbsent: () => new Promise<boolean>(() => {}),
     }
     const server = smartServer()
-    const client = smartClient(
-      server.fetch,
-      { privateKey: rsaPrivateKeyPem(), kid: 'kid-1', scopes: ['system/*.rs'] },
-      { clientType: 'confidential_asymmetric', timeoutMs: 100 },
-    )
+    const client = backendClient(server.fetch, 100)
     const controller = new AbortController()
     const aborted = rejectionOf(
       client
