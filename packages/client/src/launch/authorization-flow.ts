@@ -47,7 +47,8 @@ export async function beginAuthorization(
 ): Promise<BeginAuthorizationResult> {
   const { context } = source
   const options = context.readOptions(input, 'beginAuthorization')
-  const store = context.checks.optionalStore(options.store) ?? defaultLaunchStore()
+  const givenStore = context.checks.optionalStore(options.store)
+  const store = givenStore ?? defaultLaunchStore()
   const started = await (await source.implementation()).startAuthorization(options)
   const result: BeginAuthorizationResult = {
     authUrl: started.authUrl,
@@ -69,7 +70,7 @@ export async function beginAuthorization(
       storeLimits(context, options.signal),
     )
   }
-  if (options.store !== undefined) return result
+  if (givenStore !== undefined) return result
   return {
     ...result,
     codeVerifier: started.codeVerifier,

@@ -391,6 +391,9 @@ describe('§8 completeAuthorization checks', () => {
       await rejectionOf(probeClient(server).completeAuthorization(callback)),
     )
     expect(replay.error).toBe('state_mismatch')
+    // `store: null` is no store (ADR 0008): kept in the process's memory, codeVerifier returned.
+    const nullStore = await client.beginAuthorization({ store: null as never })
+    expect(nullStore.codeVerifier).toEqual(expect.any(String))
     // A launch kept in the store given to beginAuthorization is not in the process's memory.
     const elsewhere = await client.beginAuthorization({ store: memoryStore() })
     expect(elsewhere.codeVerifier).toBeUndefined()
