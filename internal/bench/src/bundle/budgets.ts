@@ -11,7 +11,10 @@
  *   it: 25 330, 29 855, 22 195 and 17 843 B). Raised on purpose for the two public apps (+200 B)
  *   after the fixes of stop 20 (single-use launches without `take`, the repeated-`iss` rule, the
  *   launch context kept through a refresh, user info refused in every URL, a session's tokens
- *   redacted from refresh errors): 23 115 / 27 753 / 20 889 / 16 538 B.
+ *   redacted from refresh errors): 23 115 / 27 753 / 20 889 / 16 538 B. Raised on purpose again
+ *   (+100 B) for asymmetric and clientImport on 2026-11-25: code loaded on demand that fails to
+ *   load (a chunk gone after a deployment) is a typed `HttpError` rather than the platform's
+ *   `TypeError`, about 95 B in every app: 23 241 / 27 863 / 20 983 / 16 634 B.
  * - `issueBudgetBytes` / `issueGoalBytes`: what issue 16 asked for. Reported next to the figure
  *   (`pass` when met, `miss` when not); see the bench README for why they are not met yet.
  */
@@ -42,7 +45,7 @@ export const forbiddenSources: readonly string[] = Object.freeze([
 export const browserAppBudgets: readonly BrowserAppBudget[] = Object.freeze([
   {
     app: 'asymmetric',
-    limitBytes: 23_200,
+    limitBytes: 23_300,
     issueBudgetBytes: 16_000,
     issueGoalBytes: 12_000,
     note: "issue 16's asymmetric SMART browser app, as the issue names it",
@@ -61,7 +64,7 @@ export const browserAppBudgets: readonly BrowserAppBudget[] = Object.freeze([
   },
   {
     app: 'clientImport',
-    limitBytes: 16_600,
+    limitBytes: 16_700,
     note: 'what any app pays before it does anything; no issue budget',
   },
 ])
