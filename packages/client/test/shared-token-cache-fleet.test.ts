@@ -106,22 +106,39 @@ describe('what a process writes to the shared store', () => {
   })
 
   it('nothing after the store failed: it is left alone, even when it may be retried at once', async () => {
-    for (const failing of ['get', 'setIfAbsent'] as const) {
+    // The call that fails: the first read, the lock, the lock holder's second read.
+    for (const [failing, nth] of [
+      ['get', 1],
+      ['setIfAbsent', 1],
+      ['get', 2],
+    ] as const) {
+      let seen = 0
       const { store, calls } = recordingStore(([operation]) => {
-        if (operation === failing && !calls.some(([earlier]) => earlier === 'failed')) {
-          calls.push(['failed', failing])
-          throw new Error('store down')
-        }
+        if (operation === failing && ++seen === nth) throw new Error('store down')
       })
       const logger = recordingLogger()
       const tokens = cache(store, tokenServer(), manualClock(), { storeRetryAfterMs: 0, logger })
       expect((await tokens.token(60)).accessToken).toBe('token-1')
       expect(
         calls.filter(([operation]) => operation === 'set'),
-        failing,
+        `${failing} ${nth}`,
       ).toEqual([])
-      expect(logger.warnings, failing).toHaveLength(1)
+      expect(logger.warnings, `${failing} ${nth}`).toHaveLength(1)
     }
+  })
+
+  it('invalidate() deletes nothing from a store whose read just failed', async () => {
+    let down = false
+    const { store, calls } = recordingStore(([operation]) => {
+      if (operation === 'get' && down) throw new Error('store down')
+    })
+    const tokens = cache(store, tokenServer(), manualClock(), { storeRetryAfterMs: 0 })
+    await tokens.token(60)
+    down = true
+    await tokens.invalidate()
+    expect(calls.filter(([operation, key]) => operation === 'delete' && key === tokenKey)).toEqual(
+      [],
+    )
   })
 })
 
