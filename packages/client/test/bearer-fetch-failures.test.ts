@@ -8,22 +8,14 @@
 import { HttpError } from '@fhir-auth/client'
 import { failureOf } from '@fhir-auth/test-utils/failure'
 import { describe, expect, it } from 'vitest'
-import { baseUrl, sessionOn } from './support.js'
+import { baseUrl, hangingRoute, sessionOn } from './support.js'
 
 const patient = `${baseUrl}/Patient/1`
 
 describe('session.fetch aborted by the caller', () => {
   it('while a fetch that ignores the signal hangs: an aborted HttpError at once', async () => {
-    let received = () => {}
-    const requestReceived = new Promise<void>((resolve) => {
-      received = resolve
-    })
-    const { session } = sessionOn({
-      [patient]: () => {
-        received()
-        return new Promise<Response>(() => {})
-      },
-    })
+    const { route, requestReceived } = hangingRoute()
+    const { session } = sessionOn({ [patient]: route })
     const controller = new AbortController()
     const fetching = session.fetch(patient, { signal: controller.signal })
     await requestReceived

@@ -11,7 +11,7 @@ import { Client, ConfigurationError, HttpError } from '@fhir-auth/client'
 import { failureOf } from '@fhir-auth/test-utils/failure'
 import { fakeRoutes } from '@fhir-auth/test-utils/fake-fetch'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { baseUrl, sessionOn, smartConfiguration } from './support.js'
+import { baseUrl, hangingRoute, sessionOn, smartConfiguration } from './support.js'
 
 const patient = `${baseUrl}/Patient/1`
 const onlyUnderBase = 'the access token is sent only under the FHIR baseUrl'
@@ -69,16 +69,8 @@ describe('session.fetch refuses, sending nothing, and says why', () => {
 })
 
 it("session.fetch of a Request keeps the Request's own signal", async () => {
-  let received = () => {}
-  const requestReceived = new Promise<void>((resolve) => {
-    received = resolve
-  })
-  const { session } = sessionOn({
-    [patient]: () => {
-      received()
-      return new Promise<Response>(() => {})
-    },
-  })
+  const { route, requestReceived } = hangingRoute()
+  const { session } = sessionOn({ [patient]: route })
   const controller = new AbortController()
   const fetching = session.fetch(new Request(patient, { signal: controller.signal }))
   await requestReceived

@@ -24,27 +24,26 @@ type Call = readonly [operation: string, key: string, ttlSeconds?: number]
 function recordingStore(before: (call: Call) => Promise<void> | void = () => {}) {
   const inner = memoryStore()
   const calls: Call[] = []
-  const record = async (call: Call) => {
-    calls.push(call)
-    await before(call)
-  }
+  /** `operation` of the inner store, recorded (key and time to live) before it runs. */
+  const recorded =
+    <A extends [key: string, ...rest: unknown[]], R>(
+      operation: string,
+      call: (...args: A) => Promise<R>,
+    ) =>
+    async (...args: A): Promise<R> => {
+      const ttl = args[2] as number | undefined
+      const entry: Call = ttl === undefined ? [operation, args[0]] : [operation, args[0], ttl]
+      calls.push(entry)
+      await before(entry)
+      return call(...args)
+    }
   const store: KeyValueStore = {
-    get: async (key) => {
-      await record(['get', key])
-      return inner.get(key)
-    },
-    set: async (key, value, ttl) => {
-      await record(['set', key, ttl])
-      return inner.set(key, value, ttl)
-    },
-    delete: async (key) => {
-      await record(['delete', key])
-      return inner.delete(key)
-    },
-    setIfAbsent: async (key, value, ttl) => {
-      await record(['setIfAbsent', key, ttl])
-      return inner.setIfAbsent(key, value, ttl)
-    },
+    get: recorded('get', (key: string) => inner.get(key)),
+    set: recorded('set', (key: string, value: string, ttl: number) => inner.set(key, value, ttl)),
+    delete: recorded('delete', (key: string) => inner.delete(key)),
+    setIfAbsent: recorded('setIfAbsent', (key: string, value: string, ttl: number) =>
+      inner.setIfAbsent(key, value, ttl),
+    ),
   }
   return { store, inner, calls }
 }

@@ -166,3 +166,16 @@ export function sessionOn(routes: Readonly<Record<string, RouteHandler>>) {
       .map((request) => request.headers.get('authorization'))
   return { session, server, bearers }
 }
+
+/** A route that never answers (its fetch ignores the signal), and a promise of its first request. */
+export function hangingRoute() {
+  let received = () => {}
+  const requestReceived = new Promise<void>((resolve) => {
+    received = resolve
+  })
+  const route = () => {
+    received()
+    return new Promise<Response>(() => {})
+  }
+  return { route, requestReceived }
+}
