@@ -19,7 +19,7 @@ export function parseJsonBody(response: HttpResponse): unknown {
   try {
     return JSON.parse(response.bodyText)
   } catch {
-    const type = response.headers.get('content-type') ?? 'no content type'
+    const type = mediaTypeOf(response)
     throw new HttpError({
       reason: 'invalid-json',
       url: safeUrl(response.url),
@@ -27,6 +27,17 @@ export function parseJsonBody(response: HttpResponse): unknown {
       message: `response from ${safeUrl(response.url)} (HTTP ${response.status}, ${type}) is not valid JSON`,
     })
   }
+}
+
+/**
+ * The media type of a response as messages quote it: without parameters, and only when it is
+ * shaped like one (`type/subtype`, at most 100 characters). The header is the server's text;
+ * anything else is described, not quoted, so no flood and no cut-off fragment reaches a message.
+ */
+function mediaTypeOf(response: HttpResponse): string {
+  const type = response.headers.get('content-type')?.split(';')[0]?.trim()
+  if (!type) return 'no content type'
+  return /^[\w.+-]{1,50}\/[\w.+-]{1,50}$/.test(type) ? type : 'an unusual content type'
 }
 
 /**
