@@ -286,6 +286,44 @@ describe('register --udap', () => {
     expect(udap.requestCounts.registration).toBe(registrationsBefore)
   })
 
+  it.each([
+    ['truncated', (bytes: Uint8Array) => bytes.subarray(0, bytes.length - 40), 'pkcs12-invalid'],
+    [
+      'corrupted',
+      (bytes: Uint8Array) => bytes.map((byte, index) => (index === 400 ? byte ^ 0x55 : byte)),
+      'pkcs12-password',
+    ],
+  ])(
+    'exits 2 with a CryptoError for a %s PKCS#12 file, never showing its password',
+    async (name, damage, reason) => {
+      const pkcs12 = await files.write(`${name}.p12`, damage(pkcs12Leaf.pkcs12))
+      const passwordFile = await files.write(`${name}-password.txt`, `${testPki.pkcs12Password}\n`)
+      const registrationsBefore = udap.requestCounts.registration
+      const result = await runCli([
+        'register',
+        '--udap',
+        '--base-url',
+        udap.fhirBaseUrl,
+        '--client-uri',
+        pkcs12ClientUri,
+        '--pkcs12',
+        pkcs12,
+        '--password-file',
+        passwordFile,
+        ...trustFlags,
+        '--metadata',
+        JSON.stringify(udapMetadata),
+        local,
+        '--verbose',
+      ])
+      expect(result.exitCode, result.stderr).toBe(2)
+      expect(result.stderr).toContain('CryptoError (ERR_CRYPTO)')
+      expect(result.stderr).toContain(`reason: ${reason}`)
+      expect(`${result.stdout}${result.stderr}`).not.toContain(testPki.pkcs12Password)
+      expect(udap.requestCounts.registration).toBe(registrationsBefore)
+    },
+  )
+
   it('needs a password source for --pkcs12, and never takes a password on the command line', async () => {
     const pkcs12 = await files.write('no-password.p12', pkcs12Leaf.pkcs12)
     const base = [
