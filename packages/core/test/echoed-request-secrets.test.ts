@@ -125,7 +125,7 @@ describe('token and registration responses that echo a request secret', () => {
     expect(registration.message).toContain('(received fields: x[REDACTED])')
   })
 
-  it('in the Content-Type of a 2xx that is not JSON: parameters never quoted, the type redacted', () => {
+  it('in the Content-Type of a 2xx that is not JSON: parameters never quoted, the media type redacted', () => {
     const inParameter = failure(() =>
       readTokenResponse(answer(200, 'not json', `text/plain; echo=${code}`), 'UDAP token', [code]),
     )
@@ -138,9 +138,5 @@ describe('token and registration responses that echo a request secret', () => {
     )
     expect(printed(asType)).not.toContain(shaped)
     expect(asType.message).toContain('(HTTP 200, [REDACTED])')
-    const long = failure(() =>
-      readTokenResponse(answer(200, 'x', `text/${'y'.repeat(400)}`), 'UDAP token', []),
-    )
-    expect(long.message).toContain('(HTTP 200, an unusual content type)')
   })
 })

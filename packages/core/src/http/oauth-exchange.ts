@@ -23,7 +23,7 @@ export type FlowErrorClass<E extends FhirAuthError> = new (
  *
  * @param secrets values sent in the request. A custom `fetch` may put the request body in the
  *   message of the error it throws, which core keeps as the `HttpError`'s cause; those values
- *   (as written and form-encoded) are cut out of it.
+ *   (in every form {@link redactRequestSecrets} knows) are cut out of it.
  */
 export async function sendFlowRequest<E extends FhirAuthError>(
   request: HttpRequest,
@@ -35,13 +35,7 @@ export async function sendFlowRequest<E extends FhirAuthError>(
     return await sendRequest(request)
   } catch (error) {
     if (!(error instanceof HttpError)) throw error
-    const transportError: unknown = error.cause
-    if (transportError instanceof Error) {
-      transportError.message = redactRequestSecrets(transportError.message, secrets)
-      // The stack repeats the message as it was when the error was made.
-      if (transportError.stack)
-        transportError.stack = redactRequestSecrets(transportError.stack, secrets)
-    }
+    redactErrorText(error.cause, secrets)
     throw new ErrorClass(
       { message: `${label} failed: ${error.message}`, status: error.status },
       { cause: error },
@@ -99,8 +93,7 @@ export function successJsonObject<E extends FhirAuthError>(
     return parseJsonObjectBody(response)
   } catch (error) {
     if (!(error instanceof HttpError)) throw error
-    error.message = redactRequestSecrets(error.message, secrets)
-    if (error.stack) error.stack = redactRequestSecrets(error.stack, secrets)
+    redactErrorText(error, secrets)
     throw new ErrorClass(
       { status: response.status, message: `${label}: ${error.message}` },
       { cause: error },
@@ -112,8 +105,7 @@ export function successJsonObject<E extends FhirAuthError>(
  * Cuts request secrets out of a text, in every form a server or a `fetch` may quote them in:
  * as written, form-encoded, percent-encoded, JSON-escaped (with `/` as `\/` too, as PHP's
  * `json_encode` writes it), and — for a compact JWS such as a client assertion — each of its
- * parts alone (its signature is the credential). Longer forms go first, so a whole value is
- * replaced before any of its parts.
+ * parts alone (its signature is the credential; a whole JWS is then cut part by part).
  *
  */
 export function redactRequestSecrets(
@@ -132,10 +124,14 @@ export function redactRequestSecrets(
       ...(looksLikeJwt(secret) ? secret.split('.') : []),
     ]
   })
-  return redactSecrets(
-    text,
-    variants.sort((a, b) => b.length - a.length),
-  )
+  return redactSecrets(text, variants)
+}
+
+/** Cuts request secrets out of an error's message and stack (which repeats the message). */
+function redactErrorText(error: unknown, secrets: readonly (string | undefined)[]): void {
+  if (!(error instanceof Error)) return
+  error.message = redactRequestSecrets(error.message, secrets)
+  if (error.stack) error.stack = redactRequestSecrets(error.stack, secrets)
 }
 
 /**
