@@ -245,6 +245,39 @@ describe('standalone launch in headless Chromium, kept in sessionStorage across 
   })
 })
 
+describe('a chunk the page cannot fetch (a deployment replaced it)', () => {
+  it('fails the launch with a typed HttpError, sends nothing, and the next launch loads it and signs in', async () => {
+    const page = await newPage()
+    // The launch code is a chunk of its own, fetched by the first beginAuthorization.
+    const launchChunk = '**/chunks/authorization-flow-*.js'
+    let refused = 0
+    await page.route(launchChunk, (route) => {
+      refused += 1
+      return route.abort('connectionrefused')
+    })
+    await page.goto(`${spa.origin}/`)
+    await page.locator('#status', { hasText: 'Ready.' }).waitFor()
+    sandbox.clearRequests()
+
+    await page.click('#launch')
+    await page.locator('#status', { hasText: 'Launch failed' }).waitFor()
+
+    expect(refused).toBe(1)
+    expect(await text(page, '#status')).toBe(
+      'Launch failed: HttpError: fhir-auth could not load its code (network error)',
+    )
+    expect(new URL(page.url()).origin).toBe(spa.origin)
+    expect(sandbox.requests.filter((request) => request.path === '/auth')).toEqual([])
+
+    // The chunk is back: the same page loads it on the next launch (a failed load is not kept).
+    await page.unroute(launchChunk)
+    await page.click('#launch')
+    await page.locator('#status', { hasText: /Signed in\.|Launch failed/ }).waitFor()
+    expect(await text(page, '#status')).toBe('Signed in.')
+    await page.context().close()
+  })
+})
+
 describe('the bundle', () => {
   it('keeps pkijs, asn1js and node-forge out of the code the page loads up front', () => {
     const initial = staticClosure('app.js')

@@ -5,7 +5,7 @@ import {
   type TokenResponse,
   type TokenSet,
 } from '@fhir-auth/core'
-import { lazy } from '@fhir-auth/core/internal'
+import { lazy, lazyImport } from '@fhir-auth/core/internal'
 import type { IdTokenClaims } from '@fhir-auth/core/oidc'
 import type { SmartMetadata } from '@fhir-auth/smart'
 import { type ClientOptions, readClientOptions, resolveClientOptions } from './client-options.js'
@@ -56,6 +56,9 @@ type ImplementationFactory = (
   context: ProtocolContext,
 ) => ProtocolImplementation | Promise<ProtocolImplementation>
 
+/** UDAP's implementation: a chunk of its own, loaded by a UDAP client's first operation. */
+const udapProtocol = lazyImport(() => import('./udap/udap-protocol.js'))
+
 /**
  * How each protocol's implementation is made, on a client's first operation: SMART at once from
  * the main chunk (most apps; its operations start in the same tick, as they always did), UDAP
@@ -63,15 +66,17 @@ type ImplementationFactory = (
  */
 const implementations: Readonly<Record<Protocol, ImplementationFactory>> = {
   smart: (context) => new SmartProtocol(context),
-  udap: (context) =>
-    import('./udap/udap-protocol.js').then(({ UdapProtocol }) => new UdapProtocol(context)),
+  udap: (context) => udapProtocol().then(({ UdapProtocol }) => new UdapProtocol(context)),
 }
 
 /**
  * Launches (`beginAuthorization`, `completeAuthorization`): loaded on the first one, so apps that
  * call the spec's two steps themselves, and backend services, never download them.
  */
-const authorizationFlow = lazy(() => import('./launch/authorization-flow.js'))
+const authorizationFlow = lazyImport(() => import('./launch/authorization-flow.js'))
+
+/** ID token validation (with the OIDC code): loaded with the first ID token to check. */
+const idTokenValidator = lazyImport(() => import('./identity/id-token-validator.js'))
 
 /**
  * The fhir-auth client: one object per authorization server relationship, speaking SMART App
@@ -123,9 +128,8 @@ export class Client {
     this.#make = implementations[protocol]
     const implementation = () => this.#call((made) => Promise.resolve(made))
     const context = this.#context
-    // ID token validation (with the OIDC code) loads with the first ID token to check.
     const validator = lazy(() =>
-      import('./identity/id-token-validator.js').then(({ clientIdTokenValidator }) =>
+      idTokenValidator().then(({ clientIdTokenValidator }) =>
         clientIdTokenValidator(context, implementation),
       ),
     )

@@ -1,4 +1,5 @@
 import type { CryptoBackend, Pkcs12Contents } from '@fhir-auth/core'
+import { defaultCryptoModule } from './default-crypto/on-demand.js'
 
 /**
  * Opens a PKCS#12 (`.p12` / `.pfx`) file with the given backend, or with this runtime's default
@@ -19,6 +20,6 @@ export async function loadPkcs12(
   password: string,
   options?: { readonly crypto?: CryptoBackend | undefined },
 ): Promise<Pkcs12Contents> {
-  const backend = options?.crypto ?? (await import('#default-crypto')).createDefaultCryptoBackend()
+  const backend = options?.crypto ?? (await defaultCryptoModule()).createDefaultCryptoBackend()
   return backend.loadPkcs12(data, password)
 }

@@ -9,6 +9,7 @@ import {
 } from '@fhir-auth/core/internal'
 import type { ResolvedClientOptions } from './client-options.js'
 import type { ClientType } from './client-type.js'
+import { defaultCryptoModule } from './default-crypto/on-demand.js'
 import { checkClientCredentialsFlow, type UdapFlow } from './flow.js'
 import { optionalStore } from './launch/store-option.js'
 import { optionalListener } from './session/session-factory.js'
@@ -57,7 +58,7 @@ export class ProtocolContext {
   }
   readonly raceCallerSignal = raceCallerSignal
   readonly #defaultBackend = lazy(() =>
-    import('#default-crypto').then((module) => module.createDefaultCryptoBackend()),
+    defaultCryptoModule().then((module) => module.createDefaultCryptoBackend()),
   )
 
   constructor(

@@ -25,6 +25,7 @@ export {
 } from './crypto/verify-chain-input.js'
 export * from './jws.js'
 export { lazy } from './loading/lazy.js'
+export { lazyImport } from './loading/lazy-import.js'
 export * from './private-keys.js'
 export * from './verification.js'
 export { type AlgorithmIdentifier, readAlgorithmIdentifier } from './x509/algorithm-identifier.js'

@@ -116,7 +116,7 @@ export {
 // Through the internal entry on purpose (ADR 0012): whatever reaches this entry then reaches the
 // internal one too, so a bundler keeps the files of both in one shared chunk (code split per
 // dynamic import: a crypto backend's chunks reach this entry only, the client's reach both).
-export { lazy } from './internal.js'
+export { lazy, lazyImport } from './internal.js'
 export {
   consoleLogger,
   defaultLogger,

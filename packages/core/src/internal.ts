@@ -43,6 +43,7 @@ export {
 } from './http/oauth-exchange.js'
 export { networkCause, sanitizeCause } from './http/transport-failure.js'
 export { lazy } from './loading/lazy.js'
+export { lazyImport } from './loading/lazy-import.js'
 export {
   addNonce,
   authorizationCodeGrant,

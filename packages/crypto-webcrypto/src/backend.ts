@@ -1,4 +1,9 @@
-import { type CryptoBackend, cryptoBackendSpecificationVersion, lazy } from '@fhir-auth/core'
+import {
+  type CryptoBackend,
+  cryptoBackendSpecificationVersion,
+  lazy,
+  lazyImport,
+} from '@fhir-auth/core'
 import { subtleSource } from './subtle.js'
 
 /** Options of {@link createWebCryptoBackend}. */
@@ -13,10 +18,11 @@ export interface WebCryptoBackendOptions {
 // Each capability is a chunk of its own, loaded on its first call: signing with a JWK or a
 // CryptoKey loads no DER, certificate, CRL or chain code; verifying an ID token's signature
 // loads no signing code; PKCS#12 (and with it pkijs) loads only when a file is opened.
-const signingModule = lazy(() => import('./signer/import-signer.js'))
-const verificationModule = lazy(() => import('./verify/verify-signature.js'))
-const certificateModule = lazy(() => import('./certificates/certificate-services.js'))
-const pkcs12Module = lazy(() => import('./pkcs12/load-pkcs12.js'))
+// A chunk that fails to load is an `HttpError` (`network`), tried again on the next call.
+const signingModule = lazyImport(() => import('./signer/import-signer.js'))
+const verificationModule = lazyImport(() => import('./verify/verify-signature.js'))
+const certificateModule = lazyImport(() => import('./certificates/certificate-services.js'))
+const pkcs12Module = lazyImport(() => import('./pkcs12/load-pkcs12.js'))
 
 /**
  * Creates a {@link CryptoBackend} on WebCrypto `SubtleCrypto`, for browsers, Deno, Bun, edge

@@ -4,7 +4,7 @@ import {
   ConfigurationError,
   type JwsSigner,
 } from '@fhir-auth/core'
-import { lazy, requireNonBlankString } from '@fhir-auth/core/internal'
+import { lazyImport, requireNonBlankString } from '@fhir-auth/core/internal'
 
 /**
  * How a SMART client authenticates at the token endpoint, one variant per client type.
@@ -97,7 +97,7 @@ export async function authenticateClient(
  *
  * @internal
  */
-export const loadClientAssertion = /* @__PURE__ */ lazy(() => import('./client-assertion.js'))
+export const loadClientAssertion = /* @__PURE__ */ lazyImport(() => import('./client-assertion.js'))
 
 /**
  * HTTP Basic credentials and the encoding hint on `invalid_client`, loaded on demand: public
@@ -105,6 +105,6 @@ export const loadClientAssertion = /* @__PURE__ */ lazy(() => import('./client-a
  *
  * @internal
  */
-export const loadSymmetricAuthentication = /* @__PURE__ */ lazy(
+export const loadSymmetricAuthentication = /* @__PURE__ */ lazyImport(
   () => import('./symmetric-authentication.js'),
 )

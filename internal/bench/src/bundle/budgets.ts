@@ -11,11 +11,13 @@
  *   it: 25 330, 29 855, 22 195 and 17 843 B). Raised on purpose for the two public apps (+200 B)
  *   after the fixes of stop 20 (single-use launches without `take`, the repeated-`iss` rule, the
  *   launch context kept through a refresh, user info refused in every URL, a session's tokens
- *   redacted from refresh errors): 23 115 / 27 753 / 20 889 / 16 538 B. Raised on purpose for all
- *   four (+150 B) after the echo fixes of the redaction probe (a request secret echoed
+ *   redacted from refresh errors): 23 115 / 27 753 / 20 889 / 16 538 B. Raised on purpose again
+ *   (+100 B) for asymmetric and clientImport on 2026-11-25: code loaded on demand that fails to
+ *   load (a chunk gone after a deployment) is a typed `HttpError` rather than the platform's
+ *   `TypeError`, about 95 B in every app: 23 241 / 27 863 / 20 983 / 16 634 B. Raised on purpose
+ *   for all four (+150 B) after the echo fixes of the redaction probe (a request secret echoed
  *   JSON-escaped, as one JWS part, as a 2xx member name or in a Content-Type is redacted; the
- *   code is on the synchronous error path of every token request): 23 227 / 27 881 / 21 012 /
- *   16 656 B.
+ *   code is on the synchronous error path of every token request): 23 352 / 27 982 / 21 106 / 16 750 B.
  * - `issueBudgetBytes` / `issueGoalBytes`: what issue 16 asked for. Reported next to the figure
  *   (`pass` when met, `miss` when not); see the bench README for why they are not met yet.
  */
@@ -46,7 +48,7 @@ export const forbiddenSources: readonly string[] = Object.freeze([
 export const browserAppBudgets: readonly BrowserAppBudget[] = Object.freeze([
   {
     app: 'asymmetric',
-    limitBytes: 23_350,
+    limitBytes: 23_450,
     issueBudgetBytes: 16_000,
     issueGoalBytes: 12_000,
     note: "issue 16's asymmetric SMART browser app, as the issue names it",
@@ -65,7 +67,7 @@ export const browserAppBudgets: readonly BrowserAppBudget[] = Object.freeze([
   },
   {
     app: 'clientImport',
-    limitBytes: 16_750,
+    limitBytes: 16_850,
     note: 'what any app pays before it does anything; no issue budget',
   },
 ])

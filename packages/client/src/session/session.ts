@@ -2,6 +2,7 @@ import { ConfigurationError, type FetchLike, TokenError, type TokenSet } from '@
 import {
   abortedByCaller,
   lazy,
+  lazyImport,
   optionalScopes,
   optionalSignal,
   raceSignal,
@@ -18,7 +19,7 @@ import { onDemandBearerFetch } from '../tokens/on-demand-bearer-fetch.js'
  *
  * @internal
  */
-export const sessionRefreshModule = lazy(() => import('./session-refresh.js'))
+export const sessionRefreshModule = lazyImport(() => import('./session-refresh.js'))
 
 /** Options of {@link Session.accessToken}. */
 export interface AccessTokenOptions {

@@ -3,6 +3,7 @@ import {
   authorizationMethod,
   describeKind,
   lazy,
+  lazyImport,
   optionalScopes,
   optionalString,
   requireNonBlankString,
@@ -60,11 +61,11 @@ export class SmartProtocol implements ProtocolImplementation {
   // client never downloads them. Backend services travel in the signing chunk, since every
   // backend token is signed (only smart's small request function for them is up front, handed
   // over: see `backendServices`).
-  readonly #signingModule = lazy(() => import('./smart-signing.js'))
+  readonly #signingModule = lazyImport(() => import('./smart-signing.js'))
   readonly #signing = lazy(() =>
     this.#signingModule().then(({ SmartSigning }) => new SmartSigning(this.#context)),
   )
-  readonly #registrationModule = lazy(() => import('./registration.js'))
+  readonly #registrationModule = lazyImport(() => import('./registration.js'))
 
   constructor(context: ProtocolContext) {
     this.#context = context

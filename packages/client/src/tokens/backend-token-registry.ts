@@ -1,4 +1,4 @@
-import { lazy } from '@fhir-auth/core/internal'
+import { lazy, lazyImport } from '@fhir-auth/core/internal'
 import { checkClientCredentialsFlow } from '../flow.js'
 import { optionalStore } from '../launch/store-option.js'
 import type { BackendTokensOptions } from '../operation-options.js'
@@ -6,6 +6,9 @@ import type { ProtocolContext } from '../protocol-context.js'
 import type { ProtocolImplementation } from '../protocol-implementation.js'
 import { optionalSeconds } from '../seconds-option.js'
 import { BackendTokens } from './backend-tokens.js'
+
+/** The caches behind every handle, loaded by the first token asked for. */
+const backendTokenCaches = lazyImport(() => import('./backend-token-caches.js'))
 
 /**
  * `client.backendTokens`: handles whose options are checked at once and whose caches (the
@@ -18,9 +21,7 @@ export class BackendTokenRegistry {
   readonly #context: ProtocolContext
   readonly #implementation: () => Promise<ProtocolImplementation>
   readonly #caches = lazy(() =>
-    import('./backend-token-caches.js').then(
-      ({ BackendTokenCaches }) => new BackendTokenCaches(this.#context),
-    ),
+    backendTokenCaches().then(({ BackendTokenCaches }) => new BackendTokenCaches(this.#context)),
   )
 
   constructor(context: ProtocolContext, implementation: () => Promise<ProtocolImplementation>) {

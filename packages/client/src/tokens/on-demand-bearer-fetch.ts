@@ -1,9 +1,9 @@
-import { lazy } from '@fhir-auth/core/internal'
+import { lazy, lazyImport } from '@fhir-auth/core/internal'
 import type { BearerFetchInput, BearerFetchOptions } from './bearer-fetch.js'
 
 // Loaded from the launch module, which re-exports it: a launch ends with the session's first
 // request, so the two travel as one chunk (one gzip dictionary, one request) — see ADR 0012.
-const bearerFetchModule = lazy(() => import('../launch/authorization-flow.js'))
+const bearerFetchModule = lazyImport(() => import('../launch/authorization-flow.js'))
 
 /**
  * `bearerFetch` whose code loads with the first request: a session or a `backendTokens`

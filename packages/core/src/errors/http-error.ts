@@ -5,8 +5,9 @@ import { FhirAuthError, type FhirAuthErrorOptions } from './fhir-auth-error.js'
  *
  * - `invalid-url`: not an absolute URL; `insecure-url`: not HTTPS (and not loopback HTTP under
  *   `allowInsecureLocalhost`); `invalid-body`: the JSON body cannot be serialised (cycles, BigInt);
- * - `network`: `fetch` rejected; `timeout`: the library's timeout fired; `aborted`: the
- *   caller's `AbortSignal` fired;
+ * - `network`: `fetch` rejected, or a part of the library loaded on demand could not be loaded
+ *   (a browser chunk gone after a deployment: `url` is then empty and `cause` names the chunk);
+ *   `timeout`: the library's timeout fired; `aborted`: the caller's `AbortSignal` fired;
  * - `redirect`: a 3xx on a POST, too many redirects, or a redirect to a URL the policy refuses;
  * - `too-large`: the body exceeded the size cap; `invalid-json` / `not-an-object`: the body is
  *   not the JSON object the exchange needs.
@@ -27,7 +28,7 @@ export type HttpErrorReason =
 export interface HttpErrorFields {
   readonly message: string
   readonly reason: HttpErrorReason
-  /** The request URL with query values removed. */
+  /** The request URL with query values removed; empty when library code did not load. */
   readonly url: string
   readonly status?: number | undefined
 }

@@ -1,6 +1,7 @@
 import {
   CryptoError,
   type JwsSigner,
+  lazyImport,
   type PrivateKeyInput,
   randomBytes,
   type VerificationAlgorithm,
@@ -11,6 +12,10 @@ import type { SubtleSource } from '../subtle.js'
 import { bufferSource, webCryptoError, webCryptoFailureName } from '../webcrypto-calls.js'
 import { samePublicKey } from './public-key-match.js'
 import { exportPublicMembers, publicMembersOfPem } from './public-members.js'
+
+// The key forms are read by the signing chunk's code, loaded from there rather than imported:
+// imported here too, they would be a chunk of their own that every signing app fetches.
+const signingModule = lazyImport(() => import('../signer/import-signer.js'))
 
 /**
  * True when a private key belongs to a certificate's public key.
@@ -28,9 +33,7 @@ export async function keyMatchesCertificate(
   key: PrivateKeyInput,
   parsed: ParsedCertificate,
 ): Promise<boolean> {
-  // The key forms are read by the signing chunk's code, loaded from there rather than imported:
-  // imported here too, they would be a chunk of their own that every signing app fetches.
-  const { readPrivateJwk, sortPrivateKey } = await import('../signer/import-signer.js')
+  const { readPrivateJwk, sortPrivateKey } = await signingModule()
   const sorted = sortPrivateKey(key)
   const certificateKey = parsed.publicKeyJwk
   switch (sorted.form) {

@@ -3,6 +3,7 @@ import {
   type ImportSignerOptions,
   type JwsSigner,
   type KeyDescription,
+  lazyImport,
   type PrivateKeyInput,
   type SigningAlgorithm,
 } from '@fhir-auth/core'
@@ -20,6 +21,11 @@ import { createWebCryptoSigner } from './webcrypto-signer.js'
 
 /** For `keyMatchesCertificate`, which loads them from this chunk. */
 export { readPrivateJwk, sortPrivateKey }
+
+// What a CryptoKey can sign with, and PEM's DER parsing: chunks of their own, which JWK users
+// (and JWK or PEM users, for the first) never download.
+const cryptoKeyDescription = lazyImport(() => import('./crypto-key-description.js'))
+const pemKeyModule = lazyImport(() => import('./pem-key.js'))
 
 /**
  * Turns a private key into a {@link JwsSigner}: decide the key type and curve, choose the
@@ -50,9 +56,7 @@ export async function importSigner(
     case 'signer':
       return adoptJwsSigner(sorted.signer, options)
     case 'crypto-key': {
-      // What a CryptoKey can sign with is read by a chunk of its own: JWK and PEM users never
-      // download it.
-      const { describeCryptoKey } = await import('./crypto-key-description.js')
+      const { describeCryptoKey } = await cryptoKeyDescription()
       const capability = describeCryptoKey(sorted.key)
       const alg =
         capability.boundAlgorithm === undefined
@@ -76,8 +80,7 @@ export async function importSigner(
       return signerFromKeyMaterial(subtleSource, { format: 'jwk', keyData, description }, options)
     }
     case 'pem': {
-      // PEM needs DER parsing, which JWK and CryptoKey users never download.
-      const { readPemKey } = await import('./pem-key.js')
+      const { readPemKey } = await pemKeyModule()
       return signerFromKeyMaterial(subtleSource, readPemKey(sorted.pem), options)
     }
   }
