@@ -13,6 +13,7 @@
 import {
   AuthorizationError,
   Client,
+  HttpError,
   type KeyValueStore,
   type Session,
   webStorageStore,
@@ -117,13 +118,16 @@ async function main(): Promise<void> {
 }
 
 function showError(error: unknown): void {
-  // A callback this tab did not start (forged, replayed, or older than 10 minutes).
   const text =
+    // A callback this tab did not start (forged, replayed, or older than 10 minutes).
     error instanceof AuthorizationError && error.error === 'state_mismatch'
       ? 'the response does not match a launch started in this tab; launch again'
-      : error instanceof Error
-        ? `${error.name}: ${error.message}`
-        : String(error)
+      : // Part of the page's code could not be loaded: offline, or a new version was deployed.
+        error instanceof HttpError && error.reason === 'network' && error.url === ''
+        ? `part of this page could not be loaded (${error.message}); check the connection or reload`
+        : error instanceof Error
+          ? `${error.name}: ${error.message}`
+          : String(error)
   view.status.textContent = `Launch failed: ${text}`
   view.launch.disabled = false
 }

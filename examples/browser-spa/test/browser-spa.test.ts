@@ -264,7 +264,7 @@ describe('a chunk the page cannot fetch (a deployment replaced it)', () => {
 
     expect(refused).toBe(1)
     expect(await text(page, '#status')).toBe(
-      'Launch failed: HttpError: fhir-auth could not load its code (network error)',
+      'Launch failed: part of this page could not be loaded (fhir-auth could not load its code (network error)); check the connection or reload',
     )
     expect(new URL(page.url()).origin).toBe(spa.origin)
     expect(sandbox.requests.filter((request) => request.path === '/auth')).toEqual([])

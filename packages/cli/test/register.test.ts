@@ -139,6 +139,25 @@ describe('register (SMART, RFC 7591)', () => {
   })
 })
 
+/** `register --udap` with the PKCS#12 client, its password flags, the trust flags and metadata. */
+function pkcs12Registration(pkcs12: string, passwordFlags: readonly string[]): string[] {
+  return [
+    'register',
+    '--udap',
+    '--base-url',
+    udap.fhirBaseUrl,
+    '--client-uri',
+    pkcs12ClientUri,
+    '--pkcs12',
+    pkcs12,
+    ...passwordFlags,
+    ...trustFlags,
+    '--metadata',
+    JSON.stringify(udapMetadata),
+    local,
+  ]
+}
+
 describe('register --udap', () => {
   it('registers and cancels with a PEM key and a PEM + DER certificate chain', async () => {
     const clientUri = 'https://cli.example.test/pem-client'
@@ -181,23 +200,7 @@ describe('register --udap', () => {
   it('registers and cancels with a PKCS#12 file whose password is in an environment variable', async () => {
     const pkcs12 = await files.write('client.p12', pkcs12Leaf.pkcs12)
     const result = await runCli(
-      [
-        'register',
-        '--udap',
-        '--base-url',
-        udap.fhirBaseUrl,
-        '--client-uri',
-        pkcs12ClientUri,
-        '--pkcs12',
-        pkcs12,
-        '--password-env',
-        'CLIENT_P12_PASSWORD',
-        ...trustFlags,
-        '--metadata',
-        JSON.stringify(udapMetadata),
-        local,
-        '--json',
-      ],
+      [...pkcs12Registration(pkcs12, ['--password-env', 'CLIENT_P12_PASSWORD']), '--json'],
       { env: { CLIENT_P12_PASSWORD: testPki.pkcs12Password } },
     )
     expect(result.stderr).toBe('')
@@ -234,22 +237,7 @@ describe('register --udap', () => {
   it('registers with a legacy (3DES) PKCS#12 file whose password is in a file', async () => {
     const pkcs12 = await files.write('client.legacy.p12', pkcs12Leaf.pkcs12Legacy)
     const passwordFile = await files.write('p12-password.txt', `${testPki.pkcs12Password}\n`)
-    const result = await runCli([
-      'register',
-      '--udap',
-      '--base-url',
-      udap.fhirBaseUrl,
-      '--client-uri',
-      pkcs12ClientUri,
-      '--pkcs12',
-      pkcs12,
-      '--password-file',
-      passwordFile,
-      ...trustFlags,
-      '--metadata',
-      JSON.stringify(udapMetadata),
-      local,
-    ])
+    const result = await runCli(pkcs12Registration(pkcs12, ['--password-file', passwordFile]))
     expect(result.exitCode, result.stderr).toBe(0)
     expect(result.stdout).toMatch(/^Registered client /)
   })
@@ -259,23 +247,7 @@ describe('register --udap', () => {
     const wrongPassword = 'not-the-right-password'
     const registrationsBefore = udap.requestCounts.registration
     const result = await runCli(
-      [
-        'register',
-        '--udap',
-        '--base-url',
-        udap.fhirBaseUrl,
-        '--client-uri',
-        pkcs12ClientUri,
-        '--pkcs12',
-        pkcs12,
-        '--password-env',
-        'WRONG',
-        ...trustFlags,
-        '--metadata',
-        JSON.stringify(udapMetadata),
-        local,
-        '--verbose',
-      ],
+      [...pkcs12Registration(pkcs12, ['--password-env', 'WRONG']), '--verbose'],
       { env: { WRONG: wrongPassword } },
     )
     expect(result.exitCode, result.stderr).toBe(2)
@@ -285,6 +257,31 @@ describe('register --udap', () => {
     // The key is needed before anything is sent.
     expect(udap.requestCounts.registration).toBe(registrationsBefore)
   })
+
+  it.each([
+    ['truncated', (bytes: Uint8Array) => bytes.subarray(0, bytes.length - 40), 'pkcs12-invalid'],
+    [
+      'corrupted',
+      (bytes: Uint8Array) => bytes.map((byte, index) => (index === 400 ? byte ^ 0x55 : byte)),
+      'pkcs12-password',
+    ],
+  ])(
+    'exits 2 with a CryptoError for a %s PKCS#12 file, never showing its password',
+    async (name, damage, reason) => {
+      const pkcs12 = await files.write(`${name}.p12`, damage(pkcs12Leaf.pkcs12))
+      const passwordFile = await files.write(`${name}-password.txt`, `${testPki.pkcs12Password}\n`)
+      const registrationsBefore = udap.requestCounts.registration
+      const result = await runCli([
+        ...pkcs12Registration(pkcs12, ['--password-file', passwordFile]),
+        '--verbose',
+      ])
+      expect(result.exitCode, result.stderr).toBe(2)
+      expect(result.stderr).toContain('CryptoError (ERR_CRYPTO)')
+      expect(result.stderr).toContain(`reason: ${reason}`)
+      expect(`${result.stdout}${result.stderr}`).not.toContain(testPki.pkcs12Password)
+      expect(udap.requestCounts.registration).toBe(registrationsBefore)
+    },
+  )
 
   it('needs a password source for --pkcs12, and never takes a password on the command line', async () => {
     const pkcs12 = await files.write('no-password.p12', pkcs12Leaf.pkcs12)

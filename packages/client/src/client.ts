@@ -86,6 +86,11 @@ const idTokenValidator = lazyImport(() => import('./identity/id-token-validator.
  * on first use; SMART discovery is fetched once and cached for the life of that implementation,
  * and a failed discovery is retried by the next call.
  *
+ * Parts of the client load on demand (launches, signing, ID token validation, UDAP). Besides the
+ * errors each operation names, any operation may reject with an `HttpError` (`network`, empty
+ * `url`) when such a part cannot be loaded — in a browser, a chunk a new deployment removed. The
+ * next call tries the load again.
+ *
  * @example
  * ```ts
  * const client = new Client({

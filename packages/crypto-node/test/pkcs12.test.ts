@@ -5,7 +5,7 @@ import {
   X509Certificate,
 } from 'node:crypto'
 import { readFileSync } from 'node:fs'
-import { ConfigurationError } from '@fhir-auth/core'
+import { CryptoError } from '@fhir-auth/core'
 import { certificateDer } from '@fhir-auth/core/backend'
 import forge from 'node-forge'
 import { describe, expect, it } from 'vitest'
@@ -180,10 +180,9 @@ describe('loadPkcs12: failures', () => {
     const error = await rejectionOf(
       backend.loadPkcs12(fixtureBytes('ec-modern.p12'), 12345 as unknown as string),
     )
-    expect(error).toBeInstanceOf(ConfigurationError)
-    expect((error as ConfigurationError).invalidAttribute).toBe('password')
-    expect((error as ConfigurationError).message).not.toContain('12345')
-    expect((error as ConfigurationError).invalidValue).toBeUndefined()
+    expect(error).toBeInstanceOf(CryptoError)
+    expect((error as CryptoError).reason).toBe('pkcs12-password')
+    expect((error as CryptoError).message).not.toContain('12345')
   })
 })
 

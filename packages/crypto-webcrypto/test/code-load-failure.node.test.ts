@@ -4,10 +4,13 @@
  * the platform's `TypeError` (core's `lazyImport` tests show the next call loading it again). One case per place that loads
  * code. Node only: the failing chunk is a module mock.
  */
+import { generateKeyPairSync, sign } from 'node:crypto'
 import type { CryptoBackend } from '@fhir-auth/core'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import {
+  caCertificate as anchor,
   caCertificate,
+  caCrl,
   clientEc256Certificate,
   clientEc256Key,
   ec256Aes128Pkcs12,
@@ -90,7 +93,56 @@ const cases: readonly {
     path: '../src/pkcs12/load-pkcs12.js',
     run: (backend) => backend.loadPkcs12(fromBase64(ec256Aes128Pkcs12), fixturePassword),
   },
+  {
+    part: "PKCS#12's pkijs (a chunk of its own in browser bundles)",
+    path: 'pkijs',
+    run: (backend) => backend.loadPkcs12(fromBase64(ec256Aes128Pkcs12), fixturePassword),
+  },
+  {
+    part: 'a chain whose signatures cannot be checked (not "untrusted")',
+    path: '../src/verify/verify-signature.js',
+    run: (backend) =>
+      backend.verifyCertificateChain({
+        chain: [clientEc256Certificate],
+        trustAnchors: [anchor],
+        crls: [caCrl],
+        at: new Date(),
+      }),
+  },
+  {
+    part: 'an ID token whose signature cannot be checked (not IdTokenError signature)',
+    path: '../src/verify/verify-signature.js',
+    run: async (backend) => {
+      const { verifyIdToken } = await import('@fhir-auth/core/oidc')
+      const { token, jwk } = signedIdToken()
+      return verifyIdToken(token, {
+        issuer: 'https://as.example',
+        clientId: 'app',
+        algorithms: ['ES256'],
+        keys: { candidates: async () => [jwk] } as never,
+        crypto: backend,
+        now: new Date(),
+      })
+    },
+  },
 ]
+
+/** An ES256 ID token that verifies, and its public JWK. */
+function signedIdToken() {
+  const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' })
+  const now = Math.floor(Date.now() / 1000)
+  const part = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url')
+  const claims = { iss: 'https://as.example', sub: 's', aud: 'app', exp: now + 300, iat: now }
+  const input = `${part({ alg: 'ES256', kid: 'k' })}.${part(claims)}`
+  const signature = sign('sha256', Buffer.from(input), {
+    key: privateKey,
+    dsaEncoding: 'ieee-p1363',
+  })
+  return {
+    token: `${input}.${signature.toString('base64url')}`,
+    jwk: { ...publicKey.export({ format: 'jwk' }), kid: 'k' },
+  }
+}
 
 describe('a capability whose chunk cannot be loaded', () => {
   it.each(cases)('$part: HttpError (network)', async ({ path, run }) => {

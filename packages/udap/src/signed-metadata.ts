@@ -7,6 +7,7 @@ import {
   type DecodedJws,
   DiscoveryError,
   describeValue,
+  HttpError,
   isJsonObject,
   normalizeBaseUrl,
   safeUrl,
@@ -77,7 +78,8 @@ export const signedMetadataMaxLifetimeSeconds = 365 * 24 * 60 * 60
  *    (loopback HTTP only with `allowInsecureLocalhost`).
  *
  * @throws DiscoveryError naming the failed check; `cause` is the backend's
- *   `CertificateChainError` or `CryptoError` when there is one.
+ *   `CertificateChainError` or `CryptoError` when there is one, or the `HttpError` (`network`)
+ *   of backend code that could not be loaded.
  * @throws ConfigurationError for options of the wrong type (`baseUrl`, `crypto`,
  *   `trustedAnchors`, `crls`, `now`), and when the backend rejects a trust input as such.
  * @see https://hl7.org/fhir/us/udap-security/STU2/discovery.html#signed-metadata-elements
@@ -100,10 +102,19 @@ export async function verifySignedMetadata(
 
   const jws = decodeSignedMetadata(options.jwt, fail)
   const certificates = readCertificateChain(jws.header.x5c, fail)
-  const leaf = await parseLeaf(crypto, certificates, fail)
-  // The chain goes first so a misordered x5c is reported as `order`, not as a bad signature.
-  const serverCertificate = await verifyChain(crypto, certificates, trust, now, fail)
-  await verifyJwsSignature(crypto, jws, leaf, fail)
+  let leaf: CertificateInfo
+  let serverCertificate: CertificateInfo
+  try {
+    leaf = await parseLeaf(crypto, certificates, fail)
+    // The chain goes first so a misordered x5c is reported as `order`, not as a bad signature.
+    serverCertificate = await verifyChain(crypto, certificates, trust, now, fail)
+    await verifyJwsSignature(crypto, jws, leaf, fail)
+  } catch (error) {
+    // The backend's code loaded on demand did not load (a browser chunk gone): no verdict on
+    // the metadata, and DESIGN §5's "any failure → DiscoveryError" still holds.
+    if (!HttpError.isInstance(error)) throw error
+    throw fail(`it cannot be checked: ${error.message}`, error)
+  }
   checkIdentity(jws.payload, leaf, baseUrl, fail)
   checkTimes(jws.payload, now, fail)
   checkEndpoints(

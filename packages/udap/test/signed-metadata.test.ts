@@ -1,4 +1,9 @@
-import { CertificateChainError, ConfigurationError, DiscoveryError } from '@fhir-auth/core'
+import {
+  CertificateChainError,
+  ConfigurationError,
+  DiscoveryError,
+  HttpError,
+} from '@fhir-auth/core'
 import { webCryptoBackend } from '@fhir-auth/crypto-webcrypto'
 import type { TestLeafName } from '@fhir-auth/test-pki'
 import { beforeAll, describe, expect, it } from 'vitest'
@@ -509,4 +514,30 @@ describe('verifySignedMetadata', () => {
       })
     })
   })
+})
+
+describe('backend code that cannot be loaded (a browser chunk gone after a deployment)', () => {
+  const notLoaded = () =>
+    Promise.reject(
+      new HttpError({
+        reason: 'network',
+        url: '',
+        message: 'fhir-auth could not load its code (network error)',
+      }),
+    )
+  it.each([
+    ['parseCertificate', { parseCertificate: notLoaded }],
+    ['verifyCertificateChain', { verifyCertificateChain: notLoaded }],
+    ['verifySignature', { verifySignature: notLoaded }],
+  ] as const)(
+    '%s: a DiscoveryError with the HttpError as cause, no verdict on the metadata',
+    async (_name, failing) => {
+      const error = await refusal(
+        verify(await signedMetadata(pki), { crypto: { ...crypto, ...failing } }),
+        /failed validation: it cannot be checked: fhir-auth could not load its code \(network error\)$/,
+      )
+      expect(HttpError.isInstance(error.cause)).toBe(true)
+      expect(error.cause).toMatchObject({ reason: 'network' })
+    },
+  )
 })

@@ -1,8 +1,8 @@
-import { CryptoError, type PrivateKeyInput } from '@fhir-auth/core'
+import type { PrivateKeyInput } from '@fhir-auth/core'
 import { type TestLeaf, testPki } from '@fhir-auth/test-pki'
 import { describe, expect, it } from 'vitest'
 import type { ContractContext } from '../support/contract-context.js'
-import { cryptoRejection, expectNoSecret, rejection } from '../support/errors.js'
+import { cryptoRejection, expectNoSecret } from '../support/errors.js'
 import { signAndVerifyWithJose } from '../support/jose-verification.js'
 import { keyLeaves } from '../support/leaf-keys.js'
 
@@ -87,16 +87,65 @@ export function describePkcs12(context: ContractContext): void {
       )
     })
 
-    it('refuses a truncated file with a typed pkcs12 error', async () => {
-      const leaf = keyLeaves.rsa
-      const error = await rejection(() =>
-        context
-          .backend()
-          .loadPkcs12(leaf.pkcs12.subarray(0, leaf.pkcs12.length / 2), leaf.pkcs12Password),
+    it('refuses a file truncated anywhere with CryptoError pkcs12-invalid, without the password', async () => {
+      for (const leaf of [keyLeaves.rsa, keyLeaves.p256, keyLeaves.p384]) {
+        const length = leaf.pkcs12.length
+        for (const kept of [1, 16, 100, Math.floor(length / 2), length - 40, length - 1]) {
+          const error = await cryptoRejection(
+            () => context.backend().loadPkcs12(leaf.pkcs12.subarray(0, kept), leaf.pkcs12Password),
+            'pkcs12-invalid',
+          )
+          expectNoSecret(error, [leaf.pkcs12Password])
+        }
+      }
+    })
+
+    it('refuses a file corrupted in its protected contents with pkcs12-password (the MAC), on every backend', async () => {
+      // From byte 200 on, a flipped byte lies in the MAC-protected contents or the MAC itself:
+      // each backend checks the MAC before it decrypts, and names the password or the damage.
+      for (const leaf of [keyLeaves.rsa, keyLeaves.p256]) {
+        const length = leaf.pkcs12.length
+        for (const at of [200, Math.floor(length / 2), length - 40, length - 1]) {
+          const corrupted = new Uint8Array(leaf.pkcs12)
+          corrupted[at] = (corrupted[at] ?? 0) ^ 0x55
+          const error = await cryptoRejection(
+            () => context.backend().loadPkcs12(corrupted, leaf.pkcs12Password),
+            'pkcs12-password',
+          )
+          expectNoSecret(error, [leaf.pkcs12Password])
+        }
+      }
+    })
+
+    it('refuses a password that is not a string with CryptoError pkcs12-password, showing none of it', async () => {
+      const leaf = keyLeaves.p256
+      const password = leaf.pkcs12Password
+      // A JavaScript caller can pass anything; the right password inside an object is still a secret.
+      for (const wrongType of [
+        42,
+        null,
+        undefined,
+        { password },
+        [password],
+        new String(password),
+      ]) {
+        const error = await cryptoRejection(
+          () => context.backend().loadPkcs12(leaf.pkcs12, wrongType as unknown as string),
+          'pkcs12-password',
+        )
+        expectNoSecret(error, [password])
+      }
+    })
+
+    it('refuses a 1 MiB password with CryptoError pkcs12-password, quoting none of it', async () => {
+      const marker = 'huge-password-marker-5c1e'
+      const huge = `${marker}${'p'.repeat(1_048_576 - marker.length)}`
+      const error = await cryptoRejection(
+        () => context.backend().loadPkcs12(keyLeaves.p256.pkcs12, huge),
+        'pkcs12-password',
       )
-      expect(error).toBeInstanceOf(CryptoError)
-      expect(['pkcs12-invalid', 'pkcs12-password']).toContain((error as CryptoError).reason)
-      expectNoSecret(error, [leaf.pkcs12Password])
+      expectNoSecret(error, [marker, 'p'.repeat(64)])
+      expect(error.message.length).toBeLessThan(500)
     })
   })
 }

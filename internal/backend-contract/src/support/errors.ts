@@ -71,19 +71,36 @@ export async function chainVerdict(operation: () => Promise<unknown>): Promise<s
   }
 }
 
-/** Asserts that no secret text (a password, a PEM body line) appears in an error or its causes. */
+/**
+ * Asserts that no secret text (a password, a PEM body line) appears in what a caller or a
+ * logger can see of an error and of each link of its `cause` chain: message, stack, `String`,
+ * `JSON.stringify` (its `toJSON`) and every own property (what `util.inspect` prints). Portable:
+ * the suite also runs in browsers, where there is no `util.inspect`.
+ */
 export function expectNoSecret(error: unknown, secrets: readonly string[]): void {
   let current: unknown = error
-  for (let depth = 0; current !== undefined && depth < 5; depth++) {
-    const text =
-      current instanceof Error ? `${current.message} ${current.stack ?? ''}` : String(current)
+  for (let depth = 0; current !== undefined && current !== null && depth < 5; depth++) {
+    const texts = printedForms(current)
     for (const secret of secrets) {
-      expect(text.includes(secret), 'an error message or cause contains secret material').toBe(
-        false,
-      )
+      expect(
+        texts.some((text) => text.includes(secret)),
+        'an error or its cause shows secret material',
+      ).toBe(false)
     }
     current = current instanceof Error ? current.cause : undefined
   }
+}
+
+function printedForms(value: unknown): string[] {
+  const texts = [String(value), JSON.stringify(value) ?? '']
+  if (value instanceof Error) texts.push(value.message, value.stack ?? '')
+  if (typeof value === 'object' && value !== null) {
+    for (const name of Object.getOwnPropertyNames(value)) {
+      const member: unknown = (value as Record<string, unknown>)[name]
+      texts.push(typeof member === 'string' ? member : (JSON.stringify(member) ?? ''))
+    }
+  }
+  return texts
 }
 
 function describeError(error: unknown): string {

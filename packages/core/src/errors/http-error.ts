@@ -34,8 +34,9 @@ export interface HttpErrorFields {
 }
 
 /**
- * A transport-level failure. Flows convert it to their own error (`DiscoveryError`,
- * `TokenError`, `RegistrationError`) and keep it as `cause`.
+ * A transport-level failure. Flows convert a failure of their own requests to their own error
+ * (`DiscoveryError`, `TokenError`, `RegistrationError`) and keep it as `cause`. Code of the library
+ * loaded on demand that does not load is this error as is, from any operation (ADR 0002).
  */
 export class HttpError extends FhirAuthError {
   static override readonly code = 'ERR_HTTP' as const

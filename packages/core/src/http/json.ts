@@ -19,7 +19,7 @@ export function parseJsonBody(response: HttpResponse): unknown {
   try {
     return JSON.parse(response.bodyText)
   } catch {
-    const type = response.headers.get('content-type') ?? 'no content type'
+    const type = mediaTypeOf(response)
     throw new HttpError({
       reason: 'invalid-json',
       url: safeUrl(response.url),
@@ -27,6 +27,14 @@ export function parseJsonBody(response: HttpResponse): unknown {
       message: `response from ${safeUrl(response.url)} (HTTP ${response.status}, ${type}) is not valid JSON`,
     })
   }
+}
+
+/**
+ * The media type of a response as messages quote it: without parameters, where a server may
+ * put anything (the flows also redact their request secrets from the message).
+ */
+function mediaTypeOf(response: HttpResponse): string {
+  return response.headers.get('content-type')?.split(';')[0]?.trim() || 'no content type'
 }
 
 /**

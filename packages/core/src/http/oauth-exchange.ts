@@ -5,7 +5,7 @@ import {
   type OAuthErrorFields,
   parseOAuthErrorBody,
 } from '../errors/oauth-error.js'
-import { redactSecrets } from '../logging/redact.js'
+import { looksLikeJwt, redactSecrets } from '../logging/redact.js'
 import { formUrlEncode } from './encoding.js'
 import { type JsonRecord, parseJsonObjectBody, tryParseJsonBody } from './json.js'
 import { type HttpRequest, type HttpResponse, safeUrl, sendRequest } from './request.js'
@@ -23,7 +23,7 @@ export type FlowErrorClass<E extends FhirAuthError> = new (
  *
  * @param secrets values sent in the request. A custom `fetch` may put the request body in the
  *   message of the error it throws, which core keeps as the `HttpError`'s cause; those values
- *   (as written and form-encoded) are cut out of it.
+ *   (in every form {@link redactRequestSecrets} knows) are cut out of it.
  */
 export async function sendFlowRequest<E extends FhirAuthError>(
   request: HttpRequest,
@@ -35,13 +35,7 @@ export async function sendFlowRequest<E extends FhirAuthError>(
     return await sendRequest(request)
   } catch (error) {
     if (!(error instanceof HttpError)) throw error
-    const transportError: unknown = error.cause
-    if (transportError instanceof Error) {
-      transportError.message = redactRequestSecrets(transportError.message, secrets)
-      // The stack repeats the message as it was when the error was made.
-      if (transportError.stack)
-        transportError.stack = redactRequestSecrets(transportError.stack, secrets)
-    }
+    redactErrorText(error.cause, secrets)
     throw new ErrorClass(
       { message: `${label} failed: ${error.message}`, status: error.status },
       { cause: error },
@@ -86,16 +80,20 @@ export function oauthErrorFromResponse<E extends FhirAuthError>(
 /**
  * A 2xx body as a JSON object, or the flow's error (with the `HttpError` as `cause`).
  *
+ * @param secrets values sent in the request: the server's content type is quoted in the
+ *   message, so an echo of them there is cut out (of the `cause` too).
  */
 export function successJsonObject<E extends FhirAuthError>(
   ErrorClass: FlowErrorClass<E>,
   label: string,
   response: HttpResponse,
+  secrets: readonly (string | undefined)[] = [],
 ): JsonRecord {
   try {
     return parseJsonObjectBody(response)
   } catch (error) {
     if (!(error instanceof HttpError)) throw error
+    redactErrorText(error, secrets)
     throw new ErrorClass(
       { status: response.status, message: `${label}: ${error.message}` },
       { cause: error },
@@ -104,27 +102,52 @@ export function successJsonObject<E extends FhirAuthError>(
 }
 
 /**
- * Cuts request secrets out of a text, as written and in the two URL encodings a server or a
- * `fetch` may quote them in (form body, percent-encoded).
+ * Cuts request secrets out of a text, in every form a server or a `fetch` may quote them in:
+ * as written, form-encoded, percent-encoded, JSON-escaped (with `/` as `\/` too, as PHP's
+ * `json_encode` writes it), and — for a compact JWS such as a client assertion — each of its
+ * parts alone (its signature is the credential; a whole JWS is then cut part by part).
  *
  */
 export function redactRequestSecrets(
   text: string,
   secrets: readonly (string | undefined)[],
 ): string {
-  const variants = secrets.flatMap((secret) =>
-    secret === undefined ? [] : [formUrlEncode(secret), encodeURIComponent(secret), secret],
-  )
+  const variants = secrets.flatMap((secret) => {
+    if (secret === undefined) return []
+    const escaped = JSON.stringify(secret).slice(1, -1)
+    return [
+      secret,
+      formUrlEncode(secret),
+      encodeURIComponent(secret),
+      escaped,
+      escaped.replaceAll('/', '\\/'),
+      ...(looksLikeJwt(secret) ? secret.split('.') : []),
+    ]
+  })
   return redactSecrets(text, variants)
 }
 
-/** The names (never the values) of a body's members, for messages about a missing one. */
-export function describeMemberNames(body: JsonRecord): string {
+/** Cuts request secrets out of an error's message and stack (which repeats the message). */
+function redactErrorText(error: unknown, secrets: readonly (string | undefined)[]): void {
+  if (!(error instanceof Error)) return
+  error.message = redactRequestSecrets(error.message, secrets)
+  if (error.stack) error.stack = redactRequestSecrets(error.stack, secrets)
+}
+
+/**
+ * The names (never the values) of a body's members, for messages about a missing one. A name
+ * may echo a request secret: each is redacted before it is cut to 40 characters.
+ */
+export function describeMemberNames(
+  body: JsonRecord,
+  secrets: readonly (string | undefined)[] = [],
+): string {
   const names = Object.keys(body)
   if (names.length === 0) return 'none'
   return (
     names
       .slice(0, 20)
+      .map((name) => redactRequestSecrets(name, secrets))
       .map((name) => (name.length > 40 ? `${name.slice(0, 40)}…` : name))
       .join(', ') + (names.length > 20 ? ', …' : '')
   )

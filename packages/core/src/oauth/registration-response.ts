@@ -56,12 +56,12 @@ export function readRegistrationResponse(
     })
   }
   const responseLabel = rules.responseLabel ?? `${label} response`
-  const body = successJsonObject(RegistrationError, responseLabel, response)
+  const body = successJsonObject(RegistrationError, responseLabel, response, rules.requestSecrets)
   const clientId = body.client_id
   if (typeof clientId !== 'string' || clientId.trim() === '') {
     throw new RegistrationError({
       status: response.status,
-      message: `${responseLabel} has no non-empty string client_id (received fields: ${describeMemberNames(body)})`,
+      message: `${responseLabel} has no non-empty string client_id (received fields: ${describeMemberNames(body, rules.requestSecrets)})`,
     })
   }
   return body as RegistrationResponse

@@ -62,12 +62,12 @@ export function readTokenResponse(
   if (!isSuccessStatus(response)) {
     throw oauthErrorFromResponse(TokenError, `${label} request`, response, requestSecrets)
   }
-  const body = successJsonObject(TokenError, `${label} response`, response)
+  const body = successJsonObject(TokenError, `${label} response`, response, requestSecrets)
   const accessToken = body.access_token
   if (typeof accessToken !== 'string' || accessToken.trim() === '') {
     throw new TokenError({
       status: response.status,
-      message: `${label} response has no non-blank string access_token (received fields: ${describeMemberNames(body)})`,
+      message: `${label} response has no non-blank string access_token (received fields: ${describeMemberNames(body, requestSecrets)})`,
     })
   }
   return body as TokenResponse

@@ -1,6 +1,7 @@
 import type { CryptoBackend, VerificationAlgorithm } from '../crypto/backend.js'
 import { base64UrlDecode } from '../crypto/base64.js'
 import type { Jwk } from '../crypto/jwk.js'
+import { HttpError } from '../errors/http-error.js'
 import { IdTokenError } from '../errors/id-token-error.js'
 // Through the entry the backend's `verifySignature` imports, so both load one chunk; the entry
 // holds no X.509 reader but the key type one (ADR 0012).
@@ -153,7 +154,13 @@ async function verifiesWithAny(
     const publicKeySpki = publicJwkToSpki(key)
     if (publicKeySpki === undefined) continue
     const check = { algorithm, publicKeySpki, data: jws.signingInput, signature: jws.signature }
-    if (await crypto.verifySignature(check).catch(() => false)) return true
+    // A backend that throws reads as "does not verify" (fail closed), except when its code could
+    // not load (`lazyImport`): that is no verdict on the token, and the caller must see it.
+    const verified = await crypto.verifySignature(check).catch((error: unknown) => {
+      if (HttpError.isInstance(error)) throw error
+      return false
+    })
+    if (verified) return true
   }
   return false
 }

@@ -5,6 +5,7 @@ import type {
 } from '../crypto/backend.js'
 import { bytesEqual } from '../crypto/bytes.js'
 import { ConfigurationError } from '../errors/configuration-error.js'
+import { HttpError } from '../errors/http-error.js'
 import type { ParsedCertificate } from './certificate.js'
 import { failChain as fail } from './chain-failure.js'
 import type { ParsedCrl } from './crl.js'
@@ -136,12 +137,16 @@ function requireValidTime(at: Date): void {
   }
 }
 
-/** The verifier with rejections and non-`true` answers read as "does not verify". */
+/**
+ * The verifier with rejections and non-`true` answers read as "does not verify", except a
+ * backend whose code could not load (`HttpError`, see `lazyImport`): no verdict, passed on.
+ */
 function failingClosed(verify: SignatureVerifier): SignatureVerifier {
   return async (check) => {
     try {
       return (await verify(check)) === true
-    } catch {
+    } catch (error) {
+      if (HttpError.isInstance(error)) throw error
       return false
     }
   }

@@ -1,5 +1,5 @@
 import { createPrivateKey, type KeyObject, X509Certificate } from 'node:crypto'
-import { ConfigurationError, CryptoError, describeValue } from '@fhir-auth/core'
+import { CryptoError, describeValue } from '@fhir-auth/core'
 import {
   orderCertificateChain,
   type ParsedCertificate,
@@ -26,10 +26,10 @@ export interface NodePkcs12Contents {
  * out), the same as every backend returns. Bag order does not matter. The password never
  * appears in messages.
  *
- * @throws CryptoError `pkcs12-password` for a wrong password; `pkcs12-invalid` for input that
- *   is not a PKCS#12, has no key, no certificate, or no certificate for its key;
- *   `pkcs12-unsupported-encryption` for an encryption forge cannot decrypt.
- * @throws ConfigurationError `password` when the password is not a string.
+ * @throws CryptoError `pkcs12-password` for a wrong password or one that is not a string;
+ *   `pkcs12-invalid` for input that is not a PKCS#12, has no key, no certificate, or no
+ *   certificate for its key; `pkcs12-unsupported-encryption` for an encryption forge cannot
+ *   decrypt.
  * @see https://www.rfc-editor.org/rfc/rfc7292
  * @internal
  */
@@ -44,11 +44,12 @@ export async function loadNodePkcs12(
     )
   }
   if (typeof password !== 'string') {
-    // The value is left out: a wrongly typed password may still be a secret.
-    throw new ConfigurationError({
-      invalidAttribute: 'password',
-      message: 'the PKCS#12 password must be a string (use "" for none)',
-    })
+    // The value is left out: a wrongly typed password may still be a secret. The reason is the
+    // contract's (`loadPkcs12` rejects with `pkcs12-*` only), as every backend answers.
+    throw new CryptoError(
+      'pkcs12-password',
+      'the PKCS#12 password must be a string (use "" for none)',
+    )
   }
   const forge = await loadForge()
   const bags = readPkcs12Bags(forge, data, password)

@@ -1,4 +1,4 @@
-import { CryptoError, type Pkcs12Contents } from '@fhir-auth/core'
+import { CryptoError, lazyImport, type Pkcs12Contents } from '@fhir-auth/core'
 import {
   encodePem,
   orderCertificateChain,
@@ -10,6 +10,9 @@ import { publicMembersOfPkcs8 } from '../keys/public-members.js'
 import { verifyPasswordIntegrity } from './password-integrity.js'
 import { readPfxStructure, wrongPasswordWithoutMac } from './pfx-structure.js'
 import { type Pkcs12Bags, readSafeBags } from './safe-bags.js'
+
+// pkijs is a chunk of its own in browser bundles: one that fails to load is an `HttpError`.
+const pkijsModule = lazyImport(() => import('pkijs'))
 
 /**
  * Opens a password-protected PKCS#12 file with pkijs and WebCrypto.
@@ -41,7 +44,7 @@ export async function loadPkcs12(
   if (typeof password !== 'string') {
     throw new CryptoError('pkcs12-password', 'the PKCS#12 password must be a string')
   }
-  const pkijs = await import('pkijs')
+  const pkijs = await pkijsModule()
   const engine = new pkijs.CryptoEngine({
     name: 'fhir-auth-webcrypto',
     crypto: {

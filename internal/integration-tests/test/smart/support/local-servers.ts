@@ -53,7 +53,8 @@ export async function startHangingServer(): Promise<HangingServer> {
   }
 }
 
-async function listenOnLoopback(server: Server): Promise<string> {
+/** Listens on 127.0.0.1 with an OS-assigned port and returns `http://127.0.0.1:<port>`. */
+export async function listenOnLoopback(server: Server): Promise<string> {
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
     server.listen(0, '127.0.0.1', () => resolve())
@@ -62,7 +63,8 @@ async function listenOnLoopback(server: Server): Promise<string> {
   return `http://127.0.0.1:${port}`
 }
 
-async function closeServer(server: Server): Promise<void> {
+/** Closes every connection (keep-alive ones included) and stops listening. */
+export async function closeServer(server: Server): Promise<void> {
   server.closeAllConnections()
   await new Promise<void>((resolve) => server.close(() => resolve()))
 }

@@ -79,12 +79,12 @@ export function identityOf(issued: {
 }
 
 /**
- * A `Client` with `protocol: 'udap'` for the sandbox: its base URL, loopback HTTP allowed, the
- * given identity, `system/*.rs` scopes, and a silent logger unless the test brings its own
+ * A `Client` with `protocol: 'udap'` for the sandbox (or another server with its `fhirBaseUrl`):
+ * its base URL, loopback HTTP allowed, the given identity, `system/*.rs` scopes, and a silent logger unless the test brings its own
  * (discovery failures are logged at error level, which would only be noise here).
  */
 export function createUdapClient(
-  sandbox: UdapSandbox,
+  sandbox: Pick<UdapSandbox, 'fhirBaseUrl'>,
   identity: Partial<SigningIdentity>,
   options: Omit<ClientOptions, 'protocol'> = {},
   config: Partial<ClientConfigInput> = {},
