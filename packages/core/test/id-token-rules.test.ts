@@ -6,7 +6,8 @@
  * cases are in id-token.test.ts.
  */
 import { describe, expect, it } from 'vitest'
-import { base64UrlEncodeText, type CryptoBackend, IdTokenError } from '../src/index.js'
+import { base64UrlEncodeText, type CryptoBackend, HttpError, IdTokenError } from '../src/index.js'
+import { lazyImport } from '../src/loading/lazy-import.js'
 import { idTokenAlgorithms, verifyIdToken } from '../src/oidc.js'
 import {
   backend,
@@ -226,6 +227,24 @@ describe('verifyIdToken verifies only with a key that fits the algorithm', () =>
       verifyIdToken(token, expectationsFor(set, { crypto: recording })),
     ).resolves.toMatchObject({ sub: 'user-1' })
     expect(keysChecked).toEqual([expect.any(Uint8Array)])
+  })
+
+  it('a backend whose code cannot load gives no verdict: its HttpError reaches the caller', async () => {
+    const rsa = await signer('RS256', 'rsa')
+    const { set } = keySet([rsa.jwk])
+    const loadVerifier = lazyImport<{ verify: CryptoBackend['verifySignature'] }>(() =>
+      Promise.reject(new TypeError('Failed to fetch dynamically imported module')),
+    )
+    const unloadable = {
+      verifySignature: async (check: never) => (await loadVerifier()).verify(check),
+    } as unknown as CryptoBackend
+    const token = await sign(rsa, goodClaims())
+    const error = await verifyIdToken(token, expectationsFor(set, { crypto: unloadable })).then(
+      () => undefined,
+      (thrown: unknown) => thrown,
+    )
+    expect(error).toBeInstanceOf(HttpError)
+    expect(error).toMatchObject({ reason: 'network' })
   })
 
   it('a backend that fails to check the signature verifies nothing', async () => {
