@@ -66,6 +66,40 @@ describe('redactRequestSecrets: every form a server quotes a secret in', () => {
     )
   })
 
+  it('percent-encoded with lower-case hex (.NET), form-encoded or not', () => {
+    const lowerHex = (text: string) => text.replace(/%[0-9A-F]{2}/g, (hex) => hex.toLowerCase())
+    for (const echoed of [
+      lowerHex(encodeURIComponent(code)),
+      lowerHex(new URLSearchParams({ v: `${code} x` }).toString().slice(2)),
+    ]) {
+      expect(echoed).toMatch(/%2f/)
+      expect(redactRequestSecrets(`got ${echoed}`, [code, `${code} x`])).toBe('got [REDACTED]')
+    }
+  })
+
+  it('a secret inside another, whichever is given first: no piece of the longer one stays', () => {
+    expect(redactRequestSecrets('got XYZabcd1234XYZ', ['abcd1234', 'XYZabcd1234XYZ'])).toBe(
+      'got [REDACTED]',
+    )
+    expect(redactRequestSecrets('got XYZabcd1234XYZ', ['XYZabcd1234XYZ', 'abcd1234'])).toBe(
+      'got [REDACTED]',
+    )
+  })
+
+  it('a secret with a lone surrogate (a hostile server issued it) is redacted, never a URIError', () => {
+    const refreshToken = 'rt-\ud800-lone-surrogate'
+    expect(redactRequestSecrets(`bad ${refreshToken}`, [refreshToken])).toBe('bad [REDACTED]')
+    const error = failure(() =>
+      readTokenResponse(
+        answer(400, JSON.stringify({ error: 'invalid_grant', error_description: refreshToken })),
+        'SMART token',
+        [refreshToken],
+      ),
+    )
+    expect(error).toBeInstanceOf(TokenError)
+    expect((error as TokenError).errorDescription).toBe('[REDACTED]')
+  })
+
   it('a secret with quotes and backslashes, JSON-escaped', () => {
     const secret = 'se"cr\\et-val/ue'
     expect(redactRequestSecrets(JSON.stringify({ secret }), [secret])).toBe(
@@ -138,5 +172,16 @@ describe('token and registration responses that echo a request secret', () => {
     )
     expect(printed(asType)).not.toContain(shaped)
     expect(asType.message).toContain('(HTTP 200, [REDACTED])')
+  })
+
+  it('in the Content-Type across its ";": redacted before the parameters are cut, no fragment left', () => {
+    const secret = 'sec;ret-123456'
+    const error = failure(() =>
+      readTokenResponse(answer(200, 'not json', `text/${secret}`), 'SMART token', [secret]),
+    )
+    expect(error.message).toBe(
+      'SMART token response: response from https://as.example.test/token (HTTP 200, text/[REDACTED]) is not valid JSON',
+    )
+    expect(printed(error)).not.toMatch(/text\/sec/)
   })
 })

@@ -19,7 +19,10 @@
  *   JSON-escaped, as one JWS part, as a 2xx member name or in a Content-Type is redacted; the
  *   code is on the synchronous error path of every token request): 23 352 / 27 982 / 21 106 / 16 750 B.
  *   With signature checks passing a load failure on (not a verdict): 23 353 / 28 003 / 21 106 /
- *   16 751 B.
+ *   16 751 B. Raised on purpose for all four (+100 B) after a review of that redaction (a secret
+ *   echoed across the Content-Type's `;`, in lower-case percent hex, inside a longer secret, or
+ *   holding a lone surrogate, which made redaction throw a `URIError`): 23 446 / 28 100 /
+ *   21 198 / 16 842 B.
  * - `issueBudgetBytes` / `issueGoalBytes`: what issue 16 asked for. Reported next to the figure
  *   (`pass` when met, `miss` when not); see the bench README for why they are not met yet.
  */
@@ -50,26 +53,26 @@ export const forbiddenSources: readonly string[] = Object.freeze([
 export const browserAppBudgets: readonly BrowserAppBudget[] = Object.freeze([
   {
     app: 'asymmetric',
-    limitBytes: 23_450,
+    limitBytes: 23_550,
     issueBudgetBytes: 16_000,
     issueGoalBytes: 12_000,
     note: "issue 16's asymmetric SMART browser app, as the issue names it",
   },
   {
     app: 'publicWithoutOpenid',
-    limitBytes: 21_200,
+    limitBytes: 21_300,
     issueBudgetBytes: 12_000,
     issueGoalBytes: 8_000,
     note: "issue 16's public SMART browser app: the flow the issue names, without an ID token to validate (the issue's figures were taken before sessions, with no ID token validation)",
   },
   {
     app: 'public',
-    limitBytes: 28_050,
+    limitBytes: 28_150,
     note: 'the usual launch (openid fhirUser): the public app plus ID token validation (core/oidc, JWKS, WebCrypto verification); no issue budget of its own',
   },
   {
     app: 'clientImport',
-    limitBytes: 16_850,
+    limitBytes: 16_950,
     note: 'what any app pays before it does anything; no issue budget',
   },
 ])

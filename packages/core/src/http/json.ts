@@ -13,13 +13,18 @@ export function isJsonObject(value: unknown): value is JsonRecord {
  * Parses a response body as JSON, whatever its content type (SMART discovery SHALL be JSON
  * "regardless of Accept", and servers get content types wrong; the body decides).
  *
+ * @param redact - applied to the content type before the message quotes it: a flow passes its
+ *   request secrets' redaction, since a server may echo them in that header.
  * @throws HttpError `invalid-json` naming the status and content type.
  */
-export function parseJsonBody(response: HttpResponse): unknown {
+export function parseJsonBody(
+  response: HttpResponse,
+  redact: (text: string) => string = (text) => text,
+): unknown {
   try {
     return JSON.parse(response.bodyText)
   } catch {
-    const type = mediaTypeOf(response)
+    const type = mediaTypeOf(response, redact)
     throw new HttpError({
       reason: 'invalid-json',
       url: safeUrl(response.url),
@@ -31,19 +36,27 @@ export function parseJsonBody(response: HttpResponse): unknown {
 
 /**
  * The media type of a response as messages quote it: without parameters, where a server may
- * put anything (the flows also redact their request secrets from the message).
+ * put anything. `redact` sees the whole header before it is cut, so a request secret echoed
+ * across the `;` leaves no fragment (DESIGN §12: redaction before any truncation).
  */
-function mediaTypeOf(response: HttpResponse): string {
-  return response.headers.get('content-type')?.split(';')[0]?.trim() || 'no content type'
+function mediaTypeOf(response: HttpResponse, redact: (text: string) => string): string {
+  return (
+    redact(response.headers.get('content-type') ?? '')
+      .split(';')[0]
+      ?.trim() || 'no content type'
+  )
 }
 
 /**
- * Parses a response body as a JSON object.
+ * Parses a response body as a JSON object (`redact` as for {@link parseJsonBody}).
  *
  * @throws HttpError `invalid-json` or `not-an-object`.
  */
-export function parseJsonObjectBody(response: HttpResponse): JsonRecord {
-  const value = parseJsonBody(response)
+export function parseJsonObjectBody(
+  response: HttpResponse,
+  redact?: (text: string) => string,
+): JsonRecord {
+  const value = parseJsonBody(response, redact)
   if (!isJsonObject(value)) {
     throw new HttpError({
       reason: 'not-an-object',

@@ -90,10 +90,9 @@ export function successJsonObject<E extends FhirAuthError>(
   secrets: readonly (string | undefined)[] = [],
 ): JsonRecord {
   try {
-    return parseJsonObjectBody(response)
+    return parseJsonObjectBody(response, (text) => redactRequestSecrets(text, secrets))
   } catch (error) {
     if (!(error instanceof HttpError)) throw error
-    redactErrorText(error, secrets)
     throw new ErrorClass(
       { status: response.status, message: `${label}: ${error.message}` },
       { cause: error },
@@ -103,10 +102,14 @@ export function successJsonObject<E extends FhirAuthError>(
 
 /**
  * Cuts request secrets out of a text, in every form a server or a `fetch` may quote them in:
- * as written, form-encoded, percent-encoded, JSON-escaped (with `/` as `\/` too, as PHP's
- * `json_encode` writes it), and — for a compact JWS such as a client assertion — each of its
- * parts alone (its signature is the credential; a whole JWS is then cut part by part).
+ * as written, form-encoded and percent-encoded (hex in either case, as .NET writes it
+ * lower-case), JSON-escaped (with `/` as `\/` too, as PHP's `json_encode` writes it), and — for
+ * a compact JWS such as a client assertion — each of its parts alone (its signature is the
+ * credential; a whole JWS is then cut part by part). Longest first, so a secret inside another
+ * never cuts the longer one into pieces that stay readable.
  *
+ * @see https://www.rfc-editor.org/rfc/rfc3986#section-2.1 RFC 3986 §2.1: hex digits of either case
+ * @see https://github.com/fhir-auth/fhir-auth/blob/main/docs/guides/errors-and-logging.md
  */
 export function redactRequestSecrets(
   text: string,
@@ -115,16 +118,25 @@ export function redactRequestSecrets(
   const variants = secrets.flatMap((secret) => {
     if (secret === undefined) return []
     const escaped = JSON.stringify(secret).slice(1, -1)
+    // A lone surrogate (a server may issue one in a token) has no percent-encoding: it is read
+    // as U+FFFD, as form encoding does, rather than letting encodeURIComponent throw.
+    const encoded = [
+      formUrlEncode(secret),
+      encodeURIComponent(secret.replace(/\p{Cs}/gu, '\uFFFD')),
+    ]
     return [
       secret,
-      formUrlEncode(secret),
-      encodeURIComponent(secret),
+      ...encoded,
+      ...encoded.map((form) => form.replace(/%[0-9A-F]{2}/g, (hex) => hex.toLowerCase())),
       escaped,
       escaped.replaceAll('/', '\\/'),
       ...(looksLikeJwt(secret) ? secret.split('.') : []),
     ]
   })
-  return redactSecrets(text, variants)
+  return redactSecrets(
+    text,
+    [...new Set(variants)].sort((a, b) => b.length - a.length),
+  )
 }
 
 /** Cuts request secrets out of an error's message and stack (which repeats the message). */
