@@ -6,4 +6,5 @@ export default strykerConfig('core', [
   'src/http/request.ts',
   'src/x509/chain.ts',
   'src/logging/redact.ts',
+  'src/oidc/verify-id-token.ts',
 ])

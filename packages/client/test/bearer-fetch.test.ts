@@ -80,10 +80,12 @@ describe('bearerFetch: where the token goes', () => {
     expect(sent[0]?.headers.get('accept')).toBe('application/fhir+json')
   })
 
-  it('works the same with a trailing slash on the base URL', async () => {
-    const { fetch, sent } = session([ok], undefined, 'https://ehr.example.org/fhir/')
-    await fetch('Patient/1')
-    expect(sent[0]?.url).toBe('https://ehr.example.org/fhir/Patient/1')
+  it('works the same with trailing slashes on the base URL', async () => {
+    for (const slashes of ['/', '//']) {
+      const { fetch, sent } = session([ok], undefined, `https://ehr.example.org/fhir${slashes}`)
+      await fetch('Patient/1')
+      expect(sent[0]?.url).toBe('https://ehr.example.org/fhir/Patient/1')
+    }
   })
 
   it('refuses, sending nothing, any URL on another origin or outside the base path', async () => {

@@ -229,6 +229,7 @@ describe('launch records from stores that misbehave', () => {
       JSON.stringify({ ...good, createdAt: '0' }),
       JSON.stringify({ ...good, nonce: 5 }),
       JSON.stringify({ ...good, issuer: null }),
+      JSON.stringify({ ...good, redirectUri: 5 }),
       JSON.stringify({ ...good, state: 'another-state' }),
     ]
     for (const text of corrupted) {

@@ -3,55 +3,16 @@
  * for several "processes" (caches) sharing one store, the lock protocol when a holder dies or
  * never writes, and a store that fails or hangs.
  */
-import { type KeyValueStore, type Logger, memoryStore, TokenError } from '@fhir-auth/core'
+import { type KeyValueStore, memoryStore, TokenError } from '@fhir-auth/core'
 import { describe, expect, it } from 'vitest'
-import { SharedTokenCache, type TokenResponseLike } from '../src/tokens/shared-token-cache.js'
-
-function manualClock(start = Date.UTC(2026, 10, 24, 12)) {
-  let time = start
-  return {
-    now: () => new Date(time),
-    advance(seconds: number) {
-      time += seconds * 1000
-    },
-  }
-}
-
-function recordingLogger(): Logger & { warnings: string[] } {
-  const warnings: string[] = []
-  return { warnings, info() {}, error() {}, warn: (message: string) => void warnings.push(message) }
-}
-
-/** A token endpoint stand-in: counts requests, answers after `delayMs` with numbered tokens. */
-function tokenServer(response: Partial<TokenResponseLike> = { expires_in: 300 }, delayMs = 5) {
-  const server = {
-    requests: 0,
-    request: async (): Promise<TokenResponseLike> => {
-      server.requests += 1
-      const n = server.requests
-      await new Promise((resolve) => setTimeout(resolve, delayMs))
-      return { access_token: `token-${n}`, token_type: 'Bearer', ...response }
-    },
-  }
-  return server
-}
-
-function cache(
-  store: KeyValueStore | undefined,
-  server: { request: () => Promise<TokenResponseLike> },
-  clock = manualClock(),
-  extra: { timeoutMs?: number; storeLimitMs?: number; logger?: Logger } = {},
-) {
-  return new SharedTokenCache({
-    store,
-    id: 'entry',
-    now: clock.now,
-    timeoutMs: extra.timeoutMs ?? 1_000,
-    logger: extra.logger ?? recordingLogger(),
-    request: server.request,
-    ...(extra.storeLimitMs === undefined ? {} : { storeLimitMs: extra.storeLimitMs }),
-  })
-}
+import {
+  cache,
+  lockKey,
+  manualClock,
+  recordingLogger,
+  tokenKey,
+  tokenServer,
+} from './token-cache-support.js'
 
 describe('SharedTokenCache without a store', () => {
   it('keeps the token in memory: one request for concurrent callers, reused until it nears expiry', async () => {
@@ -177,7 +138,7 @@ describe('SharedTokenCache across processes sharing a store', () => {
 
   it('a lock left by a crashed holder frees after the request timeout; one waiter then requests', async () => {
     const store = memoryStore()
-    await store.setIfAbsent('fhir-auth:backend-token-lock:entry', 'crashed-holder', 1)
+    await store.setIfAbsent(lockKey, 'crashed-holder', 1)
     const server = tokenServer()
     const fleet = Array.from({ length: 4 }, () =>
       cache(store, server, manualClock(), { timeoutMs: 1_000 }),
@@ -189,7 +150,7 @@ describe('SharedTokenCache across processes sharing a store', () => {
 
   it('a waiter requests on its own after twice the request timeout when no token appears', async () => {
     const store = memoryStore()
-    await store.setIfAbsent('fhir-auth:backend-token-lock:entry', 'stuck-holder', 3_600)
+    await store.setIfAbsent(lockKey, 'stuck-holder', 3_600)
     const server = tokenServer()
     const logger = recordingLogger()
     const started = Date.now()
@@ -239,7 +200,6 @@ describe('SharedTokenCache with a store that fails', () => {
 })
 
 describe('SharedTokenCache with a store that answers wrongly or slowly', () => {
-  const tokenKey = 'fhir-auth:backend-token:entry'
   const validRecord = (overrides: Record<string, unknown> = {}) =>
     JSON.stringify({
       accessToken: 'planted',

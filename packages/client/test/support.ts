@@ -1,4 +1,5 @@
 import { createPrivateKey, generateKeyPairSync, sign } from 'node:crypto'
+import { Client } from '@fhir-auth/client'
 import {
   ConfigurationError,
   type CryptoBackend,
@@ -6,7 +7,11 @@ import {
   type Logger,
   type PrivateKeyInput,
 } from '@fhir-auth/core'
-import type { CapturedRequest } from '@fhir-auth/test-utils/fake-fetch'
+import {
+  type CapturedRequest,
+  fakeRoutes,
+  type RouteHandler,
+} from '@fhir-auth/test-utils/fake-fetch'
 import { expect } from 'vitest'
 
 export const baseUrl = 'https://ehr.example.org/fhir'
@@ -130,4 +135,47 @@ export async function rejection(promise: Promise<unknown>): Promise<Error> {
     return error as Error
   }
   throw new Error('expected a rejection')
+}
+
+/**
+ * A session of a SMART client whose server answers `routes` (FHIR URLs under {@link baseUrl})
+ * besides discovery and the token endpoint: it holds `at-1`, and a refresh (refresh token `rt-1`)
+ * gives `at-2`. `bearers()` lists the `Authorization` header of each FHIR request (discovery
+ * aside), in order.
+ */
+export function sessionOn(routes: Readonly<Record<string, RouteHandler>>) {
+  const server = fakeRoutes({
+    [discoveryUrl]: () => json(smartConfiguration),
+    [smartConfiguration.token_endpoint]: () =>
+      json({ access_token: 'at-2', token_type: 'Bearer', expires_in: 300 }),
+    ...routes,
+  })
+  const client = new Client(
+    { baseUrl, clientId: 'app', redirectUri: 'https://app.example.org/cb' },
+    { fetch: server.fetch },
+  )
+  const session = client.resumeSession({
+    access_token: 'at-1',
+    token_type: 'Bearer',
+    refresh_token: 'rt-1',
+    expires_in: 300,
+  })
+  const bearers = () =>
+    server.requests
+      .filter((request) => request.url.startsWith(`${baseUrl}/`) && request.url !== discoveryUrl)
+      .map((request) => request.headers.get('authorization'))
+  return { session, server, bearers }
+}
+
+/** A route that never answers (its fetch ignores the signal), and a promise of its first request. */
+export function hangingRoute() {
+  let received = () => {}
+  const requestReceived = new Promise<void>((resolve) => {
+    received = resolve
+  })
+  const route = () => {
+    received()
+    return new Promise<Response>(() => {})
+  }
+  return { route, requestReceived }
 }

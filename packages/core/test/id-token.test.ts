@@ -8,91 +8,24 @@ import {
   base64UrlDecode,
   base64UrlEncode,
   base64UrlEncodeText,
-  type CryptoBackend,
-  IdTokenError,
   type IdTokenFailureReason,
   type Jwk,
   type VerificationAlgorithm,
 } from '../src/index.js'
-import { idTokenAlgorithms, JsonWebKeySet, publicJwkToSpki, verifyIdToken } from '../src/oidc.js'
+import { idTokenAlgorithms, publicJwkToSpki, verifyIdToken } from '../src/oidc.js'
 import {
-  type GeneratedKeyPair,
-  generateTestKeyPair,
-  signWithKey,
-  verifyWithWebCrypto,
-} from './x509/fixtures/webcrypto-keys.js'
-
-const issuer = 'https://ehr.example.org/fhir'
-const clientId = 'app-1'
-const jwksUri = 'https://ehr.example.org/jwks'
-const now = new Date('2026-11-24T12:00:00Z')
-const nowSeconds = now.getTime() / 1000
-
-const backend = { verifySignature: verifyWithWebCrypto } as unknown as CryptoBackend
-
-interface Signer {
-  readonly pair: GeneratedKeyPair
-  readonly jwk: Jwk
-  readonly algorithm: VerificationAlgorithm
-}
-
-async function signer(
-  algorithm: VerificationAlgorithm,
-  kid: string,
-  curve?: 'P-256' | 'P-384',
-): Promise<Signer> {
-  const pair = await generateTestKeyPair(algorithm, curve)
-  return { pair, algorithm, jwk: { ...(pair.publicJwk as Jwk), kid, use: 'sig' } }
-}
-
-async function sign(
-  by: Signer,
-  claims: Record<string, unknown>,
-  header: Record<string, unknown> = {},
-): Promise<string> {
-  const input = `${base64UrlEncodeText(JSON.stringify({ alg: by.algorithm, kid: by.jwk.kid, ...header }))}.${base64UrlEncodeText(JSON.stringify(claims))}`
-  const signature = await signWithKey(
-    by.pair.privateKey,
-    by.algorithm,
-    new TextEncoder().encode(input),
-  )
-  return `${input}.${base64UrlEncode(signature)}`
-}
-
-function goodClaims(extra: Record<string, unknown> = {}) {
-  return {
-    iss: issuer,
-    sub: 'user-1',
-    aud: clientId,
-    exp: nowSeconds + 300,
-    iat: nowSeconds - 10,
-    nonce: 'n-1',
-    fhirUser: 'Practitioner/1',
-    ...extra,
-  }
-}
-
-/** A key set whose served keys can change; counts fetches. */
-function keySet(initial: Jwk[]) {
-  const served = { keys: initial, fetches: 0, status: 200 }
-  const set = new JsonWebKeySet(jwksUri, () => ({
-    fetch: async (url: string) => {
-      expect(url).toBe(jwksUri)
-      served.fetches += 1
-      return new Response(JSON.stringify({ keys: served.keys }), {
-        status: served.status,
-        headers: { 'content-type': 'application/json' },
-      })
-    },
-  }))
-  return { set, served }
-}
-
-async function expectReason(promise: Promise<unknown>, reason: IdTokenFailureReason) {
-  await expect(promise).rejects.toSatisfy(
-    (error: unknown) => error instanceof IdTokenError && error.reason === reason,
-  )
-}
+  backend,
+  clientId,
+  expectReason,
+  goodClaims,
+  issuer,
+  keySet,
+  now,
+  nowSeconds,
+  sign,
+  signer,
+} from './support/id-token-fixtures.js'
+import { generateTestKeyPair } from './x509/fixtures/webcrypto-keys.js'
 
 describe('verifyIdToken', () => {
   it('accepts RS256, ES256 and ES384 tokens and returns the claims, fetching the key set once', async () => {

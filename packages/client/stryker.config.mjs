@@ -1,0 +1,9 @@
+// `pnpm test:mutation` over the client's measured files (docs/testing.md).
+import { strykerConfig } from '../../scripts/mutation/stryker-config.mjs'
+
+export default strykerConfig('client', [
+  'src/launch/authorization-callback.ts',
+  'src/launch/launch-record.ts',
+  'src/tokens/bearer-fetch.ts',
+  'src/tokens/shared-token-cache.ts',
+])
