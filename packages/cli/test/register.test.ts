@@ -139,15 +139,15 @@ describe('register (SMART, RFC 7591)', () => {
   })
 })
 
+/** `register --udap` for the PKCS#12 client's URI, before any key or trust flag. */
+function pkcs12ClientRegister(): string[] {
+  return ['register', '--udap', '--base-url', udap.fhirBaseUrl, '--client-uri', pkcs12ClientUri]
+}
+
 /** `register --udap` with the PKCS#12 client, its password flags, the trust flags and metadata. */
 function pkcs12Registration(pkcs12: string, passwordFlags: readonly string[]): string[] {
   return [
-    'register',
-    '--udap',
-    '--base-url',
-    udap.fhirBaseUrl,
-    '--client-uri',
-    pkcs12ClientUri,
+    ...pkcs12ClientRegister(),
     '--pkcs12',
     pkcs12,
     ...passwordFlags,
@@ -285,22 +285,8 @@ describe('register --udap', () => {
 
   it('needs a password source for --pkcs12, and never takes a password on the command line', async () => {
     const pkcs12 = await files.write('no-password.p12', pkcs12Leaf.pkcs12)
-    const base = [
-      'register',
-      '--udap',
-      '--base-url',
-      udap.fhirBaseUrl,
-      '--client-uri',
-      pkcs12ClientUri,
-    ]
-    const withoutSource = await runCli([
-      ...base,
-      '--pkcs12',
-      pkcs12,
-      ...trustFlags,
-      '--metadata',
-      JSON.stringify(udapMetadata),
-    ])
+    const base = pkcs12ClientRegister()
+    const withoutSource = await runCli(pkcs12Registration(pkcs12, []))
     expect(withoutSource.exitCode, withoutSource.stderr).toBe(2)
     expect(withoutSource.stderr).toMatch(
       /^error: --pkcs12 needs its password from --password-env <VAR> or --password-file <file>/,
