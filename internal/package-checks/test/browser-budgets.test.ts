@@ -44,6 +44,19 @@ describe('SMART browser apps, chunks loaded in Chromium', () => {
     },
   )
 
+  it.each(browserAppBudgets.map((budget) => [budget.app, budget] as const))(
+    '%s stays within its byte budget up front (entry chunk and its static imports)',
+    (app, budget) => {
+      const { upFront } = measurementOf(app)
+      const chunks = upFront.chunks.map((chunk) => `${chunk.name} ${chunk.gzipBytes} B`).join(', ')
+      expect(upFront.gzipBytes, `up front: ${chunks}`).toBeLessThanOrEqual(budget.upFrontLimitBytes)
+      // Issue 12: a public app that launches and uses its session loads at most 12 KB up front.
+      if (budget.upFrontIssueBudgetBytes !== undefined) {
+        expect(upFront.gzipBytes).toBeLessThanOrEqual(budget.upFrontIssueBudgetBytes)
+      }
+    },
+  )
+
   it.each(browserAppBudgets.map((budget) => budget.app))(
     '%s loads no pkijs, asn1js, node-forge or UDAP code',
     (app) => {

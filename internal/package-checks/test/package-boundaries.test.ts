@@ -1,8 +1,8 @@
 /**
  * Which fhir-auth entries each published package's sources may import (docs/architecture.md):
  * smart and udap only core (never each other), the backends only core's public entries for
- * backends — `core/backend` and its load-time subsets `core/signing`, `core/verification`,
- * `core/private-keys` (never `core/internal`: a third-party backend could not use it either) — the
+ * backends — `core/essentials` (the main entry without the request path), `core/backend` and its
+ * load-time subsets `core/signing`, `core/verification`, `core/private-keys` (never `core/internal`: a third-party backend could not use it either) — the
  * client the library packages, the CLI what it declares. Deep imports past an `exports` entry are
  * refused everywhere.
  */
@@ -14,14 +14,18 @@ const root = join(import.meta.dirname, '..', '..', '..')
 
 const core = [
   '@fhir-auth/core',
+  // The main entry without the request path: what code loaded up front imports (ADR 0012).
+  '@fhir-auth/core/essentials',
   '@fhir-auth/core/jws',
   '@fhir-auth/core/signing',
   '@fhir-auth/core/internal',
+  '@fhir-auth/core/internal/checks',
   '@fhir-auth/core/internal/on-demand',
   '@fhir-auth/core/internal/signing',
 ]
 const backendEntries = [
   '@fhir-auth/core',
+  '@fhir-auth/core/essentials',
   '@fhir-auth/core/backend',
   '@fhir-auth/core/signing',
   '@fhir-auth/core/verification',
@@ -42,6 +46,8 @@ const allowed: Readonly<Record<string, readonly string[]>> = {
     '@fhir-auth/core/oidc',
     '@fhir-auth/smart',
     '@fhir-auth/smart/launch',
+    // `isTokenResponseValid`, which `Client` offers synchronously: up front, without the launch path.
+    '@fhir-auth/smart/token-response-check',
     // Backend services and registration, loaded when they are first used.
     '@fhir-auth/smart/backend-services',
     '@fhir-auth/smart/registration',

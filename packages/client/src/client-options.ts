@@ -6,13 +6,13 @@ import {
   type FetchLike,
   type Logger,
   systemClock,
-} from '@fhir-auth/core'
+} from '@fhir-auth/core/essentials'
 import {
   readOptions,
   requireBasicAuthEncoding,
   requireTimeoutMs,
   wrongType,
-} from '@fhir-auth/core/internal'
+} from '@fhir-auth/core/internal/checks'
 import type { ClientType, Protocol } from './client-type.js'
 import type { UdapFlow } from './flow.js'
 

@@ -4,8 +4,8 @@ import {
   type RegistrationResponse,
   type TokenResponse,
   type TokenSet,
-} from '@fhir-auth/core'
-import { lazy, lazyImport } from '@fhir-auth/core/internal'
+} from '@fhir-auth/core/essentials'
+import { lazy, lazyImport } from '@fhir-auth/core/internal/checks'
 import type { IdTokenClaims } from '@fhir-auth/core/oidc'
 import type { SmartMetadata } from '@fhir-auth/smart'
 import { type ClientOptions, readClientOptions, resolveClientOptions } from './client-options.js'
@@ -45,7 +45,7 @@ import {
   readTokens,
   type SessionSource,
 } from './session/session-factory.js'
-import { checkTokenResponse, SmartProtocol } from './smart/smart-protocol.js'
+import { checkTokenResponse } from './smart/token-response-guard.js'
 import { BackendTokenRegistry } from './tokens/backend-token-registry.js'
 import type { BackendTokens } from './tokens/backend-tokens.js'
 import { trustInputsOf } from './trust-inputs.js'
@@ -58,14 +58,15 @@ type ImplementationFactory = (
 
 /** UDAP's implementation: a chunk of its own, loaded by a UDAP client's first operation. */
 const udapProtocol = lazyImport(() => import('./udap/udap-protocol.js'))
+const smartProtocol = lazyImport(() => import('./smart/smart-protocol.js'))
 
 /**
- * How each protocol's implementation is made, on a client's first operation: SMART at once from
- * the main chunk (most apps; its operations start in the same tick, as they always did), UDAP
- * as its own chunk, so SMART-only bundles never carry it.
+ * How each protocol's implementation is made, on a client's first operation: each is a chunk of
+ * its own, so that what an app loads before it does anything holds no request code (ADR 0012)
+ * and SMART-only bundles never carry UDAP.
  */
 const implementations: Readonly<Record<Protocol, ImplementationFactory>> = {
-  smart: (context) => new SmartProtocol(context),
+  smart: (context) => smartProtocol().then(({ SmartProtocol }) => new SmartProtocol(context)),
   udap: (context) => udapProtocol().then(({ UdapProtocol }) => new UdapProtocol(context)),
 }
 
@@ -291,6 +292,7 @@ export class Client {
    * @see https://github.com/fhir-auth/fhir-auth/blob/main/docs/guides/tokens-over-time.md
    */
   async beginAuthorization(options?: BeginAuthorizationOptions): Promise<BeginAuthorizationResult> {
+    this.#prepare()
     return (await authorizationFlow()).beginAuthorization(this.#sessions, options)
   }
 
@@ -311,6 +313,7 @@ export class Client {
     callbackUrl: string | URL | URLSearchParams,
     options?: CompleteAuthorizationOptions,
   ): Promise<Session> {
+    this.#prepare()
     return (await authorizationFlow()).completeAuthorization(this.#sessions, callbackUrl, options)
   }
 
@@ -398,6 +401,15 @@ export class Client {
   /** Node's `util.inspect` shows the redacted summary. */
   [Symbol.for('nodejs.util.inspect.custom')](): string {
     return `Client ${JSON.stringify(this.toJSON(), null, 2)}`
+  }
+
+  /**
+   * Starts making the protocol implementation while a launch loads its own code, so that a
+   * browser fetches both chunks at once rather than one after the other. A failure is the
+   * launch's to report, when it asks for the implementation.
+   */
+  #prepare(): void {
+    this.#call(() => Promise.resolve()).catch(() => {})
   }
 
   /**

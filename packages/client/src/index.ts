@@ -50,7 +50,7 @@ export {
   type WebStorageLike,
   type WebStorageStoreOptions,
   webStorageStore,
-} from '@fhir-auth/core'
+} from '@fhir-auth/core/essentials'
 export type { IdTokenClaims } from '@fhir-auth/core/oidc'
 export type { RegistrationResponse, SmartMetadata, TokenResponse } from '@fhir-auth/smart'
 export type { UdapMetadata } from '@fhir-auth/udap'

@@ -1,4 +1,9 @@
-import type { CertificateInput, CrlInput, KeyValueStore, PrivateKeyInput } from '@fhir-auth/core'
+import type {
+  CertificateInput,
+  CrlInput,
+  KeyValueStore,
+  PrivateKeyInput,
+} from '@fhir-auth/core/essentials'
 import type { B2bExtensionInput } from '@fhir-auth/udap'
 import type { TokensListener } from './session/session.js'
 

@@ -1,4 +1,4 @@
-import type { CryptoBackend, Pkcs12Contents } from '@fhir-auth/core'
+import type { CryptoBackend, Pkcs12Contents } from '@fhir-auth/core/essentials'
 import { defaultCryptoModule } from './default-crypto/on-demand.js'
 
 /**

@@ -1,4 +1,4 @@
-import type { ClientConfig, CryptoBackend, TransportOptions } from '@fhir-auth/core'
+import type { ClientConfig, CryptoBackend, TransportOptions } from '@fhir-auth/core/essentials'
 import {
   lazy,
   optionalScopes,
@@ -6,7 +6,7 @@ import {
   optionalString,
   raceCallerSignal,
   readOptions,
-} from '@fhir-auth/core/internal'
+} from '@fhir-auth/core/internal/checks'
 import type { ResolvedClientOptions } from './client-options.js'
 import type { ClientType } from './client-type.js'
 import { defaultCryptoModule } from './default-crypto/on-demand.js'

@@ -3,7 +3,7 @@ import {
   type RegistrationResponse,
   type TokenResponse,
   type VerificationAlgorithm,
-} from '@fhir-auth/core'
+} from '@fhir-auth/core/essentials'
 import type { SmartMetadata } from '@fhir-auth/smart'
 import type { UdapMetadata } from '@fhir-auth/udap'
 import type { Protocol } from './client-type.js'

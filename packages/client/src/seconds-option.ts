@@ -1,4 +1,4 @@
-import { ConfigurationError } from '@fhir-auth/core'
+import { ConfigurationError } from '@fhir-auth/core/essentials'
 
 /**
  * An optional duration option in seconds (`maxAgeSeconds`, `minValiditySeconds`): absent, or a

@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { Client, DiscoveryError, silentLogger, TokenError } from '../src/index.js'
 import {
   baseUrl,
@@ -86,15 +86,18 @@ describe('a signal that is already aborted', () => {
 
 describe('a caller that aborts while discovery is in flight', () => {
   it('is rejected at once; the shared discovery failing later is not an unhandled rejection', async () => {
-    const server = failingDiscovery(30)
+    const server = failingDiscovery(200)
     const client = new Client(launchConfig, { fetch: server.fetch, logger: silentLogger })
     const controller = new AbortController()
     const pending = rejection(client.authorizationUrl({ signal: controller.signal }))
+    // The SMART implementation loads on the first operation: abort once discovery is in flight.
+    await vi.waitFor(() => expect(server.requests).toHaveLength(1), { interval: 1 })
     controller.abort()
     const error = await pending
     expect(error).toBeInstanceOf(DiscoveryError)
     expect(error.cause).toMatchObject({ reason: 'aborted' })
-    await new Promise((resolve) => setTimeout(resolve, 60))
+    // Past the shared discovery's failure: an unhandled rejection would fail the run here.
+    await new Promise((resolve) => setTimeout(resolve, 250))
     expect(server.requests).toHaveLength(1)
   })
 })

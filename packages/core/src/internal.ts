@@ -14,24 +14,7 @@
  * @packageDocumentation
  */
 
-export { requireBasicAuthEncoding } from './checks/basic-auth-encoding.js'
-export { describeKind } from './checks/describe-kind.js'
-export {
-  isNonBlankString,
-  optionalString,
-  requireNonBlankString,
-} from './checks/non-blank-string.js'
-export { type ReadOptionsRules, readOptions } from './checks/options-object.js'
-export { optionalScopes, requireScopes, usableScopes } from './checks/scopes.js'
-export {
-  optionalSignal,
-  requireMaxResponseBytes,
-  requireTimeoutMs,
-  transportOf,
-} from './checks/transport-options.js'
-export { wrongType } from './checks/wrong-type.js'
 export { sha256Base64Url } from './crypto/sha256.js'
-export { abortedByCaller, raceCallerSignal, raceSignal } from './http/caller-signal.js'
 export {
   describeMemberNames,
   type FlowErrorClass,
@@ -42,8 +25,7 @@ export {
   successJsonObject,
 } from './http/oauth-exchange.js'
 export { networkCause, sanitizeCause } from './http/transport-failure.js'
-export { lazy } from './loading/lazy.js'
-export { lazyImport } from './loading/lazy-import.js'
+export * from './internal-checks.js'
 export {
   addNonce,
   authorizationCodeGrant,
@@ -61,11 +43,6 @@ export {
   fetchDiscoveryDocument,
 } from './oauth/discovery-document.js'
 export { heldSecretsOf, keepRefreshToken, readTokenResponse } from './oauth/token-response.js'
-export {
-  hasTokenResponseMemberType,
-  type TokenResponseMemberType,
-  tokenResponseMemberTypes,
-} from './oauth/token-response-members.js'
 export { storeKey } from './stores/key-value-store.js'
 export { checkStoreKey, checkStoreWrite } from './stores/store-arguments.js'
 export { timeLimited } from './time/time-limited.js'

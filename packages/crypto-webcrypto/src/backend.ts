@@ -3,7 +3,7 @@ import {
   cryptoBackendSpecificationVersion,
   lazy,
   lazyImport,
-} from '@fhir-auth/core'
+} from '@fhir-auth/core/essentials'
 import { subtleSource } from './subtle.js'
 
 /** Options of {@link createWebCryptoBackend}. */

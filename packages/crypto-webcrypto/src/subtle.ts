@@ -1,4 +1,4 @@
-import { ConfigurationError } from '@fhir-auth/core'
+import { ConfigurationError } from '@fhir-auth/core/essentials'
 
 /** Returns the `SubtleCrypto` a backend works with, looked up when first needed. */
 export type SubtleSource = () => SubtleCrypto

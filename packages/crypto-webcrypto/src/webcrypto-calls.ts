@@ -1,4 +1,8 @@
-import { CryptoError, type CryptoErrorReason, type VerificationAlgorithm } from '@fhir-auth/core'
+import {
+  CryptoError,
+  type CryptoErrorReason,
+  type VerificationAlgorithm,
+} from '@fhir-auth/core/essentials'
 
 /*
  * What every capability of the backend uses to call WebCrypto: the parameters of a JOSE

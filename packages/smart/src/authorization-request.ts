@@ -1,4 +1,4 @@
-import type { AuthorizationRequest } from '@fhir-auth/core'
+import type { AuthorizationRequest } from '@fhir-auth/core/essentials'
 import {
   addNonce,
   codeRequestParameters,
@@ -9,7 +9,7 @@ import {
   requireScopes,
 } from '@fhir-auth/core/internal'
 
-export type { AuthorizationRequest } from '@fhir-auth/core'
+export type { AuthorizationRequest } from '@fhir-auth/core/essentials'
 
 /** Options of {@link buildAuthorizationRequest}. */
 export interface AuthorizationRequestOptions {

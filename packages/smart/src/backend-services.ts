@@ -6,7 +6,7 @@
  * @see https://hl7.org/fhir/smart-app-launch/STU2.2/backend-services.html
  * @packageDocumentation
  */
-import type { JwsSigner, Logger } from '@fhir-auth/core'
+import type { JwsSigner, Logger } from '@fhir-auth/core/essentials'
 import {
   readOptions,
   requireNonBlankString,

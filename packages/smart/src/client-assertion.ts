@@ -4,7 +4,7 @@ import {
   epochSeconds,
   generateJti,
   type JwsSigner,
-} from '@fhir-auth/core'
+} from '@fhir-auth/core/essentials'
 import { readOptions, requireNonBlankString } from '@fhir-auth/core/internal'
 import { currentTime, requireSigner } from '@fhir-auth/core/internal/signing'
 import { signCompactJws } from '@fhir-auth/core/signing'

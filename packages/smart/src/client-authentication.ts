@@ -3,7 +3,7 @@ import {
   type Clock,
   ConfigurationError,
   type JwsSigner,
-} from '@fhir-auth/core'
+} from '@fhir-auth/core/essentials'
 import { lazyImport, requireNonBlankString } from '@fhir-auth/core/internal'
 
 /**

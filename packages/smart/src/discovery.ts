@@ -1,4 +1,4 @@
-import { normalizeBaseUrl, safeUrl, type TransportOptions } from '@fhir-auth/core'
+import { normalizeBaseUrl, safeUrl, type TransportOptions } from '@fhir-auth/core/essentials'
 import {
   fetchDiscoveryDocument,
   readOptions,

@@ -1,4 +1,4 @@
-import { checkUrl, DiscoveryError, insecureUrlAdvice, safeUrl } from '@fhir-auth/core'
+import { checkUrl, DiscoveryError, insecureUrlAdvice, safeUrl } from '@fhir-auth/core/essentials'
 import { accessorName, type SmartMetadata } from './smart-metadata.js'
 
 /** The discovered endpoints a SMART flow can need. */

@@ -32,4 +32,3 @@ export {
 } from './smart-metadata.js'
 export type { TokenRequestCommon } from './token-request.js'
 export { parseTokenResponse, type TokenResponse } from './token-response.js'
-export { isTokenResponseValid, type TokenResponseCheckOptions } from './token-response-check.js'

@@ -12,7 +12,7 @@ import {
   RegistrationError,
   type RegistrationResponse,
   type TransportOptions,
-} from '@fhir-auth/core'
+} from '@fhir-auth/core/essentials'
 import { readOptions, sendFlowRequest, transportOf } from '@fhir-auth/core/internal'
 import {
   isPlainObject,
@@ -20,7 +20,7 @@ import {
   requireEndpointUrl,
 } from '@fhir-auth/core/internal/on-demand'
 
-export type { RegistrationResponse } from '@fhir-auth/core'
+export type { RegistrationResponse } from '@fhir-auth/core/essentials'
 
 /** Options of {@link registerSmartClient}. */
 export interface RegisterSmartClientOptions extends TransportOptions {

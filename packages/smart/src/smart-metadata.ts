@@ -1,4 +1,4 @@
-import { DiscoveryError, isJsonObject, normalizeBaseUrl } from '@fhir-auth/core'
+import { DiscoveryError, isJsonObject, normalizeBaseUrl } from '@fhir-auth/core/essentials'
 
 /** One entry of `associated_endpoints` (SMART 2.2.0, experimental): a URL and its capabilities. */
 export interface AssociatedEndpoint {

@@ -3,7 +3,7 @@ import {
   ConfigurationError,
   formEncodingChanges,
   TokenError,
-} from '@fhir-auth/core'
+} from '@fhir-auth/core/essentials'
 import { requireBasicAuthEncoding, requireNonBlankString } from '@fhir-auth/core/internal'
 import type { AuthenticationParts, ClientAuthentication } from './client-authentication.js'
 

@@ -1,4 +1,4 @@
-import { type Clock, TokenError, type TransportOptions } from '@fhir-auth/core'
+import { type Clock, TokenError, type TransportOptions } from '@fhir-auth/core/essentials'
 import { requireNonBlankString, sendFlowRequest, transportOf } from '@fhir-auth/core/internal'
 import {
   authenticateClient,

@@ -1,17 +1,24 @@
+/**
+ * `@fhir-auth/smart/token-response-check`: SMART's checks of a token response alone. An entry of
+ * its own because `Client.isTokenResponseValid` is synchronous and so loads up front, where the
+ * app-launch path (`@fhir-auth/smart/launch`) must not come with it (ADR 0012).
+ *
+ * @packageDocumentation
+ */
 import {
   defaultLogger,
   describeValue,
   isJsonObject,
   type Logger,
   type TokenResponse,
-} from '@fhir-auth/core'
+} from '@fhir-auth/core/essentials'
 import {
   describeKind,
   hasTokenResponseMemberType,
   isNonBlankString,
   type TokenResponseMemberType,
   tokenResponseMemberTypes,
-} from '@fhir-auth/core/internal'
+} from '@fhir-auth/core/internal/checks'
 
 /** Options of {@link isTokenResponseValid}. */
 export interface TokenResponseCheckOptions {

@@ -1,7 +1,7 @@
-import type { HttpResponse, TokenResponse } from '@fhir-auth/core'
+import type { HttpResponse, TokenResponse } from '@fhir-auth/core/essentials'
 import { readTokenResponse } from '@fhir-auth/core/internal'
 
-export type { TokenResponse } from '@fhir-auth/core'
+export type { TokenResponse } from '@fhir-auth/core/essentials'
 
 /**
  * Reads a token endpoint response (no I/O).

@@ -1,4 +1,4 @@
-import type { Logger } from '@fhir-auth/core'
+import type { Logger } from '@fhir-auth/core/essentials'
 import type { SmartMetadata } from './smart-metadata.js'
 
 /**

@@ -1,4 +1,4 @@
-import { type Clock, ConfigurationError, type JwsSigner } from '@fhir-auth/core'
+import { type Clock, ConfigurationError, type JwsSigner } from '@fhir-auth/core/essentials'
 import { readOptions, requireNonBlankString } from '@fhir-auth/core/internal'
 import { jsonValueProblem } from './json-value.js'
 import { requireAbsoluteUrl, requirePlainObject } from './option-checks.js'

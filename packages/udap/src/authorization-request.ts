@@ -3,7 +3,7 @@ import {
   ConfigurationError,
   configuredUrlProblem,
   withoutUserInfo,
-} from '@fhir-auth/core'
+} from '@fhir-auth/core/essentials'
 import {
   addNonce,
   codeRequestParameters,
@@ -13,7 +13,7 @@ import {
   requireScopes,
 } from '@fhir-auth/core/internal'
 
-export type { AuthorizationRequest } from '@fhir-auth/core'
+export type { AuthorizationRequest } from '@fhir-auth/core/essentials'
 
 /** The scope that asks a data holder for Tiered OAuth (IG STU2 §6). */
 export const tieredOAuthScope = 'udap'

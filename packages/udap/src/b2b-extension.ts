@@ -1,4 +1,4 @@
-import { ConfigurationError } from '@fhir-auth/core'
+import { ConfigurationError } from '@fhir-auth/core/essentials'
 import { describeKind, isNonBlankString } from '@fhir-auth/core/internal'
 import { isPlainObject } from '@fhir-auth/core/internal/on-demand'
 import { frozenJsonCopy } from './json-value.js'

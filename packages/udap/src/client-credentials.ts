@@ -1,4 +1,4 @@
-import { ConfigurationError } from '@fhir-auth/core'
+import { ConfigurationError } from '@fhir-auth/core/essentials'
 import { readOptions } from '@fhir-auth/core/internal'
 import { jwtBearerAssertionType } from '@fhir-auth/core/jws'
 import { type B2bExtensionInput, b2bExtensionKey, buildB2bExtension } from './b2b-extension.js'

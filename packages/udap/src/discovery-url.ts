@@ -1,4 +1,4 @@
-import { normalizeBaseUrl } from '@fhir-auth/core'
+import { normalizeBaseUrl } from '@fhir-auth/core/essentials'
 import { requireNonBlankString } from '@fhir-auth/core/internal'
 
 /**

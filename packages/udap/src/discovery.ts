@@ -8,7 +8,7 @@ import {
   type Logger,
   safeUrl,
   type TransportOptions,
-} from '@fhir-auth/core'
+} from '@fhir-auth/core/essentials'
 import {
   fetchDiscoveryDocument,
   readOptions,

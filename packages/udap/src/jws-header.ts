@@ -1,4 +1,4 @@
-import { base64UrlDecode, isJsonObject, type JsonRecord } from '@fhir-auth/core'
+import { base64UrlDecode, isJsonObject, type JsonRecord } from '@fhir-auth/core/essentials'
 
 /**
  * The protected header of a compact JWS, or `undefined` when the first part is not a

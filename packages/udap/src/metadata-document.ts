@@ -1,4 +1,4 @@
-import { DiscoveryError, isJsonObject } from '@fhir-auth/core'
+import { DiscoveryError, isJsonObject } from '@fhir-auth/core/essentials'
 import { endpointMember, endpointProblem } from './uri.js'
 
 /**

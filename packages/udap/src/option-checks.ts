@@ -3,7 +3,7 @@ import {
   type CryptoBackend,
   describeValue,
   parseAbsoluteUrl,
-} from '@fhir-auth/core'
+} from '@fhir-auth/core/essentials'
 import { describeKind, wrongType } from '@fhir-auth/core/internal'
 import { checkBackendVersion, isPlainObject } from '@fhir-auth/core/internal/on-demand'
 import { isAbsoluteUri } from './uri.js'

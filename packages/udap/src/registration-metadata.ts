@@ -1,4 +1,4 @@
-import { ConfigurationError, checkUrl, describeValue } from '@fhir-auth/core'
+import { ConfigurationError, checkUrl, describeValue } from '@fhir-auth/core/essentials'
 import { describeKind, requireNonBlankString } from '@fhir-auth/core/internal'
 import { isPlainObject } from '@fhir-auth/core/internal/on-demand'
 import { frozenJsonCopy, jsonValueProblem, setMember } from './json-value.js'

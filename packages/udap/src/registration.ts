@@ -5,13 +5,13 @@ import {
   RegistrationError,
   type RegistrationResponse,
   type TransportOptions,
-} from '@fhir-auth/core'
+} from '@fhir-auth/core/essentials'
 import { describeKind, readOptions, sendFlowRequest, transportOf } from '@fhir-auth/core/internal'
 import { readRegistrationResponse, requireEndpointUrl } from '@fhir-auth/core/internal/on-demand'
 import { decodeCompactJws } from '@fhir-auth/core/jws'
 import { isCompactJws } from './jws-header.js'
 
-export type { RegistrationResponse } from '@fhir-auth/core'
+export type { RegistrationResponse } from '@fhir-auth/core/essentials'
 
 /** Options of {@link registerUdapClient} and {@link cancelUdapRegistration}. */
 export interface UdapRegistrationRequestOptions extends TransportOptions {

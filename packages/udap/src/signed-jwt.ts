@@ -6,7 +6,7 @@ import {
   generateJti,
   type JsonObject,
   type JwsSigner,
-} from '@fhir-auth/core'
+} from '@fhir-auth/core/essentials'
 import { currentTime, requireSigner } from '@fhir-auth/core/internal/on-demand'
 import { signCompactJws } from '@fhir-auth/core/jws'
 

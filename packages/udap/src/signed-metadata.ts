@@ -12,7 +12,7 @@ import {
   normalizeBaseUrl,
   safeUrl,
   withoutUserInfo,
-} from '@fhir-auth/core'
+} from '@fhir-auth/core/essentials'
 import { readOptions, requireNonBlankString } from '@fhir-auth/core/internal'
 import { requireDate } from '@fhir-auth/core/internal/on-demand'
 import { decodeCompactJws } from '@fhir-auth/core/jws'

@@ -1,4 +1,9 @@
 import {
+  type ParsedCertificate,
+  parseCertificate,
+  validateOwnCertificateChain,
+} from '@fhir-auth/core/backend'
+import {
   CertificateChainError,
   type CertificateInfo,
   type CertificateInput,
@@ -8,12 +13,7 @@ import {
   isJwsSigner,
   type JwsSigner,
   type PrivateKeyInput,
-} from '@fhir-auth/core'
-import {
-  type ParsedCertificate,
-  parseCertificate,
-  validateOwnCertificateChain,
-} from '@fhir-auth/core/backend'
+} from '@fhir-auth/core/essentials'
 import { describeKind, readOptions } from '@fhir-auth/core/internal'
 import { requireDate } from '@fhir-auth/core/internal/on-demand'
 import { requireCryptoBackend } from './option-checks.js'

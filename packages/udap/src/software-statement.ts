@@ -1,4 +1,4 @@
-import type { Clock, JwsSigner } from '@fhir-auth/core'
+import type { Clock, JwsSigner } from '@fhir-auth/core/essentials'
 import { readOptions } from '@fhir-auth/core/internal'
 import { requireAbsoluteUri, requireAbsoluteUrl, requirePlainObject } from './option-checks.js'
 import type { RegistrationClaims } from './registration-metadata.js'

@@ -1,4 +1,9 @@
-import { type Clock, type JwsSigner, TokenError, type TransportOptions } from '@fhir-auth/core'
+import {
+  type Clock,
+  type JwsSigner,
+  TokenError,
+  type TransportOptions,
+} from '@fhir-auth/core/essentials'
 import { requireNonBlankString, sendFlowRequest, transportOf } from '@fhir-auth/core/internal'
 import { requireEndpointUrl } from '@fhir-auth/core/internal/on-demand'
 import { jwtBearerAssertionType } from '@fhir-auth/core/jws'

@@ -1,7 +1,7 @@
-import type { HttpResponse, TokenResponse } from '@fhir-auth/core'
+import type { HttpResponse, TokenResponse } from '@fhir-auth/core/essentials'
 import { readTokenResponse } from '@fhir-auth/core/internal'
 
-export type { TokenResponse } from '@fhir-auth/core'
+export type { TokenResponse } from '@fhir-auth/core/essentials'
 
 /**
  * Reads a UDAP token endpoint response (no I/O). A 2xx must be a JSON object (any content

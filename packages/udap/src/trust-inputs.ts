@@ -5,7 +5,7 @@ import {
   type CrlInput,
   type CryptoBackend,
   CryptoError,
-} from '@fhir-auth/core'
+} from '@fhir-auth/core/essentials'
 import { describeKind } from '@fhir-auth/core/internal'
 
 /**

@@ -1,4 +1,4 @@
-import { type CertificateInfo, ConfigurationError } from '@fhir-auth/core'
+import { type CertificateInfo, ConfigurationError } from '@fhir-auth/core/essentials'
 import { frozenJsonCopy } from './json-value.js'
 import type { UdapMetadataDocument } from './metadata-document.js'
 

@@ -1,4 +1,4 @@
-import { checkUrl } from '@fhir-auth/core'
+import { checkUrl } from '@fhir-auth/core/essentials'
 
 /** RFC 3986 §3.1: a scheme is a letter followed by letters, digits, `+`, `-` or `.`. */
 const absoluteUriPattern = /^[A-Za-z][A-Za-z0-9+.-]*:[^\s]+$/

@@ -22,9 +22,19 @@
  *   16 751 B. Raised on purpose for all four (+100 B) after a review of that redaction (a secret
  *   echoed across the Content-Type's `;`, in lower-case percent hex, inside a longer secret, or
  *   holding a lone surrogate, which made redaction throw a `URIError`): 23 446 / 28 100 /
- *   21 198 / 16 842 B.
- * - `issueBudgetBytes` / `issueGoalBytes`: what issue 16 asked for. Reported next to the figure
- *   (`pass` when met, `miss` when not); see the bench README for why they are not met yet.
+ *   21 198 / 16 842 B. Raised on purpose for three (+1.2–1.3 KB) and lowered for `clientImport`
+ *   (−6.2 KB) on 2026-11-25, when the SMART request path (`SmartProtocol`, smart's app-launch
+ *   code, core's request plumbing and `sendRequest`) moved from up front to the first operation
+ *   (ADR 0012, addendum "up front"): two more chunks per flow, 4.3–6.2 KB less before the app
+ *   does anything. 24 689 / 29 319 / 22 409 / 10 578 B.
+ * - `upFrontLimitBytes`: the same kind of limit for the chunks that load before the app does
+ *   anything (the entry chunk and its static imports). Set 2026-11-25 at 10 880 / 11 407 /
+ *   11 407 / 10 578 B with a little room.
+ * - `issueBudgetBytes` / `issueGoalBytes`: what issue 16 asked for, for the chunks loaded.
+ *   Reported next to the figure (`pass` when met, `miss` when not); see the bench README for why
+ *   they are not met yet.
+ * - `upFrontIssueBudgetBytes` / `upFrontIssueGoalBytes`: what issue 12 asked for the public app,
+ *   up front (≤ 12 KB, goal ≤ 8 KB), reported the same way.
  */
 import type { BrowserAppId } from './measure-browser-apps.js'
 
@@ -37,6 +47,12 @@ export interface BrowserAppBudget {
   readonly issueBudgetBytes?: number | undefined
   /** Issue 16's goal for this app, when it set one. */
   readonly issueGoalBytes?: number | undefined
+  /** Gzip bytes up front (the entry chunk and its static imports) above which the check fails. */
+  readonly upFrontLimitBytes: number
+  /** Issue 12's budget for the bytes up front, when it set one. */
+  readonly upFrontIssueBudgetBytes?: number | undefined
+  /** Issue 12's goal for the bytes up front, when it set one. */
+  readonly upFrontIssueGoalBytes?: number | undefined
   /** Which of the issue's apps this is, and why this variant carries the issue's budget. */
   readonly note: string
 }
@@ -53,26 +69,34 @@ export const forbiddenSources: readonly string[] = Object.freeze([
 export const browserAppBudgets: readonly BrowserAppBudget[] = Object.freeze([
   {
     app: 'asymmetric',
-    limitBytes: 23_550,
+    limitBytes: 24_800,
+    upFrontLimitBytes: 11_000,
     issueBudgetBytes: 16_000,
     issueGoalBytes: 12_000,
     note: "issue 16's asymmetric SMART browser app, as the issue names it",
   },
   {
     app: 'publicWithoutOpenid',
-    limitBytes: 21_300,
+    limitBytes: 22_500,
+    upFrontLimitBytes: 11_500,
+    upFrontIssueBudgetBytes: 12_000,
+    upFrontIssueGoalBytes: 8_000,
     issueBudgetBytes: 12_000,
     issueGoalBytes: 8_000,
     note: "issue 16's public SMART browser app: the flow the issue names, without an ID token to validate (the issue's figures were taken before sessions, with no ID token validation)",
   },
   {
     app: 'public',
-    limitBytes: 28_150,
+    limitBytes: 29_400,
+    upFrontLimitBytes: 11_500,
+    upFrontIssueBudgetBytes: 12_000,
+    upFrontIssueGoalBytes: 8_000,
     note: 'the usual launch (openid fhirUser): the public app plus ID token validation (core/oidc, JWKS, WebCrypto verification); no issue budget of its own',
   },
   {
     app: 'clientImport',
-    limitBytes: 16_950,
+    limitBytes: 10_700,
+    upFrontLimitBytes: 10_700,
     note: 'what any app pays before it does anything; no issue budget',
   },
 ])

@@ -1,4 +1,4 @@
-import { lazyImport } from '@fhir-auth/core/internal'
+import { lazyImport } from '@fhir-auth/core/internal/checks'
 
 /**
  * This runtime's default crypto backend module (`#default-crypto`: crypto-node on Node,

@@ -1,4 +1,4 @@
-import { type KeyValueStore, memoryStore } from '@fhir-auth/core'
+import { type KeyValueStore, memoryStore } from '@fhir-auth/core/essentials'
 
 let processStore: KeyValueStore | undefined
 

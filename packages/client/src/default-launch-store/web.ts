@@ -1,4 +1,4 @@
-import type { KeyValueStore } from '@fhir-auth/core'
+import type { KeyValueStore } from '@fhir-auth/core/essentials'
 
 /**
  * Browsers and other runtimes have no default launch store: a page's memory does not survive the

@@ -1,4 +1,4 @@
-import { type CryptoBackend, IdTokenError, type TransportOptions } from '@fhir-auth/core'
+import { type CryptoBackend, IdTokenError, type TransportOptions } from '@fhir-auth/core/essentials'
 import { abortedByCaller, raceSignal } from '@fhir-auth/core/internal'
 import {
   type IdTokenClaims,

@@ -1,4 +1,4 @@
-import { IdTokenError, isUsableUrl, type TransportOptions } from '@fhir-auth/core'
+import { IdTokenError, isUsableUrl, type TransportOptions } from '@fhir-auth/core/essentials'
 import { fetchDiscoveryDocument } from '@fhir-auth/core/internal'
 import { idTokenAlgorithms } from '@fhir-auth/core/oidc'
 import type { OpenIdProvider } from '../protocol-implementation.js'

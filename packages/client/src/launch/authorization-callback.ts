@@ -1,4 +1,4 @@
-import { AuthorizationError, ConfigurationError, redactSecrets } from '@fhir-auth/core'
+import { AuthorizationError, ConfigurationError, redactSecrets } from '@fhir-auth/core/essentials'
 
 /** The parameters of an authorization response, as the callback URL carried them. */
 export interface AuthorizationCallback {

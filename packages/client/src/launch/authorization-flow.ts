@@ -4,7 +4,7 @@ import {
   defaultTimeoutMs,
   TokenError,
   TokenSet,
-} from '@fhir-auth/core'
+} from '@fhir-auth/core/essentials'
 import { abortedByCaller, requireNonBlankString } from '@fhir-auth/core/internal'
 import { defaultLaunchStore } from '#default-launch-store'
 import type {

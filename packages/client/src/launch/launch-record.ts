@@ -1,4 +1,4 @@
-import { type KeyValueStore, StoreError } from '@fhir-auth/core'
+import { type KeyValueStore, StoreError } from '@fhir-auth/core/essentials'
 import {
   describeKind,
   raceSignal,

@@ -1,4 +1,4 @@
-import { ConfigurationError, type KeyValueStore } from '@fhir-auth/core'
+import { ConfigurationError, type KeyValueStore } from '@fhir-auth/core/essentials'
 
 /**
  * A store when given, checked for the methods the library uses.

@@ -1,4 +1,4 @@
-import { StoreError, type TokenSet } from '@fhir-auth/core'
+import { StoreError, type TokenSet } from '@fhir-auth/core/essentials'
 import { sanitizeCause, timeLimited } from '@fhir-auth/core/internal'
 import type { UdapTrustOptions } from '../operation-options.js'
 import type { SessionDependencies, TokensListener } from './session.js'

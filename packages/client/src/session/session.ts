@@ -1,4 +1,9 @@
-import { ConfigurationError, type FetchLike, TokenError, type TokenSet } from '@fhir-auth/core'
+import {
+  ConfigurationError,
+  type FetchLike,
+  TokenError,
+  type TokenSet,
+} from '@fhir-auth/core/essentials'
 import {
   abortedByCaller,
   lazy,
@@ -7,7 +12,7 @@ import {
   optionalSignal,
   raceSignal,
   readOptions,
-} from '@fhir-auth/core/internal'
+} from '@fhir-auth/core/internal/checks'
 import type { BearerFetchInput } from '../tokens/bearer-fetch.js'
 import { onDemandBearerFetch } from '../tokens/on-demand-bearer-fetch.js'
 

@@ -1,5 +1,5 @@
-import type { TokenResponse } from '@fhir-auth/core'
-import { silentLogger } from '@fhir-auth/core'
+import type { TokenResponse } from '@fhir-auth/core/essentials'
+import { silentLogger } from '@fhir-auth/core/essentials'
 import { requireNonBlankString } from '@fhir-auth/core/internal'
 import type {
   requestBackendServicesToken,

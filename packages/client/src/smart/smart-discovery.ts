@@ -1,4 +1,4 @@
-import { ConfigurationError, DiscoveryError, safeUrl } from '@fhir-auth/core'
+import { ConfigurationError, DiscoveryError, safeUrl } from '@fhir-auth/core/essentials'
 import { raceCallerSignal } from '@fhir-auth/core/internal'
 import {
   type DiscoveredEndpointField,

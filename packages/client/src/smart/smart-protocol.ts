@@ -1,7 +1,10 @@
-import { ConfigurationError, generateState, type RegistrationResponse } from '@fhir-auth/core'
+import {
+  ConfigurationError,
+  generateState,
+  type RegistrationResponse,
+} from '@fhir-auth/core/essentials'
 import {
   authorizationMethod,
-  describeKind,
   lazy,
   lazyImport,
   optionalScopes,
@@ -17,7 +20,6 @@ import {
   buildAuthorizationRequest,
   type ClientAuthentication,
   exchangeAuthorizationCode,
-  isTokenResponseValid,
   refreshAccessToken,
   type SmartMetadata,
   type TokenResponse,
@@ -31,7 +33,6 @@ import type {
   RequestAccessTokenOptions,
   RequestBackendTokenOptions,
   SmartRegistrationOptions,
-  TokenResponseCheckOptions,
 } from '../operation-options.js'
 import type { ProtocolContext } from '../protocol-context.js'
 import type {
@@ -273,32 +274,3 @@ export class SmartProtocol implements ProtocolImplementation {
 
 /** Smart's Backend Services, handed to the backend token module (loaded on demand; ADR 0012). */
 const backendServices: SmartBackendServices = { requestBackendServicesToken, resolveBackendScopes }
-
-const flows = ['app_launch', 'backend_services'] as const
-
-/**
- * `isTokenResponseValid` for any protocol: never throws; an unknown `flow` is itself a warning.
- *
- * @internal
- */
-export function checkTokenResponse(
-  response: unknown,
-  options: TokenResponseCheckOptions | undefined,
-  context: ProtocolContext,
-): response is TokenResponse {
-  const logger = context.options.logger
-  let flow: unknown
-  try {
-    flow = options?.flow ?? 'app_launch'
-  } catch {
-    flow = undefined
-  }
-  if (!(flows as readonly unknown[]).includes(flow)) {
-    logger.warn(
-      `SMART token response non-compliance: unknown flow ${typeof flow === 'string' ? JSON.stringify(flow) : describeKind(flow)}; checked as app_launch`,
-    )
-    isTokenResponseValid(response, { flow: 'app_launch', logger })
-    return false
-  }
-  return isTokenResponseValid(response, { flow: flow as (typeof flows)[number], logger })
-}

@@ -1,4 +1,8 @@
-import { ConfigurationError, type JwsSigner, type PrivateKeyInput } from '@fhir-auth/core'
+import {
+  ConfigurationError,
+  type JwsSigner,
+  type PrivateKeyInput,
+} from '@fhir-auth/core/essentials'
 import { lazy, requireNonBlankString } from '@fhir-auth/core/internal'
 import { checkBackendVersion } from '@fhir-auth/core/internal/signing'
 import type { CredentialOverrides } from '../operation-options.js'

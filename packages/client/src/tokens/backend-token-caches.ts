@@ -1,4 +1,4 @@
-import { defaultTimeoutMs, type KeyValueStore } from '@fhir-auth/core'
+import { defaultTimeoutMs, type KeyValueStore } from '@fhir-auth/core/essentials'
 import type { ProtocolContext } from '../protocol-context.js'
 import type { ProtocolImplementation } from '../protocol-implementation.js'
 import { backendTokenCacheId } from './backend-token-identity.js'

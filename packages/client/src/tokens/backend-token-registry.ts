@@ -1,4 +1,4 @@
-import { lazy, lazyImport } from '@fhir-auth/core/internal'
+import { lazy, lazyImport } from '@fhir-auth/core/internal/checks'
 import { checkClientCredentialsFlow } from '../flow.js'
 import { optionalStore } from '../launch/store-option.js'
 import type { BackendTokensOptions } from '../operation-options.js'

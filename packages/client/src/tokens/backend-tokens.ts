@@ -1,4 +1,4 @@
-import type { FetchLike } from '@fhir-auth/core'
+import type { FetchLike } from '@fhir-auth/core/essentials'
 import type { BearerFetchInput } from './bearer-fetch.js'
 import { onDemandBearerFetch } from './on-demand-bearer-fetch.js'
 import type { SharedTokenCache } from './shared-token-cache.js'

@@ -1,4 +1,4 @@
-import { ConfigurationError, type FetchLike, HttpError, safeUrl } from '@fhir-auth/core'
+import { ConfigurationError, type FetchLike, HttpError, safeUrl } from '@fhir-auth/core/essentials'
 import {
   abortedByCaller,
   networkCause,

@@ -1,4 +1,4 @@
-import type { KeyValueStore, Logger } from '@fhir-auth/core'
+import type { KeyValueStore, Logger } from '@fhir-auth/core/essentials'
 
 /** What a store operation gives when the store failed it, did not answer in time, or is down. */
 export const storeFailed = Symbol('store failed')

@@ -1,4 +1,4 @@
-import { lazy, lazyImport } from '@fhir-auth/core/internal'
+import { lazy, lazyImport } from '@fhir-auth/core/internal/checks'
 import type { BearerFetchInput, BearerFetchOptions } from './bearer-fetch.js'
 
 // Loaded from the launch module, which re-exports it: a launch ends with the session's first

@@ -1,4 +1,9 @@
-import { generateState, type KeyValueStore, type Logger, storeKeyPrefix } from '@fhir-auth/core'
+import {
+  generateState,
+  type KeyValueStore,
+  type Logger,
+  storeKeyPrefix,
+} from '@fhir-auth/core/essentials'
 import {
   type CachedToken,
   cachedTokenOf,

@@ -1,4 +1,4 @@
-import { base64Encode, type CertificateInput, type CrlInput } from '@fhir-auth/core'
+import { base64Encode, type CertificateInput, type CrlInput } from '@fhir-auth/core/essentials'
 
 const objectIds = new WeakMap<object, number>()
 let nextObjectId = 0

@@ -1,4 +1,4 @@
-import { ConfigurationError, generateState } from '@fhir-auth/core'
+import { ConfigurationError, generateState } from '@fhir-auth/core/essentials'
 import { authorizationMethod, requireNonBlankString, usableScopes } from '@fhir-auth/core/internal'
 import { buildUdapAuthorizationRequest, tieredOAuthScope, type UdapMetadata } from '@fhir-auth/udap'
 import type { UdapFlow } from '../flow.js'

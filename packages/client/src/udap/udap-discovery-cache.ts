@@ -1,4 +1,9 @@
-import { type CertificateInput, ConfigurationError, type CrlInput, safeUrl } from '@fhir-auth/core'
+import {
+  type CertificateInput,
+  ConfigurationError,
+  type CrlInput,
+  safeUrl,
+} from '@fhir-auth/core/essentials'
 import {
   checkUdapTrustInputs,
   discoverUdapMetadata,

@@ -1,4 +1,4 @@
-import { ConfigurationError } from '@fhir-auth/core'
+import { ConfigurationError } from '@fhir-auth/core/essentials'
 import { isNonBlankString, requireNonBlankString, usableScopes } from '@fhir-auth/core/internal'
 import {
   cancelUdapRegistration,

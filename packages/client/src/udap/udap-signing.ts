@@ -1,4 +1,4 @@
-import type { JwsSigner } from '@fhir-auth/core'
+import type { JwsSigner } from '@fhir-auth/core/essentials'
 import { BoundedCache } from '@fhir-auth/core/jws'
 import { prepareUdapSigner } from '@fhir-auth/udap'
 import type { ProtocolContext } from '../protocol-context.js'

@@ -1,4 +1,4 @@
-import type { TransportOptions } from '../http/request.js'
+import type { TransportOptions } from '../http/transport.js'
 import { wrongType } from './wrong-type.js'
 
 /**

@@ -1,7 +1,7 @@
 import { readOptions } from '../checks/options-object.js'
 import type { CertificateInput, PrivateKeyInput } from '../crypto/backend.js'
 import { ConfigurationError } from '../errors/configuration-error.js'
-import { isJsonObject } from '../http/json.js'
+import { isJsonObject } from '../http/json-object.js'
 import {
   configuredUrlProblem,
   normalizeBaseUrl,

@@ -1,13 +1,10 @@
 import { HttpError } from '../errors/http-error.js'
-import { type HttpResponse, safeUrl } from './request.js'
+import { isJsonObject, type JsonRecord } from './json-object.js'
+import type { HttpResponse } from './request.js'
+import { safeUrl } from './safe-url.js'
 
-/** A parsed JSON object (not an array, not null). */
-export type JsonRecord = Record<string, unknown>
-
-/** True for a JSON object: an object that is neither `null` nor an array. */
-export function isJsonObject(value: unknown): value is JsonRecord {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
+// In a file of its own: configuration checks use it, and must not load the response readers.
+export { isJsonObject, type JsonRecord } from './json-object.js'
 
 /**
  * Parses a response body as JSON, whatever its content type (SMART discovery SHALL be JSON

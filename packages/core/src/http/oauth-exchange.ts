@@ -8,7 +8,8 @@ import {
 import { looksLikeJwt, redactSecrets } from '../logging/redact.js'
 import { formUrlEncode } from './encoding.js'
 import { type JsonRecord, parseJsonObjectBody, tryParseJsonBody } from './json.js'
-import { type HttpRequest, type HttpResponse, safeUrl, sendRequest } from './request.js'
+import { type HttpRequest, type HttpResponse, sendRequest } from './request.js'
+import { safeUrl } from './safe-url.js'
 
 /** `TokenError` or `RegistrationError`: the flow errors that carry an OAuth error body. */
 export type FlowErrorClass<E extends FhirAuthError> = new (

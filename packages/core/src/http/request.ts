@@ -6,38 +6,12 @@ import {
 import { HttpError, type HttpErrorReason } from '../errors/http-error.js'
 import { type Deadline, startDeadline } from './deadline.js'
 import { encodeForm } from './encoding.js'
+import { safeUrl } from './safe-url.js'
+import { defaultMaxResponseBytes, defaultTimeoutMs, type TransportOptions } from './transport.js'
 import { networkCause, sanitizeCause } from './transport-failure.js'
 import { checkUrl, insecureUrlAdvice } from './url-policy.js'
 
-/**
- * The `fetch` the library calls: narrower than `typeof fetch`, so wrappers (undici, ky, a test
- * double) fit. Defaults to `globalThis.fetch`, looked up at call time.
- */
-export type FetchLike = (url: string, init: RequestInit) => Promise<Response>
-
-/** Default time limit for one request, redirects and body included: 10 seconds. */
-export const defaultTimeoutMs = 10_000
-
-/** Default cap on a response body: 1 MiB. Larger bodies fail with `too-large`. */
-export const defaultMaxResponseBytes = 1_048_576
-
 const maxRedirects = 5
-
-/** Transport settings every request accepts. */
-export interface TransportOptions {
-  readonly fetch?: FetchLike | undefined
-  /**
-   * Time limit in milliseconds, default {@link defaultTimeoutMs}: an integer from 1 to
-   * 2 147 483 647 (the longest delay `setTimeout` takes).
-   */
-  readonly timeoutMs?: number | undefined
-  /** The caller's cancellation (an `AbortSignal`); combined with the timeout. */
-  readonly signal?: AbortSignal | undefined
-  /** Permit HTTP to loopback hosts (development only). */
-  readonly allowInsecureLocalhost?: boolean | undefined
-  /** Body size cap in bytes (a positive integer), default {@link defaultMaxResponseBytes}. */
-  readonly maxResponseBytes?: number | undefined
-}
 
 /** One HTTP request. `form` and `json` are mutually exclusive bodies. */
 export interface HttpRequest extends TransportOptions {
@@ -269,15 +243,5 @@ function discard(response: Response): void {
     response.body?.cancel().catch(() => {})
   } catch {
     // A polyfilled body without cancel(): nothing to release.
-  }
-}
-
-/** The URL without user info, query or fragment: enough to say where, never a secret. */
-export function safeUrl(url: string): string {
-  try {
-    const parsed = new URL(url)
-    return `${parsed.origin}${parsed.pathname}`
-  } catch {
-    return '(invalid URL)'
   }
 }

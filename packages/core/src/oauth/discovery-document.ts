@@ -2,7 +2,9 @@ import { DiscoveryError } from '../errors/discovery-error.js'
 import { HttpError } from '../errors/http-error.js'
 import { type JsonRecord, parseJsonObjectBody } from '../http/json.js'
 import { isSuccessStatus } from '../http/oauth-exchange.js'
-import { safeUrl, sendRequest, type TransportOptions } from '../http/request.js'
+import { sendRequest } from '../http/request.js'
+import { safeUrl } from '../http/safe-url.js'
+import type { TransportOptions } from '../http/transport.js'
 
 /** What {@link fetchDiscoveryDocument} needs. */
 export interface DiscoveryDocumentRequest {

@@ -1,7 +1,8 @@
 import type { Jwk } from '../crypto/jwk.js'
 import { IdTokenError } from '../errors/id-token-error.js'
 import { isJsonObject, parseJsonObjectBody } from '../http/json.js'
-import { sendRequest, type TransportOptions } from '../http/request.js'
+import { sendRequest } from '../http/request.js'
+import type { TransportOptions } from '../http/transport.js'
 
 /**
  * An authorization server's signing keys (`jwks_uri`), fetched through the HTTP policy on first

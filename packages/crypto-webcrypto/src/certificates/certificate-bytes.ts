@@ -1,5 +1,5 @@
-import { type CertificateInput, CryptoError } from '@fhir-auth/core'
 import { certificateDer, describeKind } from '@fhir-auth/core/backend'
+import { type CertificateInput, CryptoError } from '@fhir-auth/core/essentials'
 
 /** The part of a pkijs `Certificate` we use, so pkijs itself is never imported here. */
 interface SchemaEncodable {

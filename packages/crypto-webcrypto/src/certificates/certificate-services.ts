@@ -1,10 +1,10 @@
-import type { CryptoBackend } from '@fhir-auth/core'
 import {
   cachedParsers,
   type SignatureVerifier,
   toCertificateInfo,
   verifyCertificateChainWith,
 } from '@fhir-auth/core/backend'
+import type { CryptoBackend } from '@fhir-auth/core/essentials'
 import { keyMatchesCertificate } from '../keys/key-matches-certificate.js'
 import type { SubtleSource } from '../subtle.js'
 import { certificateBytes } from './certificate-bytes.js'

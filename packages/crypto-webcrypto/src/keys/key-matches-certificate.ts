@@ -1,3 +1,5 @@
+import type { ParsedCertificate, SignatureVerifier } from '@fhir-auth/core/backend'
+import { normalizeEcdsaSignature } from '@fhir-auth/core/backend'
 import {
   CryptoError,
   type JwsSigner,
@@ -5,9 +7,7 @@ import {
   type PrivateKeyInput,
   randomBytes,
   type VerificationAlgorithm,
-} from '@fhir-auth/core'
-import type { ParsedCertificate, SignatureVerifier } from '@fhir-auth/core/backend'
-import { normalizeEcdsaSignature } from '@fhir-auth/core/backend'
+} from '@fhir-auth/core/essentials'
 import type { SubtleSource } from '../subtle.js'
 import { bufferSource, webCryptoError, webCryptoFailureName } from '../webcrypto-calls.js'
 import { samePublicKey } from './public-key-match.js'

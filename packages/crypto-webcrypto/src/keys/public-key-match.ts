@@ -1,4 +1,4 @@
-import { base64UrlDecode, type Jwk } from '@fhir-auth/core'
+import { base64UrlDecode, type Jwk } from '@fhir-auth/core/essentials'
 
 /** The public members of a JWK (RSA `n`/`e`, EC `crv`/`x`/`y`); the rest is ignored. */
 export type PublicJwkMembers = {

@@ -1,4 +1,4 @@
-import { CryptoError } from '@fhir-auth/core'
+import { CryptoError } from '@fhir-auth/core/essentials'
 import type { AlgorithmIdentifier as PkijsAlgorithmIdentifier } from 'pkijs'
 
 /** The pkijs classes this check uses, passed in because pkijs is loaded lazily. */

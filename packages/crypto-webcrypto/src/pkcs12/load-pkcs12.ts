@@ -1,10 +1,10 @@
-import { CryptoError, lazyImport, type Pkcs12Contents } from '@fhir-auth/core'
 import {
   encodePem,
   orderCertificateChain,
   type ParsedCertificate,
   parseCertificate,
 } from '@fhir-auth/core/backend'
+import { CryptoError, lazyImport, type Pkcs12Contents } from '@fhir-auth/core/essentials'
 import { samePublicKey } from '../keys/public-key-match.js'
 import { publicMembersOfPkcs8 } from '../keys/public-members.js'
 import { verifyPasswordIntegrity } from './password-integrity.js'

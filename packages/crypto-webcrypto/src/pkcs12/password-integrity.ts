@@ -1,4 +1,4 @@
-import { CryptoError } from '@fhir-auth/core'
+import { CryptoError } from '@fhir-auth/core/essentials'
 import type * as Pkijs from 'pkijs'
 import { webCryptoFailureName } from '../webcrypto-calls.js'
 import { macDigestNames, unsupportedEncryption } from './encryption-support.js'

@@ -1,4 +1,4 @@
-import { CryptoError } from '@fhir-auth/core'
+import { CryptoError } from '@fhir-auth/core/essentials'
 import type { OctetString } from 'asn1js'
 import type * as Pkijs from 'pkijs'
 import { bufferSource } from '../webcrypto-calls.js'

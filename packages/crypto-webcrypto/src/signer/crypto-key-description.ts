@@ -1,4 +1,4 @@
-import { CryptoError, type KeyDescription, type SigningAlgorithm } from '@fhir-auth/core'
+import { CryptoError, type KeyDescription, type SigningAlgorithm } from '@fhir-auth/core/essentials'
 
 /** What a `CryptoKey` can sign with. */
 export interface CryptoKeyCapability {

@@ -6,7 +6,7 @@ import {
   lazyImport,
   type PrivateKeyInput,
   type SigningAlgorithm,
-} from '@fhir-auth/core'
+} from '@fhir-auth/core/essentials'
 import {
   adoptJwsSigner,
   checkFixedAlgorithm,

@@ -7,7 +7,7 @@ import type { KeyMaterial } from './import-signer.js'
  * keeps core's files in one shared chunk instead of splitting off the error classes and base64
  * into a small chunk that every app would fetch up front.
  */
-export { CryptoError } from '@fhir-auth/core'
+export { CryptoError } from '@fhir-auth/core/essentials'
 
 /**
  * The key material of a PEM key (PKCS#8, PKCS#1 RSA or SEC1 EC), read by core's DER code: a

@@ -1,4 +1,4 @@
-import { CryptoError, type Jwk, type KeyDescription } from '@fhir-auth/core'
+import { CryptoError, type Jwk, type KeyDescription } from '@fhir-auth/core/essentials'
 
 /** A private JWK reduced to what WebCrypto needs, with what decides its algorithms. */
 export interface PrivateJwk {

@@ -5,7 +5,7 @@ import {
   type Jwk,
   type JwsSigner,
   type PrivateKeyInput,
-} from '@fhir-auth/core'
+} from '@fhir-auth/core/essentials'
 
 /** A private key sorted by the form it came in. */
 export type PrivateKeyForm =

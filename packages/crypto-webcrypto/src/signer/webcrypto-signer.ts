@@ -1,4 +1,4 @@
-import { CryptoError, type JwsSigner, type SigningAlgorithm } from '@fhir-auth/core'
+import { CryptoError, type JwsSigner, type SigningAlgorithm } from '@fhir-auth/core/essentials'
 import {
   bufferSource,
   joseAlgorithmProfile,

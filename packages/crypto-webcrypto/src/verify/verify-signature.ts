@@ -1,5 +1,5 @@
-import { CryptoError } from '@fhir-auth/core'
 import type { SignatureVerifier } from '@fhir-auth/core/backend'
+import { CryptoError } from '@fhir-auth/core/essentials'
 import {
   BoundedCache,
   bytesCacheKey,

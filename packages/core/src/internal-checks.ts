@@ -1,0 +1,36 @@
+/**
+ * `@fhir-auth/core/internal/checks`: the part of `@fhir-auth/core/internal` that code loaded up
+ * front needs (argument checks, the caller-signal race, loading on demand). Not a public API.
+ *
+ * An entry of its own because a bundler that splits code per dynamic import puts every file an
+ * entry re-exports into the chunk of whoever imports the entry (ADR 0012): up-front code that took
+ * its checks from `core/internal` would load the request plumbing with them.
+ *
+ * @internal
+ * @packageDocumentation
+ */
+
+export { requireBasicAuthEncoding } from './checks/basic-auth-encoding.js'
+export { describeKind } from './checks/describe-kind.js'
+export {
+  isNonBlankString,
+  optionalString,
+  requireNonBlankString,
+} from './checks/non-blank-string.js'
+export { type ReadOptionsRules, readOptions } from './checks/options-object.js'
+export { optionalScopes, requireScopes, usableScopes } from './checks/scopes.js'
+export {
+  optionalSignal,
+  requireMaxResponseBytes,
+  requireTimeoutMs,
+  transportOf,
+} from './checks/transport-options.js'
+export { wrongType } from './checks/wrong-type.js'
+export { abortedByCaller, raceCallerSignal, raceSignal } from './http/caller-signal.js'
+export { lazy } from './loading/lazy.js'
+export { lazyImport } from './loading/lazy-import.js'
+export {
+  hasTokenResponseMemberType,
+  type TokenResponseMemberType,
+  tokenResponseMemberTypes,
+} from './oauth/token-response-members.js'
