@@ -90,7 +90,9 @@ const idTokenValidator = lazyImport(() => import('./identity/id-token-validator.
  * Parts of the client load on demand (launches, signing, ID token validation, UDAP). Besides the
  * errors each operation names, any operation may reject with an `HttpError` (`network`, empty
  * `url`) when such a part cannot be loaded — in a browser, a chunk a new deployment removed. The
- * next call tries the load again.
+ * next call tries the load again. A caller's `signal` and `timeoutMs` apply from the operation's
+ * first request: a chunk still loading is waited for (an abort takes effect once it has loaded,
+ * before anything is sent).
  *
  * @example
  * ```ts
@@ -173,7 +175,9 @@ export class Client {
 
   /**
    * Changes a SMART client's type. An implementation already built is updated in place: its
-   * fetched server metadata is kept and no new discovery happens.
+   * fetched server metadata is kept and no new discovery happens. An operation reads the type when
+   * it starts its work, so a client's first operation, whose implementation may still be loading,
+   * can see an assignment made after the call.
    *
    * @throws ConfigurationError `clientType` for an invalid value, and for any value on a UDAP client.
    */

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { Client, DiscoveryError, silentLogger, TokenError } from '../src/index.js'
+import { Client, DiscoveryError, memoryStore, silentLogger, TokenError } from '../src/index.js'
 import {
   baseUrl,
   discoveryUrl,
@@ -91,13 +91,40 @@ describe('a caller that aborts while discovery is in flight', () => {
     const controller = new AbortController()
     const pending = rejection(client.authorizationUrl({ signal: controller.signal }))
     // The SMART implementation loads on the first operation: abort once discovery is in flight.
-    await vi.waitFor(() => expect(server.requests).toHaveLength(1), { interval: 1 })
+    await vi.waitFor(() => expect(server.requests).toHaveLength(1), { interval: 1, timeout: 5_000 })
     controller.abort()
     const error = await pending
     expect(error).toBeInstanceOf(DiscoveryError)
     expect(error.cause).toMatchObject({ reason: 'aborted' })
     // Past the shared discovery's failure: an unhandled rejection would fail the run here.
     await new Promise((resolve) => setTimeout(resolve, 250))
+    expect(server.requests).toHaveLength(1)
+  })
+})
+
+describe('the first operation of a client, while its implementation loads (ADR 0012)', () => {
+  it('a caller that aborts in the same tick is rejected and has sent nothing', async () => {
+    const server = failingDiscovery(0)
+    const client = new Client(launchConfig, { fetch: server.fetch, logger: silentLogger })
+    const controller = new AbortController()
+    const pending = rejection(client.authorizationUrl({ signal: controller.signal }))
+    controller.abort()
+    const error = await pending
+    expect(error).toBeInstanceOf(DiscoveryError)
+    expect(error.cause).toMatchObject({ reason: 'aborted' })
+    expect(server.requests).toHaveLength(0)
+  })
+
+  it('concurrent first operations share one implementation and one discovery', async () => {
+    const server = fakeServer({ [discoveryUrl]: () => json(smartConfiguration) })
+    const client = new Client(launchConfig, { fetch: server.fetch, logger: silentLogger })
+    const [metadata, first, second] = await Promise.all([
+      client.serverMetadata(),
+      client.authorizationUrl(),
+      client.beginAuthorization({ store: memoryStore() }),
+    ])
+    expect(metadata.authorizationEndpoint).toBe(smartConfiguration.authorization_endpoint)
+    expect(first.state).not.toBe(second.state)
     expect(server.requests).toHaveLength(1)
   })
 })

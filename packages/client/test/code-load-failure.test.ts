@@ -142,6 +142,19 @@ const cases: readonly {
       }).requestBackendToken(),
   },
   {
+    part: "SMART's implementation (serverMetadata)",
+    path: '../src/smart/smart-protocol.js',
+    run: ({ Client }, fetch) => new Client(launchConfig, { fetch }).serverMetadata(),
+  },
+  {
+    // The launch starts loading the implementation beside its own chunk and leaves the failure
+    // to the step that needs it: reported once, never an unhandled rejection (vitest fails on one).
+    part: "SMART's implementation, loaded beside a launch (beginAuthorization)",
+    path: '../src/smart/smart-protocol.js',
+    run: ({ Client, memoryStore }, fetch) =>
+      new Client(launchConfig, { fetch }).beginAuthorization({ store: memoryStore() }),
+  },
+  {
     part: "UDAP's implementation",
     path: '../src/udap/udap-protocol.js',
     run: ({ Client }, fetch) =>
