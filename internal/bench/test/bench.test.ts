@@ -80,6 +80,7 @@ function measurements(app: BrowserAppId, loaded: ChunkGroup): BrowserAppMeasurem
       loaded: chosen,
       upFront: chosen,
       loadOrder: ['a.js'],
+      ran: { functionsRunGzipBytes: 1, blocksRunGzipBytes: 1 },
     }
   })
 }
@@ -103,6 +104,23 @@ describe('bundleReport verdicts', () => {
     expect(verdictOf(measurements('asymmetric', group(limit + 1)), 'bundle.asymmetric')).toBe(
       'FAIL',
     )
+  })
+
+  it("judges the public app's bytes up front by issue 12's budget and FAILs above its limit", () => {
+    const publicApp = browserAppBudgets.find((budget) => budget.app === 'publicWithoutOpenid')
+    const upFrontBudget = publicApp?.upFrontIssueBudgetBytes ?? 0
+    const upFrontLimit = publicApp?.upFrontLimitBytes ?? 0
+    expect(upFrontBudget).toBe(12_000)
+    const upFrontVerdict = (bytes: number) => {
+      const list = measurements('publicWithoutOpenid', group(1000)).map((measurement) =>
+        measurement.id === 'publicWithoutOpenid'
+          ? { ...measurement, upFront: group(bytes) }
+          : measurement,
+      )
+      return verdictOf(list, 'bundle.publicWithoutOpenid.upFront')
+    }
+    expect(upFrontVerdict(Math.min(upFrontBudget, upFrontLimit))).toBe('pass')
+    expect(upFrontVerdict(upFrontLimit + 1)).toBe('FAIL')
   })
 
   it('FAILs when an app loads pkijs, asn1js, node-forge or UDAP code, and names it', () => {

@@ -7,6 +7,7 @@
  */
 import { type Browser, chromium } from 'playwright-core'
 import type { ChunkServer } from './chunk-server.js'
+import type { ScriptCoverage } from './code-run.js'
 import type { FakeEhr, RelayedRequest } from './fake-ehr.js'
 
 /** Debian's chromium unless CHROMIUM_PATH says otherwise (never a downloaded browser). */
@@ -42,10 +43,12 @@ export interface AppRun {
   readonly ehr: FakeEhr
 }
 
-/** What a run returned and which files the browser fetched for it, in order. */
+/** What a run returned, which files the browser fetched for it (in order) and what of them ran. */
 export interface AppRunResult {
   readonly value: unknown
   readonly loaded: readonly string[]
+  /** V8's block coverage of every script of the run (the page's relay included). */
+  readonly coverage: readonly ScriptCoverage[]
 }
 
 /**
@@ -94,6 +97,7 @@ export async function runAppInBrowser(
     await page.exposeFunction('fakeEhrAuthorize', (url: string) => run.ehr.authorize(url))
     await page.goto(`${server.origin}/`)
     server.takeRequested()
+    await page.coverage.startJSCoverage({ resetOnNavigation: false })
     const input = { entry: run.entry, exportName: run.exportName, args: run.arguments }
     let value: unknown
     try {
@@ -106,7 +110,8 @@ export async function runAppInBrowser(
     if (run.ehr.problems.length > 0) {
       throw new Error(`${run.entry}: fake EHR found ${run.ehr.problems.join('; ')}`)
     }
-    return { value, loaded: server.takeRequested() }
+    const coverage = await page.coverage.stopJSCoverage()
+    return { value, loaded: server.takeRequested(), coverage }
   } finally {
     await context.close()
   }

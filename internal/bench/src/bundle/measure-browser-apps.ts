@@ -12,6 +12,7 @@ import { type BrowserAppBundle, buildBrowserApp, type LibrarySource } from './bu
 import { staticClosure } from './chunk-graph.js'
 import { type ChunkGroup, chunkGroup } from './chunk-group.js'
 import { serveChunks } from './chunk-server.js'
+import { type CodeRun, codeRun } from './code-run.js'
 import { FakeEhr, type GrantSeen } from './fake-ehr.js'
 
 /** The measured apps. */
@@ -28,6 +29,8 @@ export interface BrowserAppMeasurement {
   readonly upFront: ChunkGroup
   /** File names in the order the browser fetched them. */
   readonly loadOrder: readonly string[]
+  /** How much of the loaded code the run executed: the floors structure cannot go below. */
+  readonly ran: CodeRun
 }
 
 /** The scopes of the usual launch: the ID token is validated. */
@@ -97,7 +100,7 @@ async function measureApp(
       arguments: plan.arguments,
       ehr,
     }
-    const { value, loaded } = await runAppInBrowser(browser, server, run)
+    const { value, loaded, coverage } = await runAppInBrowser(browser, server, run)
     const wrong = plan.check(value, ehr)
     if (wrong !== undefined) throw new Error(`${plan.id}: the run did not do its flows: ${wrong}`)
     const loadedPaths = loaded.map((name) => {
@@ -116,6 +119,7 @@ async function measureApp(
       loaded: chunkGroup(bundle.metafile, bundle.chunks, loadedPaths),
       upFront: chunkGroup(bundle.metafile, bundle.chunks, upFrontPaths),
       loadOrder: loaded,
+      ran: codeRun(coverage, loaded),
     }
   } finally {
     await server.close()
