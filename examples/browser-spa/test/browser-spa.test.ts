@@ -291,7 +291,7 @@ describe('the bundle', () => {
     expect(allPki.length).toBeGreaterThan(0)
   })
 
-  it('stays small: the up-front JavaScript is under 30 KB gzip', async () => {
+  it('stays small: the up-front JavaScript is under 14 KB gzip', async () => {
     let gzipBytes = 0
     let minifiedBytes = 0
     for (const output of staticClosure('app.js')) {
@@ -301,7 +301,9 @@ describe('the bundle', () => {
     }
     console.log(`browser-spa up-front JS: ${minifiedBytes} B minified, ${gzipBytes} B gzip`)
 
-    expect(gzipBytes).toBeLessThan(30_000)
+    // 12.5 KB on 2026-11-25, once the SMART request path loaded with the first operation (it
+    // was 25 KB with it up front); the room is for the page's own code.
+    expect(gzipBytes).toBeLessThan(14_000)
   })
 })
 
