@@ -1,4 +1,4 @@
-import type { Figure, SectionReport } from '../report/figure.js'
+import type { Figure, SectionReport, Verdict } from '../report/figure.js'
 import { verdictForLimit } from '../report/figure.js'
 import { formatKilobytes } from '../report/format.js'
 import { breakdownLines, describeGroup, modulesUnder } from './breakdown.js'
@@ -73,15 +73,10 @@ function measurementOf(
 
 function appFigure(budget: BrowserAppBudget, measurement: BrowserAppMeasurement): Figure {
   const { loaded } = measurement
-  const limit = `hard ≤ ${formatKilobytes(budget.limitBytes)}`
-  const goal =
-    budget.issueBudgetBytes === undefined
-      ? limit
-      : `issue 16: ≤ ${formatKilobytes(budget.issueBudgetBytes)} (goal ≤ ${formatKilobytes(budget.issueGoalBytes ?? budget.issueBudgetBytes)}); ${limit}`
-  const verdict =
-    budget.issueBudgetBytes === undefined
-      ? verdictForLimit(loaded.gzipBytes, budget.limitBytes, budget.limitBytes)
-      : verdictForLimit(loaded.gzipBytes, budget.issueBudgetBytes, budget.limitBytes)
+  const { goal, verdict } = judged(loaded.gzipBytes, budget.limitBytes, 'issue 16', {
+    budgetBytes: budget.issueBudgetBytes,
+    goalBytes: budget.issueGoalBytes,
+  })
   return {
     id: `bundle.${budget.app}`,
     label: `${labels[budget.app]}, chunks loaded, gzip each`,
@@ -128,28 +123,47 @@ function codeRunFigure(measurement: BrowserAppMeasurement): Figure {
 /** What loads before the app does anything: judged by issue 12's budget where it set one. */
 function upFrontFigure(budget: BrowserAppBudget, measurement: BrowserAppMeasurement): Figure {
   const { upFront } = measurement
-  const limit = `hard ≤ ${formatKilobytes(budget.upFrontLimitBytes)}`
   const issueBudget = budget.upFrontIssueBudgetBytes
-  const goal =
-    issueBudget === undefined
-      ? limit
-      : `issue 12: ≤ ${formatKilobytes(issueBudget)} (goal ≤ ${formatKilobytes(budget.upFrontIssueGoalBytes ?? issueBudget)}); ${limit}`
+  const { goal, verdict } = judged(upFront.gzipBytes, budget.upFrontLimitBytes, 'issue 12', {
+    budgetBytes: issueBudget,
+    goalBytes: budget.upFrontIssueGoalBytes,
+  })
   return {
     id: `bundle.${budget.app}.upFront`,
     label: `${labels[budget.app]}, up front (entry chunk and its static imports), gzip each`,
     goal,
     measured: describeGroup(upFront),
-    verdict: verdictForLimit(
-      upFront.gzipBytes,
-      issueBudget ?? budget.upFrontLimitBytes,
-      budget.upFrontLimitBytes,
-    ),
+    verdict,
     values: {
       gzipBytes: upFront.gzipBytes,
       minifiedBytes: upFront.minifiedBytes,
       limitBytes: budget.upFrontLimitBytes,
       issueBudgetBytes: issueBudget ?? null,
     },
+  }
+}
+
+/**
+ * A figure's goal text and verdict: `FAIL` above the hard limit; where the issue set a budget,
+ * `pass` within it and `miss` above it; without one, `pass` within the limit.
+ */
+function judged(
+  measuredBytes: number,
+  limitBytes: number,
+  issue: string,
+  issueBytes: {
+    readonly budgetBytes?: number | undefined
+    readonly goalBytes?: number | undefined
+  },
+): { goal: string; verdict: Verdict } {
+  const limit = `hard ≤ ${formatKilobytes(limitBytes)}`
+  const { budgetBytes, goalBytes } = issueBytes
+  if (budgetBytes === undefined) {
+    return { goal: limit, verdict: verdictForLimit(measuredBytes, limitBytes, limitBytes) }
+  }
+  return {
+    goal: `${issue}: ≤ ${formatKilobytes(budgetBytes)} (goal ≤ ${formatKilobytes(goalBytes ?? budgetBytes)}); ${limit}`,
+    verdict: verdictForLimit(measuredBytes, budgetBytes, limitBytes),
   }
 }
 
