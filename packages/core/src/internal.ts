@@ -42,6 +42,7 @@ export {
   type DiscoveryDocumentRequest,
   fetchDiscoveryDocument,
 } from './oauth/discovery-document.js'
+export { type RefreshParts, refreshTokenGrant } from './oauth/refresh-token-grant.js'
 export { heldSecretsOf, keepRefreshToken, readTokenResponse } from './oauth/token-response.js'
 export { storeKey } from './stores/key-value-store.js'
 export { checkStoreKey, checkStoreWrite } from './stores/store-arguments.js'

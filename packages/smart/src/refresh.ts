@@ -1,10 +1,4 @@
-import {
-  heldSecretsOf,
-  keepRefreshToken,
-  readOptions,
-  requireNonBlankString,
-  usableScopes,
-} from '@fhir-auth/core/internal'
+import { keepRefreshToken, readOptions, refreshTokenGrant } from '@fhir-auth/core/internal'
 import type { ClientAuthentication } from './client-authentication.js'
 import { postAuthenticatedTokenRequest, type TokenRequestCommon } from './token-request.js'
 import type { TokenResponse } from './token-response.js'
@@ -46,16 +40,11 @@ export interface RefreshOptions extends TokenRequestCommon {
  */
 export async function refreshAccessToken(input: RefreshOptions): Promise<TokenResponse> {
   const options = readOptions(input, 'refreshAccessToken', { required: true })
-  const refreshToken = requireNonBlankString(options.refreshToken, 'refreshToken')
-  const scopes = usableScopes(options.scopes)
+  const grant = refreshTokenGrant(options)
   const response = await postAuthenticatedTokenRequest(
     options as RefreshOptions,
-    {
-      grant_type: 'refresh_token',
-      refresh_token: refreshToken,
-      ...(scopes && { scope: scopes.join(' ') }),
-    },
-    [refreshToken, ...heldSecretsOf(options.heldSecrets)],
+    grant.form,
+    grant.secrets,
   )
-  return keepRefreshToken(response, refreshToken)
+  return keepRefreshToken(response, grant.refreshToken)
 }

@@ -1,10 +1,4 @@
-import {
-  heldSecretsOf,
-  keepRefreshToken,
-  readOptions,
-  requireNonBlankString,
-  usableScopes,
-} from '@fhir-auth/core/internal'
+import { keepRefreshToken, readOptions, refreshTokenGrant } from '@fhir-auth/core/internal'
 import { postUdapTokenRequest, type UdapTokenRequestCommon } from './token-request.js'
 import type { TokenResponse } from './token-response.js'
 
@@ -47,13 +41,7 @@ export interface UdapRefreshOptions extends UdapTokenRequestCommon {
  */
 export async function refreshUdapAccessToken(input: UdapRefreshOptions): Promise<TokenResponse> {
   const options = readOptions(input, 'refreshUdapAccessToken', { required: true })
-  const refreshToken = requireNonBlankString(options.refreshToken, 'refreshToken')
-  const scopes = usableScopes(options.scopes)
-  const form: Record<string, string> = { grant_type: 'refresh_token', refresh_token: refreshToken }
-  if (scopes !== undefined) form.scope = scopes.join(' ')
-  const response = await postUdapTokenRequest(options as UdapRefreshOptions, () => ({
-    form,
-    secrets: [refreshToken, ...heldSecretsOf(options.heldSecrets)],
-  }))
-  return keepRefreshToken(response, refreshToken)
+  const grant = refreshTokenGrant(options)
+  const response = await postUdapTokenRequest(options as UdapRefreshOptions, () => grant)
+  return keepRefreshToken(response, grant.refreshToken)
 }
