@@ -340,6 +340,21 @@ describe('Tiered OAuth: errors back to the app (IG STU2 §6, udap.org Tiered OAu
     }
   })
 
+  it('invalid_idp when only the unsigned IdP metadata lists udap: signed values win (IG STU2 §2.3)', async () => {
+    idp.setHostile('signed-scopes-without-udap')
+    try {
+      const signed = await discover(idp)
+      const document = (await signed.json()) as Record<string, unknown>
+      expect(document.scopes_supported).toContain('udap')
+      const { result, parameters } = await tieredAuthorize()
+      expect(result).toMatchObject({ error: 'invalid_idp', state: parameters.state })
+      expect(result.errorDescription).toMatch(/openid and udap in scopes_supported/)
+      expect(dataHolder.tieredLogins.at(-1)).toMatchObject({ failedStage: 'idp-metadata' })
+    } finally {
+      idp.setHostile(undefined)
+    }
+  })
+
   it('invalid_idp without contacting the IdP when the data holder is hostile (invalid-idp)', async () => {
     idp.clearRequests()
     dataHolder.setHostile('invalid-idp')

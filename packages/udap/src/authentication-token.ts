@@ -23,7 +23,8 @@ export interface CreateAuthenticationTokenOptions {
 /**
  * Creates a UDAP Authentication Token (the `client_assertion` of a token request): header
  * `alg` and `x5c` (standard base64 DER, leaf first) only; claims `iss = sub = issuer`,
- * `aud = tokenEndpoint`, `iat`, `exp = iat + 300`, a fresh `jti`, and `extensions` when given.
+ * `aud = tokenEndpoint`, `iat`, `exp = iat + 300`, a fresh `jti`, and `extensions` when given
+ * with at least one member (an empty object is left out).
  *
  * > [!WARNING]
  * > The token authenticates the client for five minutes: do not log it.
@@ -50,11 +51,14 @@ export async function createAuthenticationToken(
   const issuer = requireNonBlankString(options.issuer, 'issuer')
   const tokenEndpoint = requireAbsoluteUrl(options.tokenEndpoint, 'tokenEndpoint')
   const extensions = checkExtensions(options.extensions)
+  // IG STU2: `extensions` is an object holding one or more extensions; an empty one asserts
+  // nothing, so the claim is left out rather than sent empty.
+  const hasExtensions = extensions !== undefined && Object.keys(extensions).length > 0
   return signUdapJwt({
     signer: options.signer as JwsSigner,
     issuer,
     audience: tokenEndpoint,
-    claims: extensions === undefined ? {} : { extensions },
+    claims: hasExtensions ? { extensions } : {},
     now: options.now,
   })
 }

@@ -20,6 +20,7 @@ import { udapDiscoveryUrl } from './discovery-url.js'
 import { parseUdapMetadata, type UdapMetadataDocument } from './metadata-document.js'
 import { requireCryptoBackend } from './option-checks.js'
 import { verifySignedMetadata } from './signed-metadata.js'
+import { applySignedMetadataValues } from './signed-metadata-values.js'
 import { checkTrustInputs, checkUdapTrustInputs, type UdapTrustInputs } from './trust-inputs.js'
 import { UdapMetadata } from './udap-metadata.js'
 import { isAbsoluteUri } from './uri.js'
@@ -50,8 +51,10 @@ export interface DiscoverUdapOptions extends TransportOptions, UdapTrustInputs {
  *   not a JSON object → failure;
  * - {@link parseUdapMetadata} (fatal problems fail, tolerated ones are logged as warnings);
  * - {@link verifySignedMetadata} with the trust inputs at `now`;
- * - an unsigned endpoint that differs from the signed one is logged as a warning; the signed
- *   one is used.
+ * - every metadata value the verified `signed_metadata` carries takes precedence over the
+ *   unsigned one (IG STU2 §2.3), judged by the same structural rules (a signed value that makes
+ *   the document unusable fails); an unsigned value that differs from the signed one is logged
+ *   as a warning.
  *
  * Logs info at the start and on success, warn per tolerated deviation, error on failure.
  * Nothing is cached here; `Client` caches.
@@ -92,8 +95,9 @@ export async function discoverUdapMetadata(input: DiscoverUdapOptions): Promise<
   try {
     const json = await fetchMetadataDocument(url, communityNote, options)
     const allowInsecureLocalhost = options.allowInsecureLocalhost === true
-    const { document, problems } = parseUdapMetadata(json, { endpoint, allowInsecureLocalhost })
-    for (const problem of problems) {
+    const parsed = parseUdapMetadata(json, { endpoint, allowInsecureLocalhost })
+    const { document } = parsed
+    for (const problem of parsed.problems) {
       logger.warn(`UDAP metadata from ${endpoint} deviates from STU2: ${problem}`, {
         event: 'udap.discovery.noncompliant',
         endpoint,
@@ -111,9 +115,25 @@ export async function discoverUdapMetadata(input: DiscoverUdapOptions): Promise<
       endpoint,
     })
     warnAboutUnsignedEndpoints(document, verified.claims, endpoint, logger)
+    const signed = applySignedMetadataValues(json, parsed, verified.claims, {
+      endpoint,
+      allowInsecureLocalhost,
+    })
+    for (const problem of signed.problems) {
+      logger.warn(
+        `UDAP metadata from ${endpoint} deviates from STU2 in its signed_metadata: ${problem}`,
+        { event: 'udap.discovery.noncompliant', endpoint },
+      )
+    }
+    for (const field of signed.differing) {
+      logger.warn(
+        `UDAP metadata from ${endpoint}: the unsigned ${field} differs from the signed one; using the signed value`,
+        { event: 'udap.discovery.unsigned-value-differs', endpoint, field },
+      )
+    }
     const metadata = new UdapMetadata({
       raw: json,
-      document,
+      document: signed.document,
       signedClaims: verified.claims,
       serverCertificate: verified.serverCertificate,
     })

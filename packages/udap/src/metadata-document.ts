@@ -28,6 +28,29 @@ export interface UdapMetadataDocument {
   readonly signed_metadata: string
 }
 
+/**
+ * The members of a UDAP metadata document (IG STU2 table 2.2) other than `signed_metadata`, in
+ * the table's order: the values a `signed_metadata` may carry, which then take precedence.
+ *
+ * @internal
+ */
+export const udapMetadataMembers = [
+  'udap_versions_supported',
+  'udap_profiles_supported',
+  'udap_authorization_extensions_supported',
+  'udap_authorization_extensions_required',
+  'udap_certifications_supported',
+  'udap_certifications_required',
+  'grant_types_supported',
+  'scopes_supported',
+  'authorization_endpoint',
+  'token_endpoint',
+  'token_endpoint_auth_methods_supported',
+  'token_endpoint_auth_signing_alg_values_supported',
+  'registration_endpoint',
+  'registration_endpoint_jwt_signing_alg_values_supported',
+] as const satisfies readonly Exclude<keyof UdapMetadataDocument, 'signed_metadata'>[]
+
 /** Options of {@link parseUdapMetadata}. */
 export interface ParseUdapMetadataOptions {
   /** The discovery URL the document came from, for error messages and `DiscoveryError.endpoint`. */
@@ -78,12 +101,23 @@ export function parseUdapMetadata(
   json: unknown,
   options: ParseUdapMetadataOptions,
 ): ParsedUdapMetadata {
+  return readUdapMetadata(json, options, `UDAP metadata from ${options.endpoint}`)
+}
+
+/**
+ * {@link parseUdapMetadata} with the subject its error messages name (the unsigned document, or
+ * the document with the values of a verified `signed_metadata` in place).
+ *
+ * @internal
+ */
+export function readUdapMetadata(
+  json: unknown,
+  options: ParseUdapMetadataOptions,
+  subject: string,
+): ParsedUdapMetadata {
   const { endpoint } = options
   if (!isJsonObject(json)) {
-    throw new DiscoveryError({
-      endpoint,
-      message: `UDAP metadata from ${endpoint} is not a JSON object`,
-    })
+    throw new DiscoveryError({ endpoint, message: `${subject} is not a JSON object` })
   }
   const fatal: string[] = []
   const problems: string[] = []
@@ -136,7 +170,7 @@ export function parseUdapMetadata(
   if (fatal.length > 0) {
     throw new DiscoveryError({
       endpoint,
-      message: `UDAP metadata from ${endpoint} is unusable: ${fatal.join('; ')}`,
+      message: `${subject} is unusable: ${fatal.join('; ')}`,
     })
   }
 

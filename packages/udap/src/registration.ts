@@ -38,16 +38,19 @@ export type UdapRegistrationOperation = 'register' | 'cancel'
  * followed.
  *
  * Success is HTTP 200 (modification) or 201 (new registration) with a non-empty string
- * `client_id`; the body is returned as received. Store the `client_id` durably.
+ * `client_id`; the body is returned as received. Store the `client_id` durably. A response whose
+ * `grant_types` is an empty array is a `RegistrationError`: the IG says it confirms that the
+ * `client_id` is cancelled.
  *
  * @throws ConfigurationError `registrationEndpoint`, `softwareStatement` or `certifications`.
  * @throws RegistrationError with `status`, `error`, `errorDescription`, `errorUri` for an
  *   error response (`invalid_software_statement`, `unapproved_software_statement` — do not
  *   retry with the same certificate —, `invalid_client_metadata`, `invalid_redirect_uri`,
  *   `unapproved_certification`, `invalid_certification`…); for another status, a body that is
- *   not a JSON object or has no `client_id`; for a transport failure (`cause` = `HttpError`).
- *   Messages never contain the software statement.
+ *   not a JSON object or has no `client_id`; for a response with empty `grant_types`; for a
+ *   transport failure (`cause` = `HttpError`). Messages never contain the software statement.
  * @see https://hl7.org/fhir/us/udap-security/STU2/registration.html
+ * @see https://hl7.org/fhir/us/udap-security/STU2/registration.html#modifying-and-cancelling-registrations
  * @see https://www.rfc-editor.org/rfc/rfc7591#section-3
  */
 export async function registerUdapClient(
@@ -116,8 +119,9 @@ async function sendRegistration(
 
 /**
  * Reads a UDAP registration endpoint response (no I/O). For `register`: HTTP 200 or 201 with a
- * JSON object holding a non-empty string `client_id`. For `cancel`: the same, and
- * `grant_types` an empty array.
+ * JSON object holding a non-empty string `client_id`, and no empty `grant_types` (the IG makes an
+ * empty one the confirmation of a cancellation). For `cancel`: the same, and `grant_types` an
+ * empty array.
  *
  * @param requestSecrets values sent in the request that must not reach an error message if
  *   the server echoes them.
@@ -137,8 +141,16 @@ export function parseUdapRegistrationResponse(
     successStatuses: [200, 201],
     requestSecrets,
   })
+  const grantTypes = body.grant_types
+  // UDAP: a client SHALL read a response with an empty grant_types as the confirmation that the
+  // client_id in it is cancelled, whatever it asked for: never as a usable registration.
+  if (operation === 'register' && Array.isArray(grantTypes) && grantTypes.length === 0) {
+    throw new RegistrationError({
+      status: response.status,
+      message: `${label} did not register the client: the response's grant_types is empty, which confirms that its client_id is cancelled`,
+    })
+  }
   if (operation === 'cancel') {
-    const grantTypes = body.grant_types
     // UDAP: only grant_types equal to an empty array confirms the cancellation.
     if (!Array.isArray(grantTypes) || grantTypes.length > 0) {
       throw new RegistrationError({

@@ -6,7 +6,7 @@ import type { UdapMetadataDocument } from './metadata-document.js'
 export interface UdapMetadataSource {
   /** The unsigned document as received. */
   readonly raw: Readonly<Record<string, unknown>>
-  /** The same document after `parseUdapMetadata`. */
+  /** The same document after `parseUdapMetadata`, with the signed claims' values in place. */
   readonly document: UdapMetadataDocument
   /** The claims of the verified `signed_metadata`. */
   readonly signedClaims: Readonly<Record<string, unknown>>
@@ -19,10 +19,10 @@ export interface UdapMetadataSource {
  *
  * The endpoints come from the signed claims: IG STU2 says signed values SHALL take
  * precedence, and an endpoint the server did not sign is never used (`authorizationEndpoint`
- * is `undefined` when the signed claims have none). The other accessors read the unsigned
- * document as checked by `parseUdapMetadata`; every list is an array of strings, empty when
- * the server sent none (an empty list means "not supported"). The untouched documents are
- * `raw` and `signedClaims`.
+ * is `undefined` when the signed claims have none). The other accessors read the document as
+ * checked by `parseUdapMetadata`, with every value the signed claims carry in place of the
+ * unsigned one; every list is an array of strings, empty when the server sent none (an empty
+ * list means "not supported"). The untouched documents are `raw` and `signedClaims`.
  *
  * Instances come from `discoverUdapMetadata`, which never returns unverified metadata.
  *

@@ -118,6 +118,73 @@ describe('discoverUdapMetadata', () => {
     ).toEqual(['udap.discovery.started', 'udap.discovery.verified'])
   })
 
+  it('takes every metadata value the signed_metadata carries over the unsigned one (IG STU2 §2.3)', async () => {
+    const claims = signedClaims(pki.now, {
+      token_endpoint_auth_signing_alg_values_supported: ['ES384'],
+      registration_endpoint_jwt_signing_alg_values_supported: ['ES256'],
+      udap_authorization_extensions_required: [],
+      grant_types_supported: ['authorization_code', 'refresh_token'],
+      authorization_endpoint: authorizationEndpoint,
+      scopes_supported: ['openid', 'udap', 'user/*.rs'],
+      udap_profiles_supported: ['udap_dcr', 'udap_authn', 'udap_to'],
+    })
+    const document = metadataDocument(await signedMetadata(pki, { claims }))
+    const logger = captureLogger()
+    const metadata = await discover({
+      fetch: discoveryServer(() => jsonResponse(document)),
+      logger,
+    })
+    expect(metadata.tokenEndpointAuthSigningAlgValuesSupported).toEqual(['ES384'])
+    expect(metadata.registrationEndpointJwtSigningAlgValuesSupported).toEqual(['ES256'])
+    expect(metadata.udapAuthorizationExtensionsRequired).toEqual([])
+    expect(metadata.requiresB2bExtension()).toBe(false)
+    expect(metadata.grantTypesSupported).toEqual(['authorization_code', 'refresh_token'])
+    expect(metadata.supportsClientCredentials()).toBe(false)
+    expect(metadata.supportsRefreshToken()).toBe(true)
+    expect(metadata.supportsTieredOAuth()).toBe(true)
+    // Values the signed claims leave out still come from the document; raw stays as received.
+    expect(metadata.udapAuthorizationExtensionsSupported).toEqual(['hl7-b2b'])
+    expect(metadata.raw).toEqual(document)
+    const differing = logger.entries.filter(
+      (entry) => entry.fields?.event === 'udap.discovery.unsigned-value-differs',
+    )
+    expect(differing.map((entry) => entry.fields?.field)).toEqual([
+      'udap_profiles_supported',
+      'udap_authorization_extensions_required',
+      'grant_types_supported',
+      'scopes_supported',
+      'token_endpoint_auth_signing_alg_values_supported',
+      'registration_endpoint_jwt_signing_alg_values_supported',
+    ])
+  })
+
+  it('judges signed metadata values by the same structural rules as unsigned ones', async () => {
+    const claims = signedClaims(pki.now, { token_endpoint_auth_signing_alg_values_supported: [] })
+    const document = metadataDocument(await signedMetadata(pki, { claims }))
+    const error = await discoveryFailure(
+      discover({ fetch: discoveryServer(() => jsonResponse(document)) }),
+    )
+    expect(error.message).toMatch(
+      /signed_metadata.*token_endpoint_auth_signing_alg_values_supported is empty/,
+    )
+    const tolerated = signedClaims(pki.now, { scopes_supported: 'openid udap' })
+    const logger = captureLogger()
+    const metadata = await discover({
+      fetch: discoveryServer(async () =>
+        jsonResponse(metadataDocument(await signedMetadata(pki, { claims: tolerated }))),
+      ),
+      logger,
+    })
+    expect(metadata.scopesSupported).toEqual([])
+    expect(
+      logger.entries.some(
+        (entry) =>
+          entry.level === 'warn' &&
+          /signed_metadata.*scopes_supported is not an array/.test(entry.message),
+      ),
+    ).toBe(true)
+  })
+
   it('sends the community parameter', async () => {
     const document = metadataDocument(await signedMetadata(pki))
     const fetch = discoveryServer(

@@ -119,6 +119,17 @@ describe('registerUdapClient', () => {
     ).resolves.toEqual({ client_id: 'client-123' })
   })
 
+  it('refuses a response with empty grant_types: the IG makes it a cancellation confirmation', async () => {
+    for (const status of [200, 201]) {
+      const error = await registrationFailure(
+        register(() => jsonResponse({ client_id: 'client-123', grant_types: [] }, status)).result,
+      )
+      expect(error.status).toBe(status)
+      expect(error.message).toMatch(/grant_types is empty.*cancelled/)
+      expect(error.message).not.toContain(registrationStatement)
+    }
+  })
+
   it('sends certifications when given', async () => {
     const { fetch, result } = register(() => jsonResponse({ client_id: 'c' }, 201), {
       certifications: [certification],

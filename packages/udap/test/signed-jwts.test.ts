@@ -192,6 +192,17 @@ describe('createAuthenticationToken', () => {
     expect(payload.iss).toBe(clientUri)
   })
 
+  it('leaves out an empty extensions object: the IG claim holds one or more extensions', async () => {
+    const token = await createAuthenticationToken({
+      issuer: 'client-123',
+      tokenEndpoint,
+      signer: ecSigner,
+      extensions: {},
+    })
+    const { claims: payload } = await verifyWithX5c(token)
+    expect(Object.hasOwn(payload, 'extensions')).toBe(false)
+  })
+
   it('refuses a blank issuer, a relative endpoint and extensions that are not JSON', async () => {
     await expect(
       createAuthenticationToken({ issuer: ' ', tokenEndpoint, signer: ecSigner }),

@@ -252,3 +252,19 @@ describe('the data holder refuses an IdP ID token that is not for this login', (
     expect(error.reason).toBe(reason)
   })
 })
+
+describe('the app reads Tiered OAuth support from the signed metadata (IG STU2 §2.3)', () => {
+  it('refuses tiered_oauth when only the unsigned metadata lists udap', async () => {
+    const { dataHolder, identityProvider } = sandboxes
+    dataHolder.setHostile('signed-scopes-without-udap')
+    const { client } = await tieredApp('tiered-app-signed-scopes', 'p256')
+    const authorizationsBefore = dataHolder.authorizationRequests.length
+    const error = await failureOf(
+      client.beginAuthorization({ store: memoryStore(), idp: identityProvider.issuer }),
+      Error,
+    )
+    expect(error).toMatchObject({ code: 'ERR_CONFIGURATION', invalidAttribute: 'flow' })
+    expect(error.message).toMatch(/no udap_to profile or no udap scope/)
+    expect(dataHolder.authorizationRequests.length).toBe(authorizationsBefore)
+  })
+})

@@ -70,6 +70,14 @@ export async function processDiscovery(
     variant,
     otherUrl: context.otherUrl,
     foreignKey: context.foreignKey,
+    signedValues:
+      active === 'signed-scopes-without-udap'
+        ? {
+            scopes_supported: context.capabilities.scopesSupported.filter(
+              (scope) => scope !== 'udap',
+            ),
+          }
+        : undefined,
   })
   // The signed claims stay right; only the plain JSON lies (IG STU2 §2.3: signed values win).
   const unsigned =

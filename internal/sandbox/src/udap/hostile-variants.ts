@@ -122,6 +122,12 @@ export const hostileAuthorizationVariants = [
    * `authorization_code`.
    */
   'unsigned-authorization-endpoint',
+  /**
+   * Discovery's `signed_metadata` also signs `scopes_supported`, without `udap`, while the plain
+   * JSON still lists it: signed values take precedence (IG STU2 §2.3), so a client (or a data
+   * holder judging this server as an IdP) must conclude that Tiered OAuth is not offered.
+   */
+  'signed-scopes-without-udap',
   /** Authorization responses (code or error) carry another `state` than the client sent. */
   'wrong-state',
   /** Authorization responses (code or error) carry no `state`. */

@@ -22,6 +22,8 @@ export interface SignedMetadataInput {
   readonly otherUrl: string
   /** For `wrong-signing-key`: an RSA key that belongs to no certificate in `x5c`. */
   readonly foreignKey: () => Promise<KeyObject>
+  /** Metadata values signed besides the endpoints (IG STU2 §2.3 lets a server sign any). */
+  readonly signedValues?: Readonly<Record<string, unknown>> | undefined
 }
 
 /**
@@ -74,6 +76,7 @@ function metadataClaims(input: SignedMetadataInput): Record<string, unknown> {
     iat,
     exp: iat + metadataLifetimeSeconds,
     jti: randomUUID(),
+    ...input.signedValues,
     token_endpoint: input.endpoints.token,
     registration_endpoint: input.endpoints.registration,
     ...(input.endpoints.authorization === undefined

@@ -41,7 +41,7 @@ const yearSeconds = 365 * 86_400
  * of `x5c[0]`, `sub = iss`, `iat` not in the future, `exp` in the future and at most a year
  * after `iat`, a `jti`, and signed authorization, token and registration endpoints (signed
  * values are used); `scopes_supported` contains `openid` and `udap`; `grant_types_supported`
- * contains `authorization_code`. Then `{idp}/.well-known/openid-configuration` names the same
+ * contains `authorization_code` (these two as signed, when the signed metadata carries them). Then `{idp}/.well-known/openid-configuration` names the same
  * issuer and a `jwks_uri`.
  *
  * @see https://hl7.org/fhir/us/udap-security/STU2/user.html#data-holder-authentication-request-to-idp
@@ -113,11 +113,13 @@ async function check(
       "the IdP's signed_metadata lacks a signed authorization, token or registration endpoint",
     )
   }
-  const scopes = stringArray(metadata.scopes_supported)
+  // IG STU2 §2.3: a value the signed metadata carries takes precedence over the plain JSON one.
+  const signedOrPlain = (name: string): unknown => claims[name] ?? metadata[name]
+  const scopes = stringArray(signedOrPlain('scopes_supported'))
   if (!scopes.includes('openid') || !scopes.includes('udap')) {
     return untrusted('the IdP does not list openid and udap in scopes_supported')
   }
-  if (!stringArray(metadata.grant_types_supported).includes('authorization_code')) {
+  if (!stringArray(signedOrPlain('grant_types_supported')).includes('authorization_code')) {
     return untrusted('the IdP does not support authorization_code')
   }
   const configuration = await fetchJson(`${idp}/.well-known/openid-configuration`)
