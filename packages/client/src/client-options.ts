@@ -8,6 +8,8 @@ import {
   systemClock,
 } from '@fhir-auth/core/essentials'
 import {
+  checkedClock,
+  failSafeLogger,
   readOptions,
   requireBasicAuthEncoding,
   requireTimeoutMs,
@@ -114,8 +116,10 @@ export function resolveClientOptions(options: Record<string, unknown>): Resolved
     crypto: crypto as CryptoBackend | undefined,
     fetch: options.fetch as FetchLike | undefined,
     timeoutMs,
-    logger: (logger as Logger | undefined) ?? defaultLogger,
-    now: (options.now as Clock | undefined) ?? systemClock,
+    // Logging never decides an operation's outcome; a clock that cannot tell the time is a
+    // ConfigurationError on `now` wherever it is read (see failSafeLogger and checkedClock).
+    logger: logger === undefined ? defaultLogger : failSafeLogger(logger as Logger),
+    now: options.now === undefined ? systemClock : checkedClock(options.now as Clock),
     basicAuthEncoding,
   }
 }

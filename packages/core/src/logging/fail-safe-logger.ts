@@ -1,0 +1,33 @@
+import type { Logger } from './logger.js'
+
+type Level = 'debug' | 'info' | 'warn' | 'error'
+
+/**
+ * The caller's logger, made unable to change an operation's outcome: a method that throws, is
+ * missing, or returns a promise that rejects (an async logger) is ignored. Logging happens in the
+ * middle of operations — a warning about a token response member comes after the server issued
+ * the tokens and rotated the refresh token — so a logger that failed the operation there would
+ * lose tokens the server no longer honours the old ones for. Each method is looked up at each
+ * call, as loggers that change level replace their methods (pino does).
+ *
+ * @see https://github.com/fhir-auth/fhir-auth/blob/main/packages/core/README.md#logging
+ * @internal
+ */
+export function failSafeLogger(logger: Logger): Logger {
+  const write =
+    (level: Level) =>
+    (...line: Parameters<Logger['info']>): void => {
+      try {
+        const method = logger[level]
+        if (typeof method !== 'function') return
+        const written: unknown = method.apply(logger, line)
+        // The logger's own promise: observed so that its rejection is never unhandled.
+        if (typeof (written as PromiseLike<unknown> | null)?.then === 'function') {
+          ;(written as PromiseLike<unknown>).then(undefined, () => {})
+        }
+      } catch {
+        // Nowhere to report it: the logger is what failed.
+      }
+    }
+  return { debug: write('debug'), info: write('info'), warn: write('warn'), error: write('error') }
+}
