@@ -38,7 +38,9 @@ function smartServer(options: { readonly discoveryFails?: boolean } = {}) {
   return scriptedFetch((call) => {
     const url = call.url.split('?')[0] ?? ''
     if (url === `${baseUrl}/.well-known/smart-configuration`) {
-      return options.discoveryFails ? { status: 503, body: '' } : json(validSmartConfiguration(origin))
+      return options.discoveryFails
+        ? { status: 503, body: '' }
+        : json(validSmartConfiguration(origin))
     }
     if (url === `${origin}/token`) {
       grants += 1
@@ -86,49 +88,53 @@ const brokenClocks: readonly (readonly [string, () => unknown])[] = [
 ]
 
 describe('a clock that does not give a valid Date', () => {
-  it.each(brokenClocks)('%s: beginAuthorization and resumeSession are ConfigurationErrors on now', async (_name, broken) => {
-    const { app, server } = client({ now: broken })
-    const store = memoryStore()
-    const began = await failureOf(app.beginAuthorization({ store }), ConfigurationError)
-    expect(began.invalidAttribute).toBe('now')
-    expect(began.message).not.toContain('clock-broke-Zx81')
-    const resumed = (() => {
-      try {
-        app.resumeSession({ access_token: 'access-0', expires_in: 60 })
-      } catch (error) {
-        return error
-      }
-      return undefined
-    })()
-    expect(resumed).toBeInstanceOf(ConfigurationError)
-    expect((resumed as ConfigurationError).invalidAttribute).toBe('now')
-    const backend = await failureOf(app.backendTokens().accessToken(), ConfigurationError)
-    expect(backend.invalidAttribute).toBe('now')
-    expect(server.calls.filter((call) => call.url === `${origin}/token`)).toEqual([])
-  })
+  it.each(brokenClocks)(
+    '%s: beginAuthorization and resumeSession are ConfigurationErrors on now',
+    async (_name, broken) => {
+      const { app, server } = client({ now: broken })
+      const store = memoryStore()
+      const began = await failureOf(app.beginAuthorization({ store }), ConfigurationError)
+      expect(began.invalidAttribute).toBe('now')
+      expect(began.message).not.toContain('clock-broke-Zx81')
+      const resumed = (() => {
+        try {
+          app.resumeSession({ access_token: 'access-0', expires_in: 60 })
+        } catch (error) {
+          return error
+        }
+        return undefined
+      })()
+      expect(resumed).toBeInstanceOf(ConfigurationError)
+      expect((resumed as ConfigurationError).invalidAttribute).toBe('now')
+      const backend = await failureOf(app.backendTokens().accessToken(), ConfigurationError)
+      expect(backend.invalidAttribute).toBe('now')
+      expect(server.calls.filter((call) => call.url === `${origin}/token`)).toEqual([])
+    },
+  )
 
-  it.each(
-    brokenClocks,
-  )('%s, set after the launch began: completing it, and the session’s calls, are ConfigurationErrors on now', async (_name, broken) => {
-    let clock: () => unknown = () => start
-    const { app } = client({ now: () => clock() })
-    const store = memoryStore()
-    const { state } = await app.beginAuthorization({ store })
-    const session = await app.completeAuthorization(callback(state), { store })
-    const { state: second } = await app.beginAuthorization({ store })
-    clock = broken
-    const completed = await failureOf(
-      app.completeAuthorization(callback(second), { store }),
-      ConfigurationError,
-    )
-    expect(completed.invalidAttribute).toBe('now')
-    // Not a token that never expires: a clock that cannot tell the time refreshes nothing either.
-    const read = await failureOf(session.accessToken(), ConfigurationError)
-    expect(read.invalidAttribute).toBe('now')
-    const refreshed = await failureOf(session.refresh(), ConfigurationError)
-    expect(refreshed.invalidAttribute).toBe('now')
-    expect(session.tokens.accessToken).toBe('access-1')
-  })
+  it.each(brokenClocks)(
+    '%s, set after the launch began: completing it, and the session’s calls, are ConfigurationErrors on now',
+    async (_name, broken) => {
+      let clock: () => unknown = () => start
+      const { app } = client({ now: () => clock() })
+      const store = memoryStore()
+      const { state } = await app.beginAuthorization({ store })
+      const session = await app.completeAuthorization(callback(state), { store })
+      const { state: second } = await app.beginAuthorization({ store })
+      clock = broken
+      const completed = await failureOf(
+        app.completeAuthorization(callback(second), { store }),
+        ConfigurationError,
+      )
+      expect(completed.invalidAttribute).toBe('now')
+      // Not a token that never expires: a clock that cannot tell the time refreshes nothing either.
+      const read = await failureOf(session.accessToken(), ConfigurationError)
+      expect(read.invalidAttribute).toBe('now')
+      const refreshed = await failureOf(session.refresh(), ConfigurationError)
+      expect(refreshed.invalidAttribute).toBe('now')
+      expect(session.tokens.accessToken).toBe('access-1')
+    },
+  )
 })
 
 /** Loggers whose every method fails: by throwing, or by returning a rejected promise. */
@@ -158,33 +164,37 @@ const brokenLoggers: readonly (readonly [string, () => Logger & { calls: () => n
 ]
 
 describe('a logger that fails', () => {
-  it.each(
-    brokenLoggers,
-  )('%s: launches and refreshes end as they would with a working logger', async (_name, makeLogger) => {
-    const logger = makeLogger()
-    const { app } = client({ logger })
-    const store = memoryStore()
-    const { state } = await app.beginAuthorization({ store })
-    // The code is exchanged and the server's warning-worthy member logged: the tokens are kept.
-    const session = await app.completeAuthorization(callback(state), { store })
-    expect(session.tokens.accessToken).toBe('access-1')
-    expect(session.tokens.needPatientBanner).toBeUndefined()
-    // The server rotated the refresh token: the session must hold the new one, or it is dead.
-    const refreshed = await session.refresh()
-    expect(refreshed.refreshToken).toBe('refresh-2')
-    expect(session.tokens.refreshToken).toBe('refresh-2')
-    expect(app.isTokenResponseValid({ access_token: 'access-9', token_type: 'mac' })).toBe(false)
-    expect(logger.calls()).toBeGreaterThan(3)
-  })
+  it.each(brokenLoggers)(
+    '%s: launches and refreshes end as they would with a working logger',
+    async (_name, makeLogger) => {
+      const logger = makeLogger()
+      const { app } = client({ logger })
+      const store = memoryStore()
+      const { state } = await app.beginAuthorization({ store })
+      // The code is exchanged and the server's warning-worthy member logged: the tokens are kept.
+      const session = await app.completeAuthorization(callback(state), { store })
+      expect(session.tokens.accessToken).toBe('access-1')
+      expect(session.tokens.needPatientBanner).toBeUndefined()
+      // The server rotated the refresh token: the session must hold the new one, or it is dead.
+      const refreshed = await session.refresh()
+      expect(refreshed.refreshToken).toBe('refresh-2')
+      expect(session.tokens.refreshToken).toBe('refresh-2')
+      expect(app.isTokenResponseValid({ access_token: 'access-9', token_type: 'mac' })).toBe(false)
+      expect(logger.calls()).toBeGreaterThan(3)
+    },
+  )
 
-  it.each(brokenLoggers)('%s: a discovery failure is still a DiscoveryError', async (_name, makeLogger) => {
-    const logger = makeLogger()
-    const server = smartServer({ discoveryFails: true })
-    const app = new Client({ baseUrl, clientId: 'injected-app' }, { fetch: server.fetch, logger })
-    const error = await failureOf(app.serverMetadata(), DiscoveryError)
-    expect(error.message).not.toContain('logger-down-Qp27')
-    expect(logger.calls()).toBeGreaterThan(0)
-  })
+  it.each(brokenLoggers)(
+    '%s: a discovery failure is still a DiscoveryError',
+    async (_name, makeLogger) => {
+      const logger = makeLogger()
+      const server = smartServer({ discoveryFails: true })
+      const app = new Client({ baseUrl, clientId: 'injected-app' }, { fetch: server.fetch, logger })
+      const error = await failureOf(app.serverMetadata(), DiscoveryError)
+      expect(error.message).not.toContain('logger-down-Qp27')
+      expect(logger.calls()).toBeGreaterThan(0)
+    },
+  )
 })
 
 describe('a token response handed to resumeSession', () => {

@@ -8,8 +8,6 @@ import {
   systemClock,
 } from '@fhir-auth/core/essentials'
 import {
-  checkedClock,
-  failSafeLogger,
   readOptions,
   requireBasicAuthEncoding,
   requireTimeoutMs,
@@ -17,6 +15,7 @@ import {
 } from '@fhir-auth/core/internal/checks'
 import type { ClientType, Protocol } from './client-type.js'
 import type { UdapFlow } from './flow.js'
+import { checkedClock, failSafeLogger } from './injected-parts.js'
 
 /**
  * The second argument of `new Client`: protocol selection and the injectable parts.

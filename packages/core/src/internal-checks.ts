@@ -11,7 +11,6 @@
  */
 
 export { requireBasicAuthEncoding } from './checks/basic-auth-encoding.js'
-export { checkedClock } from './checks/clock.js'
 export { describeKind } from './checks/describe-kind.js'
 export {
   isNonBlankString,
@@ -30,7 +29,6 @@ export { wrongType } from './checks/wrong-type.js'
 export { abortedByCaller, raceCallerSignal, raceSignal } from './http/caller-signal.js'
 export { lazy } from './loading/lazy.js'
 export { lazyImport } from './loading/lazy-import.js'
-export { failSafeLogger } from './logging/fail-safe-logger.js'
 export {
   hasTokenResponseMemberType,
   type TokenResponseMemberType,

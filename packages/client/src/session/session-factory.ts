@@ -77,8 +77,18 @@ export function readTokens(value: unknown, context: ProtocolContext): TokenSet {
   if (typeof value === 'string') {
     const tokens = TokenSet.deserialize(value, logger, context.options.now)
     if (tokens !== undefined) return tokens
-  } else if (typeof value === 'object' && value !== null) {
-    const response = jsonCopy(value)
+  } else if (typeof value === 'object') {
+    // The session's own copy, read once: a getter that answers differently on a second read
+    // cannot put a non-string in accessToken, and changing the caller's object afterwards
+    // changes nothing the session holds. A token response is JSON, so its JSON copy loses
+    // nothing; one that cannot be copied (a throwing getter or Proxy trap, a cycle) is none, and
+    // the caller's error, which could quote anything, is dropped.
+    let response: { readonly access_token?: unknown } | null | undefined
+    try {
+      response = JSON.parse(JSON.stringify(value))
+    } catch {
+      // Not a token response: refused below.
+    }
     if (isNonBlankString(response?.access_token)) {
       return TokenSet.fromResponse(response as { access_token: string }, {
         obtainedAt: context.options.now(),
@@ -94,21 +104,4 @@ export function readTokens(value: unknown, context: ProtocolContext): TokenSet {
     message:
       'tokens must be a TokenSet, the string its serialize() made, or a token response with an access_token',
   })
-}
-
-/**
- * The session's own copy of a token response the caller handed over, read once: a getter that
- * changes its answer between the check and the use cannot put a non-string in `accessToken`, and
- * the caller changing its object afterwards changes nothing the session holds or `serialize()`
- * writes. A token response is JSON, so its JSON copy loses nothing; one that cannot be copied
- * (a throwing getter or Proxy trap, a cycle, a BigInt) is none, and the caller's error, which
- * could quote anything, is dropped.
- */
-function jsonCopy(value: object): { readonly access_token?: unknown } | undefined {
-  try {
-    const copy: unknown = JSON.parse(JSON.stringify(value))
-    return typeof copy === 'object' && copy !== null ? copy : undefined
-  } catch {
-    return undefined
-  }
 }
