@@ -49,7 +49,7 @@ export function checkedClock(clock: Clock): Clock {
     if (time instanceof Date && !Number.isNaN(time.getTime())) return time
     throw wrongType(
       'now',
-      'a function returning a valid Date',
+      'a function returning a Date',
       time,
       true,
       time instanceof Date ? 'an Invalid Date' : undefined,

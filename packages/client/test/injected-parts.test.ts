@@ -89,7 +89,7 @@ describe('checkedClock', () => {
       const error = syncFailureOf(read, ConfigurationError)
       expect(error.invalidAttribute).toBe('now')
       expect(error.invalidValue).toBe(kind)
-      expect(error.message).toBe(`now must be a function returning a valid Date, not ${kind}`)
+      expect(error.message).toBe(`now must be a function returning a Date, not ${kind}`)
     }
   })
 })
