@@ -15,6 +15,7 @@ import {
 } from '@fhir-auth/core/internal/checks'
 import type { ClientType, Protocol } from './client-type.js'
 import type { UdapFlow } from './flow.js'
+import { checkedClock, failSafeLogger } from './injected-parts.js'
 
 /**
  * The second argument of `new Client`: protocol selection and the injectable parts.
@@ -114,8 +115,10 @@ export function resolveClientOptions(options: Record<string, unknown>): Resolved
     crypto: crypto as CryptoBackend | undefined,
     fetch: options.fetch as FetchLike | undefined,
     timeoutMs,
-    logger: (logger as Logger | undefined) ?? defaultLogger,
-    now: (options.now as Clock | undefined) ?? systemClock,
+    // Logging never decides an operation's outcome; a clock that cannot tell the time is a
+    // ConfigurationError on `now` wherever it is read (see failSafeLogger and checkedClock).
+    logger: logger === undefined ? defaultLogger : failSafeLogger(logger as Logger),
+    now: options.now === undefined ? systemClock : checkedClock(options.now as Clock),
     basicAuthEncoding,
   }
 }

@@ -30,12 +30,12 @@ const discovery = () => ({
   url: discoveryUrl,
   respond: () => jsonResponse(smartConfiguration),
 })
-const tokenRequest = (accessToken: string) => ({
+const tokenRequest = (accessToken: string, scope = 'system/Patient.rs') => ({
   method: 'POST' as const,
   url: smartConfiguration.token_endpoint,
   form: {
     grant_type: 'client_credentials',
-    scope: 'system/Patient.rs',
+    scope,
     client_assertion_type: 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer',
     client_assertion: expect.any(String),
   },
@@ -44,7 +44,7 @@ const tokenRequest = (accessToken: string) => ({
       access_token: accessToken,
       token_type: 'Bearer',
       expires_in: 300,
-      scope: 'system/Patient.rs',
+      scope,
     }),
 })
 
@@ -73,6 +73,22 @@ describe('client.backendTokens', () => {
     expect(client.backendTokens({ minValiditySeconds: 0 })).toBeDefined()
   })
 
+  it('refuses scopes or a b2b context it cannot copy when the handle is made', () => {
+    const client = backendClient(fakeFetch())
+    const unreadable = new Proxy(['system/Patient.rs'], {
+      get() {
+        throw new Error('scope internals')
+      },
+    })
+    const scopesError = configurationError(() => client.backendTokens({ scopes: unreadable }))
+    expect(scopesError.invalidAttribute).toBe('scopes')
+    expect(scopesError.message).not.toContain('scope internals')
+    const cyclic: Record<string, unknown> = { organizationId: 'https://org.example' }
+    cyclic.self = cyclic
+    const b2bError = configurationError(() => client.backendTokens({ b2b: cyclic as never }))
+    expect(b2bError.invalidAttribute).toBe('b2b')
+  })
+
   it('concurrent callers share one token request; the handle never shows the token', async () => {
     const fetch = fakeFetch(discovery(), tokenRequest('secret-access-token-1'))
     const tokens = backendClient(fetch).backendTokens({ scopes: ['system/Patient.rs'] })
@@ -81,6 +97,30 @@ describe('client.backendTokens', () => {
     expect(JSON.stringify(tokens)).not.toContain('secret-access-token-1')
     expect(inspect(tokens, { depth: 10, showHidden: true })).not.toContain('secret-access-token-1')
     expect(tokens.toJSON()).toEqual({ baseUrl, minValiditySeconds: 60 })
+  })
+
+  it('asks for the scopes it was made with, whatever the caller does to its array afterwards', async () => {
+    const fetch = fakeFetch(
+      discovery(),
+      tokenRequest('at-patients-1'),
+      tokenRequest('at-patients-2'),
+      tokenRequest('at-observations', 'system/Observation.rs'),
+    )
+    const client = backendClient(fetch)
+    const scopes = ['system/Patient.rs']
+    const patients = client.backendTokens({ scopes })
+    // An app reusing its array for the next handle, before and after this one's first token.
+    scopes[0] = 'system/Observation.rs'
+    expect(await patients.accessToken()).toBe('at-patients-1')
+    scopes.push('system/Encounter.rs')
+    await patients.invalidate()
+    expect(await patients.accessToken()).toBe('at-patients-2')
+    // The entry of Patient scopes holds a Patient token, and the Observation one its own.
+    const again = client.backendTokens({ scopes: ['system/Patient.rs'] })
+    expect(await again.accessToken()).toBe('at-patients-2')
+    const observations = client.backendTokens({ scopes: ['system/Observation.rs'] })
+    expect(await observations.accessToken()).toBe('at-observations')
+    expect(fetch.calls).toHaveLength(4)
   })
 
   it('fetch resolves relative URLs under the base URL and sends the token there', async () => {

@@ -26,10 +26,16 @@
  *   (−6.2 KB) on 2026-11-25, when the SMART request path (`SmartProtocol`, smart's app-launch
  *   code, core's request plumbing and `sendRequest`) moved from up front to the first operation
  *   (ADR 0012, addendum "up front"): two more chunks per flow, 4.3–6.2 KB less before the app
- *   does anything. 24 689 / 29 319 / 22 409 / 10 578 B.
+ *   does anything. 24 689 / 29 319 / 22 409 / 10 578 B. Raised on purpose for all four (+250 B,
+ *   chunks loaded and up front) after the review of how callers use the client: a clock checked
+ *   at every reading (`now: Date.now` was a `TypeError`), a logger that cannot fail an operation,
+ *   `resumeSession` reading a caller's token response once, into a copy, and `backendTokens`
+ *   copying its scopes and `hl7-b2b` context when the handle is made: up-front code, as
+ *   `new Client`, `resumeSession` and `backendTokens` are. 24 942 / 29 573 / 22 669 / 10 802 B
+ *   (up front 11 102 / 11 635 / 11 635 / 10 802 B).
  * - `upFrontLimitBytes`: the same kind of limit for the chunks that load before the app does
  *   anything (the entry chunk and its static imports). Set 2026-11-25 at 10 880 / 11 407 /
- *   11 407 / 10 578 B with a little room.
+ *   11 407 / 10 578 B with a little room; +250 B for all four with the caller review above.
  * - `issueBudgetBytes` / `issueGoalBytes`: what issue 16 asked for, for the chunks loaded.
  *   Reported next to the figure (`pass` when met, `miss` when not); see the bench README for why
  *   they are not met yet.
@@ -69,16 +75,16 @@ export const forbiddenSources: readonly string[] = Object.freeze([
 export const browserAppBudgets: readonly BrowserAppBudget[] = Object.freeze([
   {
     app: 'asymmetric',
-    limitBytes: 24_800,
-    upFrontLimitBytes: 11_000,
+    limitBytes: 25_050,
+    upFrontLimitBytes: 11_250,
     issueBudgetBytes: 16_000,
     issueGoalBytes: 12_000,
     note: "issue 16's asymmetric SMART browser app, as the issue names it",
   },
   {
     app: 'publicWithoutOpenid',
-    limitBytes: 22_500,
-    upFrontLimitBytes: 11_500,
+    limitBytes: 22_750,
+    upFrontLimitBytes: 11_750,
     upFrontIssueBudgetBytes: 12_000,
     upFrontIssueGoalBytes: 8_000,
     issueBudgetBytes: 12_000,
@@ -87,16 +93,16 @@ export const browserAppBudgets: readonly BrowserAppBudget[] = Object.freeze([
   },
   {
     app: 'public',
-    limitBytes: 29_400,
-    upFrontLimitBytes: 11_500,
+    limitBytes: 29_650,
+    upFrontLimitBytes: 11_750,
     upFrontIssueBudgetBytes: 12_000,
     upFrontIssueGoalBytes: 8_000,
     note: 'the usual launch (openid fhirUser): the public app plus ID token validation (core/oidc, JWKS, WebCrypto verification); no issue budget of its own',
   },
   {
     app: 'clientImport',
-    limitBytes: 10_700,
-    upFrontLimitBytes: 10_700,
+    limitBytes: 10_950,
+    upFrontLimitBytes: 10_950,
     note: 'what any app pays before it does anything; no issue budget',
   },
 ])

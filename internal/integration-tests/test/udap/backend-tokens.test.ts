@@ -124,6 +124,25 @@ describe('backendTokens with UDAP client credentials', () => {
     expect(tokenRequests().length - before).toBe(3)
   })
 
+  it('asks in the context it was made with, whatever the caller does to its b2b object afterwards', async () => {
+    const shared = client()
+    const context = { ...b2bContext, purposeOfUse: [...b2bContext.purposeOfUse] }
+    const forTreatment = shared.backendTokens({ b2b: context, ...trust })
+    // An app reusing its object for the next context, before and after this handle's first token.
+    context.purposeOfUse[0] = 'urn:oid:2.16.840.1.113883.5.8#HPAYMT'
+    const before = tokenRequests().length
+    const first = await forTreatment.accessToken()
+    expect(b2bOf(-1)).toEqual(expectedB2bExtension)
+    context.organizationId = otherOrganization.organizationId
+    await forTreatment.invalidate()
+    const second = await forTreatment.accessToken()
+    expect(second).not.toBe(first)
+    expect(b2bOf(-1)).toEqual(expectedB2bExtension)
+    // The treatment entry holds a treatment token: a new handle for that context reuses it.
+    expect(await shared.backendTokens({ b2b: b2bContext, ...trust }).accessToken()).toBe(second)
+    expect(tokenRequests().length - before).toBe(2)
+  })
+
   it('the same context with its members in another order is the same token', async () => {
     const shared = client()
     const reordered = {

@@ -77,16 +77,26 @@ export function readTokens(value: unknown, context: ProtocolContext): TokenSet {
   if (typeof value === 'string') {
     const tokens = TokenSet.deserialize(value, logger, context.options.now)
     if (tokens !== undefined) return tokens
-  } else if (
-    typeof value === 'object' &&
-    isNonBlankString((value as { access_token?: unknown } | null)?.access_token)
-  ) {
-    return TokenSet.fromResponse(value as { access_token: string }, {
-      obtainedAt: context.options.now(),
-      requestedScopes: context.config.scopes,
-      logger,
-      clock: context.options.now,
-    })
+  } else if (typeof value === 'object') {
+    // The session's own copy, read once: a getter that answers differently on a second read
+    // cannot put a non-string in accessToken, and changing the caller's object afterwards
+    // changes nothing the session holds. A token response is JSON, so its JSON copy loses
+    // nothing; one that cannot be copied (a throwing getter or Proxy trap, a cycle) is none, and
+    // the caller's error, which could quote anything, is dropped.
+    let response: { readonly access_token?: unknown } | null | undefined
+    try {
+      response = JSON.parse(JSON.stringify(value))
+    } catch {
+      // Not a token response: refused below.
+    }
+    if (isNonBlankString(response?.access_token)) {
+      return TokenSet.fromResponse(response as { access_token: string }, {
+        obtainedAt: context.options.now(),
+        requestedScopes: context.config.scopes,
+        logger,
+        clock: context.options.now,
+      })
+    }
   }
   throw new ConfigurationError({
     invalidAttribute: 'tokens',

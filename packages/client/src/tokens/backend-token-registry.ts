@@ -1,4 +1,4 @@
-import { lazy, lazyImport } from '@fhir-auth/core/internal/checks'
+import { lazy, lazyImport, wrongType } from '@fhir-auth/core/internal/checks'
 import { checkClientCredentialsFlow } from '../flow.js'
 import { optionalStore } from '../launch/store-option.js'
 import type { BackendTokensOptions } from '../operation-options.js'
@@ -51,7 +51,21 @@ export class BackendTokenRegistry {
       minValiditySeconds: _min,
       signal: _signal,
       ...request
-    } = options as typeof options & { readonly signal?: unknown }
+    } = options as typeof options & { readonly signal?: unknown } & Record<string, unknown>
+    // The members of the token's identity are copied now (DESIGN §9: one entry per scopes and
+    // hl7-b2b context): an app reusing its array or object for its next handle must not change
+    // what this one asks for, nor get under this handle's entry a token of another context.
+    for (const name of ['scopes', 'b2b']) {
+      const value = request[name]
+      if (typeof value === 'object' && value !== null) {
+        try {
+          // An array keeps its holes for the request's own checks; b2b is JSON data.
+          request[name] = Array.isArray(value) ? value.slice() : JSON.parse(JSON.stringify(value))
+        } catch {
+          throw wrongType(name, 'JSON data', value, true)
+        }
+      }
+    }
     return new BackendTokens({
       baseUrl: this.#context.config.baseUrl,
       fetch: this.#context.options.fetch,
