@@ -8,6 +8,7 @@ import {
   systemClock,
 } from '@fhir-auth/core/essentials'
 import {
+  failSafeLogger,
   readOptions,
   requireBasicAuthEncoding,
   requireTimeoutMs,
@@ -15,7 +16,7 @@ import {
 } from '@fhir-auth/core/internal/checks'
 import type { ClientType, Protocol } from './client-type.js'
 import type { UdapFlow } from './flow.js'
-import { checkedClock, failSafeLogger } from './injected-parts.js'
+import { checkedClock } from './injected-parts.js'
 
 /**
  * The second argument of `new Client`: protocol selection and the injectable parts.

@@ -116,6 +116,16 @@ describe('Session.refresh', () => {
     expect(TokenSet.deserialize(persisted[0] as string)?.refreshToken).toBe('rt-2')
     expect(refreshed).toBe(s.tokens)
   })
+
+  it('asks for the scopes it was given, whatever the caller does to its array afterwards', async () => {
+    const { session: s, grant } = session(tokens('at-1', 'rt-1'), clock())
+    const scopes = ['patient/Observation.rs']
+    const refreshing = s.refresh({ scopes })
+    scopes[0] = 'patient/*.cruds'
+    scopes.push('system/*.rs')
+    await refreshing
+    expect(grant.state.scopes).toEqual([['patient/Observation.rs']])
+  })
 })
 
 describe('Session.fetch', () => {

@@ -29,6 +29,7 @@ export { wrongType } from './checks/wrong-type.js'
 export { abortedByCaller, raceCallerSignal, raceSignal } from './http/caller-signal.js'
 export { lazy } from './loading/lazy.js'
 export { lazyImport } from './loading/lazy-import.js'
+export { failSafeLogger } from './logging/fail-safe-logger.js'
 export {
   hasTokenResponseMemberType,
   type TokenResponseMemberType,

@@ -14,6 +14,7 @@ import {
 } from '@fhir-auth/core/essentials'
 import {
   describeKind,
+  failSafeLogger,
   hasTokenResponseMemberType,
   isNonBlankString,
   type TokenResponseMemberType,
@@ -71,13 +72,9 @@ export function isTokenResponseValid(
   } catch {
     problems.push('response could not be read')
   }
-  for (const problem of problems) {
-    try {
-      logger.warn(prefix + problem)
-    } catch {
-      // The check is a diagnostic; a broken logger must not make it throw.
-    }
-  }
+  // The check is a diagnostic; a broken logger must not make it throw.
+  const safe = failSafeLogger(logger)
+  for (const problem of problems) safe.warn(prefix + problem)
   return problems.length === 0
 }
 

@@ -1,4 +1,5 @@
 import type { Logger } from '@fhir-auth/core/essentials'
+import { failSafeLogger } from '@fhir-auth/core/internal/checks'
 import type { SmartMetadata } from './smart-metadata.js'
 
 /**
@@ -46,12 +47,8 @@ export function validateSmartMetadata(metadata: SmartMetadata, logger: Logger): 
   if (methods?.includes('plain')) {
     problems.push("code_challenge_methods_supported has 'plain' (prohibited)")
   }
-  for (const problem of problems) {
-    try {
-      logger.warn(`SMART metadata non-compliance: ${problem}`)
-    } catch {
-      // A broken logger must not turn a diagnostic into a failure.
-    }
-  }
+  // A broken logger must not turn a diagnostic into a failure.
+  const safe = failSafeLogger(logger)
+  for (const problem of problems) safe.warn(`SMART metadata non-compliance: ${problem}`)
   return problems.length === 0
 }

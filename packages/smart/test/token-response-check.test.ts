@@ -251,6 +251,9 @@ describe('isTokenResponseValid', () => {
       },
     }
     expect(isTokenResponseValid({}, { logger: throwingLogger })).toBe(false)
+    // An async logger whose promise rejects: observed here, never an unhandled rejection.
+    const rejectingLogger = { ...throwingLogger, warn: () => Promise.reject(new Error('down')) }
+    expect(isTokenResponseValid({}, { logger: rejectingLogger as never })).toBe(false)
     const hostileOptions = Object.defineProperty({ logger: captureLogger() }, 'flow', {
       get() {
         throw new Error('options')

@@ -6,6 +6,7 @@ import {
 } from '@fhir-auth/core'
 import { checkStoreKey, checkStoreWrite } from '@fhir-auth/core/internal'
 import { createSealer, type EncryptionKeyInput, type Sealer } from './sealing.js'
+import { requireWellFormed } from './well-formed.js'
 
 /**
  * The commands `redisStore` sends, as a client of the `redis` package (v5) offers them: the
@@ -43,7 +44,9 @@ export interface RedisStoreOptions {
  * A {@link KeyValueStore} on Redis, shared by every process that uses the same server: a fleet
  * asks for one backend token per expiry window, and a launch begun in one process can be
  * completed in another. `setIfAbsent` is `SET key value NX EX ttl`, `take` is `GETDEL` (both
- * atomic in Redis); times to live are whole seconds, rounded up.
+ * atomic in Redis); times to live are whole seconds, rounded up. Keys, values and `prefix` must
+ * be well-formed Unicode (no lone surrogate): Redis holds UTF-8, where such strings do not
+ * round-trip, so they are refused with a `ConfigurationError` rather than stored changed.
  *
  * The client is the application's: connect it first; `redisStore` never connects, closes or
  * configures it.
@@ -74,6 +77,7 @@ export function redisStore(
       message: 'prefix must be a string',
     })
   }
+  requireWellFormed(prefix, 'prefix')
   const timeoutMs = checkTimeout(options.commandTimeoutMs ?? 5_000)
   const sealer: Sealer | undefined =
     options.encryptionKey === undefined ? undefined : createSealer(options.encryptionKey)
@@ -90,14 +94,24 @@ export function redisStore(
     return sealer.open(key, text, operation)
   }
 
+  const checkKey = (key: string) => {
+    checkStoreKey(key)
+    requireWellFormed(key, 'key')
+  }
+  const checkWrite = (key: string, value: string, ttlSeconds: number) => {
+    checkStoreWrite(key, value, ttlSeconds)
+    requireWellFormed(key, 'key')
+    requireWellFormed(value, 'value')
+  }
+
   return Object.freeze({
     async get(key: string) {
-      checkStoreKey(key)
+      checkKey(key)
       const name = prefix + key
       return open(name, await command('get', () => redis.get(name)), 'get')
     },
     async set(key: string, value: string, ttlSeconds: number) {
-      checkStoreWrite(key, value, ttlSeconds)
+      checkWrite(key, value, ttlSeconds)
       const name = prefix + key
       if (ttlSeconds <= 0) {
         await command('set', () => redis.del(name))
@@ -108,12 +122,12 @@ export function redisStore(
       await command('set', () => redis.set(name, sealed, { expiration }))
     },
     async delete(key: string) {
-      checkStoreKey(key)
+      checkKey(key)
       const name = prefix + key
       await command('delete', () => redis.del(name))
     },
     async setIfAbsent(key: string, value: string, ttlSeconds: number) {
-      checkStoreWrite(key, value, ttlSeconds)
+      checkWrite(key, value, ttlSeconds)
       if (ttlSeconds <= 0) return false
       const name = prefix + key
       const sealed = await seal(name, value)
@@ -124,7 +138,7 @@ export function redisStore(
       return reply === 'OK'
     },
     async take(key: string) {
-      checkStoreKey(key)
+      checkKey(key)
       const name = prefix + key
       return open(name, await command('take', () => redis.getDel(name)), 'take')
     },

@@ -257,6 +257,7 @@ describe('failures stay typed and bounded', () => {
       [null, {}, 'redisClient'],
       [{ get() {} }, {}, 'redisClient'],
       [redis, { prefix: 7 }, 'prefix'],
+      [redis, { prefix: 'app\uD800:' }, 'prefix'],
       [redis, { encryptionKey: new Uint8Array(16) }, 'encryptionKey'],
       [redis, { encryptionKey: 'a'.repeat(32) }, 'encryptionKey'],
       [redis, { commandTimeoutMs: 0 }, 'commandTimeoutMs'],
@@ -274,5 +275,47 @@ describe('failures stay typed and bounded', () => {
       'decrypt',
     ])
     expect(() => redisStore(redis, { encryptionKey: aes128 })).toThrow(ConfigurationError)
+  })
+})
+
+describe('strings Redis cannot hold as they are', () => {
+  it('refuses keys and values with a lone surrogate before any command, naming neither value', async () => {
+    const store = redisStore(redis, { prefix: 'surrogates:' })
+    // Two keys that UTF-8 would both write as "a\uFFFD": they must never name one entry.
+    for (const key of ['a\uD800', 'a\uDC00']) {
+      for (const call of [
+        () => store.get(key),
+        () => store.take(key),
+        () => store.delete(key),
+        () => store.set(key, 'v', 60),
+        () => store.setIfAbsent(key, 'v', 60),
+      ]) {
+        const error = await call().then(
+          () => undefined,
+          (caught: unknown) => caught,
+        )
+        expect(error).toBeInstanceOf(ConfigurationError)
+        expect(error).toMatchObject({ invalidAttribute: 'key' })
+      }
+    }
+    const secret = 'token-\uDBFF-secret'
+    for (const write of [
+      () => store.set('k', secret, 60),
+      () => store.setIfAbsent('k', secret, 60),
+    ]) {
+      const error = (await write().then(
+        () => undefined,
+        (caught: unknown) => caught,
+      )) as ConfigurationError
+      expect(error).toMatchObject({ invalidAttribute: 'value' })
+      expect(`${error.message} ${JSON.stringify(error)}`).not.toContain('secret')
+    }
+    expect(await redis.get('surrogates:k')).toBeNull()
+  })
+
+  it('stores surrogate pairs (astral characters) unchanged', async () => {
+    const store = redisStore(redis, { prefix: 'pairs:' })
+    await store.set('clé-😀', 'valeur 𝄞', 60)
+    expect(await store.get('clé-😀')).toBe('valeur 𝄞')
   })
 })

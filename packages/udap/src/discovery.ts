@@ -10,6 +10,7 @@ import {
   type TransportOptions,
 } from '@fhir-auth/core/essentials'
 import {
+  failSafeLogger,
   fetchDiscoveryDocument,
   readOptions,
   requireNonBlankString,
@@ -84,7 +85,8 @@ export async function discoverUdapMetadata(input: DiscoverUdapOptions): Promise<
   await checkTrustInputs(trust, crypto)
   const community = checkCommunity(options.community)
   const clock = requireClock(options.now)
-  const logger = options.logger ?? defaultLogger
+  // A logger that throws must not change what discovery answers, nor hide the failure it reports.
+  const logger = failSafeLogger(options.logger ?? defaultLogger)
   const url = udapDiscoveryUrl(baseUrl, community)
   const endpoint = safeUrl(url)
   const communityNote = community === undefined ? '' : ` for community ${JSON.stringify(community)}`

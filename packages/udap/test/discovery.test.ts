@@ -79,6 +79,29 @@ describe('udapDiscoveryUrl', () => {
 })
 
 describe('discoverUdapMetadata', () => {
+  it('answers the same whatever the logger does: a throwing or rejecting logger changes nothing', async () => {
+    const document = metadataDocument(await signedMetadata(pki, { claims: signedClaims(pki.now) }))
+    const failing = {
+      info: () => {
+        throw new Error('logger down')
+      },
+      warn: () => Promise.reject(new Error('logger down')),
+      error: () => {
+        throw new Error('logger down')
+      },
+    } as never
+    const metadata = await discover({
+      fetch: discoveryServer(() => jsonResponse(document)),
+      logger: failing,
+    })
+    expect(metadata).toBeInstanceOf(UdapMetadata)
+    // A failure is still the discovery's own, not the logger's: error() throws while it reports.
+    const failure = await discoveryFailure(
+      discover({ fetch: discoveryServer(() => jsonResponse({})), logger: failing }),
+    )
+    expect(failure.message).not.toContain('logger down')
+  })
+
   it('GETs the discovery URL and returns verified metadata whose signed endpoints win', async () => {
     const claims = signedClaims(pki.now, {
       token_endpoint: 'https://auth.example.test/signed/token',

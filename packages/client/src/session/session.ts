@@ -164,7 +164,8 @@ export class Session {
    */
   async refresh(options?: SessionRefreshOptions): Promise<TokenSet> {
     const checked = readOptions(options, 'refresh')
-    const scopes = optionalScopes(checked.scopes, 'scopes')
+    // Copied now: the request is built after awaits, and a caller may reuse its array meanwhile.
+    const scopes = optionalScopes(checked.scopes, 'scopes')?.slice()
     return this.#joinRefresh({ scopes }, optionalSignal(checked.signal))
   }
 
