@@ -22,7 +22,7 @@ export function localSandboxesSummary(description: LocalSandboxesDescription): s
 UDAP Tiered OAuth (--udap-tiered: the demo's data holder and the identity provider it trusts)
   data holder base URL  ${udapTiered.dataHolder.baseUrl}
   identity provider     ${udapTiered.identityProvider.baseUrl}   (the idp value)
-${udapFiles(udapTiered.dataHolder)}
+${udapFiles(udapTiered.dataHolder, 'the register and authorize commands below')}
   redirect URI          ${udapTiered.dataHolder.redirectUri}   (never contacted: paste the URL you land on)
 `
   return `fhir-auth sandbox: local SMART and UDAP servers on 127.0.0.1 (Ctrl-C stops them)
@@ -39,7 +39,7 @@ SMART (oidc-provider)
 
 UDAP (B2B client credentials; unregistered clients allowed)
   base URL              ${udap.baseUrl}
-${udapFiles(udap)}
+${udapFiles(udap, "examples/udap-b2b's CRL_FILES")}
 ${tieredText}
 Files are in ${description.directory}
 
@@ -57,15 +57,19 @@ then open, as the EHR would:
 `
 }
 
-/** The trust anchor, the CRLs (needed ones first, labelled) and the client identity. */
-function udapFiles(files: UdapCommunityFiles): string {
+/** The trust anchor, the CRLs (the two needed ones, then the others, labelled) and the client. */
+function udapFiles(files: UdapCommunityFiles, usedBy: string): string {
   const hostile = files.hostileTestCaCrlFiles
+  const hostileText =
+    hostile.length === 0
+      ? ''
+      : `  other CRLs            ${hostile.length} files, ${hostile[0]} …
+${indent}(CAs of the sandbox's hostile test certificates, for its test suite: not needed here)
+`
   return `  trust anchor          ${files.trustAnchorFile}
   CRLs                  ${files.crlFiles.join(`\n${indent}`)}
-${indent}(the root's and the intermediate's: all a client needs, e.g. examples/udap-b2b's CRL_FILES)
-  other CRLs            ${hostile.length} files, ${hostile.length === 0 ? '' : `${hostile[0]} …`}
-${indent}(CAs of the sandbox's hostile test certificates, for its test suite: not needed here)
-  client URI            ${files.client.clientUri}
+${indent}(the root's and the intermediate's: all a client needs, e.g. ${usedBy})
+${hostileText}  client URI            ${files.client.clientUri}
   client key            ${files.client.keyFile}
   client chain          ${files.client.certificateChainFile}`
 }
