@@ -10,6 +10,7 @@ import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { type LocalSandboxes, startLocalSandboxes } from '@fhir-auth/sandbox'
+import { startRedisServer } from '@fhir-auth/test-utils/redis-server'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 const root = join(import.meta.dirname, '..', '..', '..')
@@ -124,6 +125,22 @@ describe('the program each guide opens with runs against the sandbox', () => {
     const tokenRequests = sandboxes.smart.requests.filter((request) => request.path === '/token')
     expect(tokenRequests).toHaveLength(1)
   }, 60_000)
+
+  it('backend-services-at-scale with REDIS_URL: two processes, one token request', async () => {
+    const redis = await startRedisServer()
+    try {
+      sandboxes.smart.clearRequests()
+      const environment = { ...backendEnvironment(), REDIS_URL: redis.url }
+      for (const instance of [1, 2]) {
+        const stdout = await run('backend-services-at-scale.ts', environment)
+        expect(stdout, `process ${instance}`).toContain('patient-2 200')
+      }
+      const tokenRequests = sandboxes.smart.requests.filter((request) => request.path === '/token')
+      expect(tokenRequests).toHaveLength(1)
+    } finally {
+      await redis.stop()
+    }
+  }, 90_000)
 
   it('crypto-backends: the token request signed by the stand-in KMS signer', async () => {
     const stdout = await run('crypto-backends.ts', backendEnvironment())
