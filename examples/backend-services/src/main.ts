@@ -2,7 +2,7 @@
  * SMART Backend Services from the command line:
  *
  *   FHIR_BASE_URL=https://ehr.example.org/fhir CLIENT_ID=my-service KEY_ID=key-1 \
- *   PRIVATE_KEY_FILE=./private-key.pem FHIR_RESOURCE=Patient/123 pnpm start
+ *   PRIVATE_KEY_FILE=./private-key.pem FHIR_RESOURCE=Patient/123 npx -y pnpm@10 start
  *
  * Reads the resource (READ_COUNT times, default 1, with one token) and prints it as JSON; exits
  * 1 with the error's name and message (which never contain the key or the token) when anything

@@ -1,6 +1,6 @@
 /**
  * Bundles the page with esbuild: `src/app.ts` → `<outdir>/app.js` (+ lazily loaded chunks),
- * and copies `index.html`. Run `pnpm build` (writes `dist/`).
+ * and copies `index.html`. Run `npx -y pnpm@10 build` (writes `dist/`).
  */
 import { copyFile, mkdir } from 'node:fs/promises'
 import { join, resolve } from 'node:path'

@@ -1,8 +1,8 @@
 /**
  * Serves the built page and its `config.json` on loopback, e.g. for a local SMART sandbox:
  *
- *   pnpm build && FHIR_BASE_URL=http://127.0.0.1:8080/fhir CLIENT_ID=my-spa \
- *   ALLOW_INSECURE_LOCALHOST=true PORT=5173 pnpm start
+ *   npx -y pnpm@10 build && FHIR_BASE_URL=http://127.0.0.1:8080/fhir CLIENT_ID=my-spa \
+ *   ALLOW_INSECURE_LOCALHOST=true PORT=5173 npx -y pnpm@10 start
  *
  * Register `http://127.0.0.1:5173/` as the client's redirect URI. In production any static
  * host (a CDN, nginx) does this job; only `config.json` differs per environment.

@@ -1,5 +1,5 @@
 /**
- * Runs the custom signer end to end against the local SMART sandbox (`pnpm start`):
+ * Runs the custom signer end to end against the local SMART sandbox (`npx -y pnpm@10 start`):
  * create a P-384 key in the (local stand-in) KMS, register its public key with the server by
  * RFC 7591 dynamic registration, then get a Backend Services token with client assertions
  * signed by the KMS and read a Patient with it.

@@ -2,7 +2,7 @@
  * Starts the web app:
  *
  *   FHIR_BASE_URL=https://ehr.example.org/fhir CLIENT_ID=my-app CLIENT_SECRET=… \
- *   REDIRECT_URI=http://localhost:3000/callback PORT=3000 pnpm start
+ *   REDIRECT_URI=http://localhost:3000/callback PORT=3000 npx -y pnpm@10 start
  *
  * Register `REDIRECT_URI` as the redirect URI and `http://localhost:3000/launch` as the launch
  * URL with the EHR; open http://localhost:3000/login for a standalone launch.

@@ -204,7 +204,7 @@ describe('the summary pnpm sandbox prints for a person', () => {
         udap.client.keyFile,
         udap.client.certificateChainFile,
         'Ctrl-C',
-        'pnpm -s fhir-auth token --udap',
+        'npx -y pnpm@10 -s fhir-auth token --udap',
       ]) {
         expect(text).toContain(value)
       }

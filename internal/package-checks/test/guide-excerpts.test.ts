@@ -20,6 +20,7 @@ const sourceDirectories = [
   'examples/node-web-app/src',
   'examples/browser-spa/src',
   'internal/package-checks/test/readme-snippets',
+  'internal/package-checks/test/guide-programs',
 ]
 
 /** Every `.ts` file under the source directories, as arrays of trimmed lines. */

@@ -20,6 +20,7 @@ export {
   startLocalSandboxes,
 } from './local/local-sandboxes.js'
 export { localSandboxesSummary } from './local/summary.js'
+export type { UdapCommunityFiles } from './local/udap-community-files.js'
 export {
   type DiscoveryOverride,
   type DiscoveryResponseOverride,
