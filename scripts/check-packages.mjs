@@ -3,7 +3,8 @@
  * Packaging check for the six published fhir-auth packages (`pnpm check:packages`, after
  * `pnpm build`). It guards what a user gets from npm rather than what the workspace sees:
  *
- * 1. each package packs (`pnpm pack`, which rewrites `workspace:` ranges) into a tarball with
+ * 1. each package packs (`pnpm pack`, which rewrites `workspace:` ranges; `pnpm pack:all` packs the
+ *    same way into packs/) into a tarball with
  *    its `dist`, its sources for the `@fhir-auth/source` condition and declaration maps, a
  *    README, `engines.node` ">=20.19" (what CI tests), and no tests or test fixtures;
  * 2. publint in strict mode finds nothing in that tarball;
@@ -45,11 +46,14 @@ import { dirname, join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { gzipSync } from 'node:zlib'
 import {
+  packTarball,
+  publishedPackageDirectories,
+} from '../internal/package-checks/src/pack-tarballs.mjs'
+import {
   blockingAttwProblems,
   blockingPublintMessages,
   browserBundleProblems,
   installedPackages,
-  tarballProblems,
 } from '../internal/package-checks/src/packaging-rules.mjs'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
@@ -57,17 +61,7 @@ const checksDirectory = join(root, 'internal', 'package-checks', 'installed')
 const fixturesDirectory = join(root, 'internal', 'test-pki', 'fixtures')
 const attwBinary = join(root, 'node_modules', '.bin', 'attw')
 
-/** The published packages, dependencies before dependents. */
-const packageDirectories = [
-  'core',
-  'smart',
-  'udap',
-  'crypto-node',
-  'crypto-webcrypto',
-  'store-redis',
-  'client',
-  'cli',
-]
+const packageDirectories = publishedPackageDirectories
 
 /** The comparison the issue asks for, quoted from the issue rather than measured here. */
 const fhirclientFootprint = { packages: 706, megabytes: 301 }
@@ -118,10 +112,6 @@ function readJson(path) {
   return JSON.parse(readFileSync(path, 'utf8'))
 }
 
-function tarballName(manifest) {
-  return `${manifest.name.replace(/^@/, '').replace('/', '-')}-${manifest.version}.tgz`
-}
-
 function checkBuilt() {
   const missing = packageDirectories.filter(
     (name) =>
@@ -137,22 +127,15 @@ function checkBuilt() {
 
 /** Packs one package and checks what its tarball holds. Returns the tarball path. */
 function packPackage(name, tarballDirectory) {
-  const directory = join(root, 'packages', name)
-  const manifest = readJson(join(directory, 'package.json'))
-  const packed = run('pnpm', ['pack', '--pack-destination', tarballDirectory], { cwd: directory })
-  const tarball = join(tarballDirectory, tarballName(manifest))
-  if (packed.status !== 0 || !existsSync(tarball)) {
-    fail(`${manifest.name}: pnpm pack failed\n${packed.stderr}${packed.stdout}`)
+  const packed = packTarball(root, name, tarballDirectory)
+  if (packed.listing === undefined) {
+    fail(`${packed.name}: ${packed.problems.join('; ')}`)
     return undefined
   }
-  const listing = run('tar', ['-tzf', tarball]).stdout.split('\n').filter(Boolean)
-  const packedManifest = JSON.parse(run('tar', ['-xzOf', tarball, 'package/package.json']).stdout)
-  const problems = tarballProblems(listing, packedManifest)
-  const entry = { tarball, files: listing.length }
-  report.packages[manifest.name] = entry
-  if (problems.length > 0) fail(`${manifest.name}: tarball ${problems.join('; ')}`)
-  else pass(`${manifest.name}: packed ${listing.length} files`)
-  return { name: manifest.name, tarball }
+  report.packages[packed.name] = { tarball: packed.tarball, files: packed.listing.length }
+  if (packed.problems.length > 0) fail(`${packed.name}: tarball ${packed.problems.join('; ')}`)
+  else pass(`${packed.name}: packed ${packed.listing.length} files`)
+  return { name: packed.name, tarball: packed.tarball }
 }
 
 async function runPublint(packed) {

@@ -30,10 +30,14 @@ export interface SignIn {
   readonly parameters: Readonly<Record<string, string>>
 }
 
+/** How much of the sign-in the transcript shows. */
+export type SignInDetail = 'full' | 'brief'
+
 /**
  * Begins a launch with `options` (a `store` among them), shows the request, lets the user agent
  * sign in with `decision`, and returns the callback URL it stopped at (its `code` goes to the
- * ledger first).
+ * ledger first). `full` shows every parameter both ways; `brief` one line (for sections where the
+ * code exchange is the subject).
  *
  * @throws DemoFailure when the user agent is not redirected back to the app.
  */
@@ -44,15 +48,19 @@ export async function beginAndSignIn(
   options: BeginAuthorizationOptions,
   journey: string,
   decision: 'approve' | 'deny' = 'approve',
+  detail: SignInDetail = 'full',
 ): Promise<SignIn> {
   const { transcript, ledger } = context
+  const call = `client.beginAuthorization(${describeBeginOptions(options)})`
   const begun = await context.call(
-    `client.beginAuthorization(${describeBeginOptions(options)})`,
+    detail === 'full' ? call : `${call} → sandbox.authorize(…)`,
     () => client.beginAuthorization(options),
   )
   ledger.add('state', begun.state)
-  showAuthorizationRequest(transcript, begun)
-  transcript.call(`sandbox.authorize(…): ${journey} (headless browser)`)
+  if (detail === 'full') {
+    showAuthorizationRequest(transcript, begun)
+    transcript.call(`sandbox.authorize(…): ${journey} (headless browser)`)
+  }
   const result = await userAgent.authorize(userAgentRequest(begun), { decision })
   if (result.code !== undefined) ledger.add('authorization code', result.code)
   if (result.redirectUrl === undefined) {
@@ -60,7 +68,8 @@ export async function beginAndSignIn(
       `the user agent was not sent back to the app: ${result.error ?? 'no redirect'}`,
     )
   }
-  showRedirect(transcript, result)
+  if (detail === 'full') showRedirect(transcript, result)
+  else transcript.ok(`${begun.params === undefined ? 'GET' : 'POST'} authorization: ${journey}`)
   const parameters = begun.params ?? Object.fromEntries(new URL(begun.authUrl).searchParams)
   return { callbackUrl: result.redirectUrl.href, parameters }
 }
@@ -75,16 +84,28 @@ export const codeTokenFields = [
   'scope',
 ]
 
-/** Completes a sign-in from its callback URL and the store its launch was kept in. */
-export function completeSignIn(
+/**
+ * Completes a sign-in from its callback URL and the store its launch was kept in: the library
+ * checks the callback (error, `state` against the stored launch, RFC 9207 `iss`, code) before
+ * it exchanges the code, so the app compares nothing by hand. Shows `responseFields` of the token
+ * response.
+ */
+export async function completeSignIn(
   context: DemoContext,
   client: Client,
   signIn: SignIn,
   store: KeyValueStore,
+  responseFields: readonly string[] = codeTokenFields,
 ): Promise<Session> {
-  return context.call(
+  const session = await context.call(
     'client.completeAuthorization(callbackUrl, { store })',
     () => client.completeAuthorization(signIn.callbackUrl, { store }),
-    { responseFields: codeTokenFields },
+    { responseFields },
   )
+  context.transcript.ok(callbackChecked)
+  return session
 }
+
+/** What `completeAuthorization` checked before it sent the code (RFC 6749 §10.12, RFC 9207). */
+export const callbackChecked =
+  "the library checked the callback before sending the code: state is this launch's, iss the server's (RFC 9207)"

@@ -107,16 +107,32 @@ describe('pnpm demo (the sandbox walk, end to end)', () => {
   })
 })
 
-describe('pnpm demo: the UDAP authorization-code sections (12 to 14)', () => {
-  /** The transcript of one section: from its heading to the next one (or the summary). */
-  function section(number: number): string {
-    const { stdout } = runs.walk
-    const start = stdout.indexOf(`\n${String(number).padStart(2)}. `)
-    const end = stdout.indexOf(`\n${String(number + 1).padStart(2)}. `, start + 1)
-    expect(start).toBeGreaterThan(-1)
-    return stdout.slice(start, end === -1 ? stdout.lastIndexOf('\n14 flows') : end)
-  }
+/** The transcript of one section: from its heading to the next one (or the summary). */
+function section(number: number): string {
+  const { stdout } = runs.walk
+  const start = stdout.indexOf(`\n${String(number).padStart(2)}. `)
+  const end = stdout.indexOf(`\n${String(number + 1).padStart(2)}. `, start + 1)
+  expect(start).toBeGreaterThan(-1)
+  return stdout.slice(start, end === -1 ? stdout.lastIndexOf('\n14 flows') : end)
+}
 
+describe('pnpm demo: the SMART launches (sections 2 to 4)', () => {
+  it.each([2, 3, 4])(
+    'section %i launches with beginAuthorization and lets completeAuthorization check state',
+    (number) => {
+      const text = section(number)
+      expect(text).toMatch(/client\.beginAuthorization\(\{ store[ ,]/)
+      expect(text).toContain('client.completeAuthorization(callbackUrl, { store })')
+      expect(text).toContain("state is this launch's, iss the server's (RFC 9207)")
+      // No authorization URL built by hand, no state compared by the app.
+      expect(text).not.toContain('client.authorizationUrl(')
+      expect(text).not.toContain('client.requestAccessToken(')
+      expect(text).not.toContain('state in the redirect equals')
+    },
+  )
+})
+
+describe('pnpm demo: the UDAP authorization-code sections (12 to 14)', () => {
   /** The decoded client_assertion claim names of each token request in a section. */
   function assertionClaimNames(text: string): string[][] {
     return text
@@ -154,6 +170,8 @@ describe('pnpm demo: the UDAP authorization-code sections (12 to 14)', () => {
   it('13: interactive B2B by authorize-POST, ES384, no extensions', () => {
     const text = section(13)
     expect(text).toContain("client.authorizationUrl({ method: 'post' })")
+    expect(text).toContain('client.completeAuthorization(callbackUrl, { state, codeVerifier })')
+    expect(text).not.toContain('state in the redirect equals')
     expect(text).toContain('/authorize  the browser submits this form (authUrl + params)')
     expect(text).toContain('header  {"alg":"ES384"}')
     expect(assertionClaimNames(text)).toEqual([

@@ -37,6 +37,15 @@ describe('help and version', () => {
     expect(result.stdout).toMatch(/--pkcs12 <file> +.*\[UDAP\]\n/)
   })
 
+  it.each(['authorize', 'token', 'register'])(
+    'names both ways to give the PKCS#12 password in the UDAP usage line of %s',
+    async (command) => {
+      const result = await runCli([command, '--help'])
+      const usage = result.stdout.split('\n').find((line) => line.includes(' --udap '))
+      expect(usage).toContain('--pkcs12 <file> (--password-env <VAR> | --password-file <file>)')
+    },
+  )
+
   it('prints the package version with --version', async () => {
     const result = await runCli(['--version'])
     expect(result.exitCode, result.stderr).toBe(0)

@@ -19,4 +19,5 @@ export { requireSigner } from './checks/signer.js'
 // Whatever reaches these checks signs next (a SMART signer checks the backend, then imports the
 // key and signs): reaching `core/signing` too puts both entries' files in one chunk instead of two
 // (ADR 0012: files are grouped by the set of entries that reach them). No names are added.
+// package.json lists both files under `sideEffects`, so bundlers keep this bare import.
 import './signing.js'

@@ -25,5 +25,6 @@ export { type JsonObject, signCompactJws, signWithJwsSigner } from './crypto/jws
 export { jwtBearerAssertionType } from './oauth/jwt-bearer.js'
 
 // The other half of the pairing in `internal-signing.ts`: both entries are reached by the same
-// chunks, so a split bundle loads their files as one chunk. No names are added.
+// chunks, so a split bundle loads their files as one chunk. No names are added. package.json lists
+// both files under `sideEffects`: a bundler drops a bare import of a module free of side effects.
 import './internal-signing.js'

@@ -102,6 +102,12 @@ describe('signing algorithm selection', () => {
     )
   })
 
+  it('says which key cannot sign and what would', () => {
+    expect(() => selectSigningAlgorithm({ profile: 'smart', key: p256 })).toThrow(
+      'an EC P-256 key cannot sign SMART JWTs; use RSA or EC P-384',
+    )
+  })
+
   it('names the algorithms that would work when an explicit one does not fit the key', () => {
     expect(() =>
       selectSigningAlgorithm({ profile: 'smart', key: rsa, algorithm: 'ES384' }),

@@ -1,8 +1,8 @@
 /** Section 4: the code exchange for each confidential client type. */
-import type { ClientConfigInput, ClientType } from '@fhir-auth/client'
-import { authorize } from '../authorization-steps.js'
+import { type ClientConfigInput, type ClientType, memoryStore } from '@fhir-auth/client'
 import type { Flow } from '../flow.js'
 import { redirectUri, type SandboxWorld, smartClientIds } from '../sandbox-world.js'
+import { beginAndSignIn, completeSignIn } from '../sign-in-steps.js'
 
 /** One confidential client: what it is, how it authenticates, its credentials. */
 interface ConfidentialClient {
@@ -53,12 +53,18 @@ export const confidentialClientsFlow: Flow<SandboxWorld> = {
         },
         { clientType: entry.clientType },
       )
-      const authorization = await authorize(context, world.smart, client, {}, 'brief')
-      const token = await context.call(
-        'client.requestAccessToken({ code, codeVerifier })',
-        () => client.requestAccessToken(authorization),
-        { responseFields: tokenFields },
+      const store = memoryStore()
+      const signIn = await beginAndSignIn(
+        context,
+        world.smart,
+        client,
+        { store },
+        'the user approves',
+        'approve',
+        'brief',
       )
+      const session = await completeSignIn(context, client, signIn, store, tokenFields)
+      const token = session.tokens.raw
       context.check(
         token.token_type === 'Bearer',
         `${String(entry.config.clientId)} authenticated; Bearer token for patient ${String(token.patient)}`,

@@ -1,7 +1,8 @@
 /** Section 3: an EHR launch with authorize-POST. */
-import { authorize } from '../authorization-steps.js'
+import { memoryStore } from '@fhir-auth/client'
 import type { Flow } from '../flow.js'
 import { redirectUri, type SandboxWorld, smartClientIds } from '../sandbox-world.js'
+import { beginAndSignIn, completeSignIn } from '../sign-in-steps.js'
 
 const launchPatient = 'patient-ehr-42'
 const launchEncounter = 'encounter-7'
@@ -32,27 +33,23 @@ export const ehrLaunchFlow: Flow<SandboxWorld> = {
       scopes: ['launch', 'patient/*.rs', 'openid', 'fhirUser'],
       allowInsecureLocalhost: true,
     })
-    const authorization = await authorize(
+    const store = memoryStore()
+    const signIn = await beginAndSignIn(
       context,
       world.smart,
       client,
-      { launch, method: 'post' },
-      'full',
+      { store, launch, method: 'post' },
+      'the user signs in and approves',
     )
-    const token = await context.call(
-      'client.requestAccessToken({ code, codeVerifier })',
-      () => client.requestAccessToken(authorization),
-      {
-        responseFields: [
-          'access_token',
-          'token_type',
-          'scope',
-          'patient',
-          'encounter',
-          'need_patient_banner',
-        ],
-      },
-    )
+    const session = await completeSignIn(context, client, signIn, store, [
+      'access_token',
+      'token_type',
+      'scope',
+      'patient',
+      'encounter',
+      'need_patient_banner',
+    ])
+    const token = session.tokens
     context.check(
       token.patient === launchPatient && token.encounter === launchEncounter,
       `launch context from the EHR: patient ${launchPatient}, encounter ${launchEncounter}`,

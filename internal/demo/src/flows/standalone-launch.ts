@@ -1,14 +1,16 @@
 /** Section 2: a standalone launch by a public client. */
 
-import { authorize } from '../authorization-steps.js'
+import { memoryStore } from '@fhir-auth/client'
 import { DemoFailure } from '../demo-failure.js'
 import type { Flow } from '../flow.js'
 import { redirectUri, type SandboxWorld, smartClientIds } from '../sandbox-world.js'
+import { beginAndSignIn, completeSignIn } from '../sign-in-steps.js'
 import { readPatient } from './fhir-read.js'
 
 /**
- * Authorization request (GET) → the user approves → code exchange with PKCE → a FHIR read of
- * the patient the user picked. Asks for `offline_access`, so section 5 can refresh.
+ * `beginAuthorization` keeps the launch in a store → authorization request (GET) → the user
+ * approves → `completeAuthorization` checks the callback and exchanges the code with PKCE → a FHIR
+ * read of the patient the user picked. Asks for `offline_access`, so section 5 can refresh.
  *
  * @see https://hl7.org/fhir/smart-app-launch/STU2.2/app-launch.html#launch-app-standalone-launch
  */
@@ -22,10 +24,16 @@ export const standaloneLaunchFlow: Flow<SandboxWorld> = {
       scopes: ['launch/patient', 'patient/*.rs', 'openid', 'fhirUser', 'offline_access'],
       allowInsecureLocalhost: true,
     })
-    const authorization = await authorize(context, world.smart, client, {}, 'full')
-    const token = await context.call('client.requestAccessToken({ code, codeVerifier })', () =>
-      client.requestAccessToken(authorization),
+    const store = memoryStore()
+    const signIn = await beginAndSignIn(
+      context,
+      world.smart,
+      client,
+      { store },
+      'the user signs in and approves',
     )
+    const session = await completeSignIn(context, client, signIn, store)
+    const token = session.tokens.raw
     const patient = token.patient
     if (typeof patient !== 'string') throw new DemoFailure('the token response has no patient')
     context.check(
@@ -34,6 +42,6 @@ export const standaloneLaunchFlow: Flow<SandboxWorld> = {
       'the token response has no refresh_token although offline_access was granted',
     )
     world.handoffs.standalone = { client, token }
-    await readPatient(context, world.smart.fhirBaseUrl, patient, token.access_token)
+    await readPatient(context, world.smart.fhirBaseUrl, patient, session.tokens.accessToken)
   },
 }

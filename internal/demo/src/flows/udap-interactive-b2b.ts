@@ -4,7 +4,7 @@ import { showAuthorizationRequest, showRedirect, userAgentRequest } from '../aut
 import { DemoFailure } from '../demo-failure.js'
 import type { Flow } from '../flow.js'
 import { redirectUri, type SandboxWorld } from '../sandbox-world.js'
-import { codeTokenFields } from '../sign-in-steps.js'
+import { callbackChecked, codeTokenFields } from '../sign-in-steps.js'
 import { type AppIdentity, createAppClient, registerApp } from './udap-app-identity.js'
 
 const businessApp: AppIdentity = {
@@ -20,10 +20,10 @@ const businessApp: AppIdentity = {
 
 /**
  * A person at a business app (a clinic portal) signs in: the same authorization code as a
- * consumer app, by authorize-POST here, with the spec's two steps (`authorizationUrl`, then
- * `requestAccessToken`) and the caller keeping `state` and the verifier. Its authentication token
- * carries no `extensions` (hl7-b2b belongs to client credentials, section 10), and it signs with
- * ES384 (a P-384 key).
+ * consumer app, by authorize-POST here, with the caller keeping `state` and the verifier
+ * (`authorizationUrl`, then `completeAuthorization` with them, which checks the callback). Its
+ * authentication token carries no `extensions` (hl7-b2b belongs to client credentials, section
+ * 10), and it signs with ES384 (a P-384 key).
  *
  * @see https://hl7.org/fhir/us/udap-security/STU2/b2b.html
  */
@@ -43,23 +43,23 @@ export const udapInteractiveB2bFlow: Flow<SandboxWorld> = {
       'sandbox.authorize(…): the user signs in and approves (headless browser)',
     )
     const result = await dataHolder.authorize(userAgentRequest(request))
-    if (result.code === undefined) throw new DemoFailure(`no code: ${result.error ?? '?'}`)
-    context.ledger.add('authorization code', result.code)
+    const callbackUrl = result.redirectUrl
+    if (callbackUrl === undefined) throw new DemoFailure(`no redirect: ${result.error ?? '?'}`)
+    if (result.code !== undefined) context.ledger.add('authorization code', result.code)
     showRedirect(context.transcript, result)
-    context.check(
-      result.state === request.state,
-      'state in the redirect equals the state the app kept (CSRF check)',
-      'the redirect carries another state',
-    )
-    const token = await context.call(
-      'client.requestAccessToken({ code, codeVerifier })',
+    // The library checks the callback against the state the app kept, and only then exchanges
+    // the code: the app compares nothing by hand.
+    const session = await context.call(
+      'client.completeAuthorization(callbackUrl, { state, codeVerifier })',
       () =>
-        client.requestAccessToken({
-          code: result.code as string,
+        client.completeAuthorization(callbackUrl, {
+          state: request.state,
           codeVerifier: request.codeVerifier,
         }),
       { responseFields: codeTokenFields },
     )
+    context.transcript.ok(callbackChecked)
+    const token = session.tokens.raw
     context.check(
       token.token_type === 'Bearer' && token.refresh_token === undefined,
       `token for scope "${String(token.scope)}", no refresh token (none registered); the authentication token had no extensions`,

@@ -37,6 +37,7 @@ import {
   kidOption,
   scopeOption,
   secretsNote,
+  udapIdentityUsage,
   udapOption,
 } from './shared-options.js'
 
@@ -146,7 +147,7 @@ export const authorizeCommand: Command = {
   summary: 'authorize an app in a browser (SMART or UDAP) and exchange the code for tokens',
   synopsis: [
     '--base-url <url> --client-id <id> --redirect-uri <uri> --scope <scope>… [--launch <token>] [--post] [--client-secret-env <VAR> [--basic-auth-encoding raw] | --key <file> --kid <kid>]',
-    '--udap --base-url <url> --client-id <id> --redirect-uri <uri> --scope <scope>… [--idp <url>] [--post] (--key <file> --cert <file>… | --pkcs12 <file> --password-env <VAR>) --trust-anchor <file>… [--crl <file>…]',
+    `--udap --base-url <url> --client-id <id> --redirect-uri <uri> --scope <scope>… [--idp <url>] [--post] ${udapIdentityUsage} --trust-anchor <file>… [--crl <file>…]`,
     '… --url-only',
     '… --redirect-url <url> --state <state> --code-verifier-env <VAR> [--nonce <nonce>]',
   ],

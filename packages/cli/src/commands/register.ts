@@ -17,6 +17,7 @@ import {
   keyOption,
   secretsNote,
   udapIdentityOptions,
+  udapIdentityUsage,
   udapOption,
   udapTrustOptions,
 } from './shared-options.js'
@@ -81,7 +82,7 @@ export const registerCommand: Command = {
   summary: 'register a client (SMART RFC 7591, or UDAP with a signed software statement)',
   synopsis: [
     '--base-url <url> --metadata <json|file> [--initial-access-token <token> | --authorization <header>] [--registration-endpoint <url>]',
-    '--udap --base-url <url> --client-uri <uri> --metadata <json|file> (--key <file> --cert <file>… | --pkcs12 <file> --password-env <VAR>) --trust-anchor <file>… [--crl <file>…] [--community <uri>] [--cancel]',
+    `--udap --base-url <url> --client-uri <uri> --metadata <json|file> ${udapIdentityUsage} --trust-anchor <file>… [--crl <file>…] [--community <uri>] [--cancel]`,
   ],
   positionals: [],
   options,

@@ -101,6 +101,10 @@ export const udapIdentityOptions: readonly OptionSpec[] = [
   },
 ]
 
+/** The UDAP signing identity in a usage line: key and chain, or PKCS#12 with its password. */
+export const udapIdentityUsage =
+  '(--key <file> --cert <file>… | --pkcs12 <file> (--password-env <VAR> | --password-file <file>))'
+
 /** The note every command with secrets shows in `--help`. */
 export const secretsNote =
   'Secrets: passwords and client secrets are read from environment variables or files, never from the command line. stderr (progress, warnings, errors, --verbose detail) never shows a secret or token.'

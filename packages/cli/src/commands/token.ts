@@ -20,6 +20,7 @@ import {
   scopeOption,
   secretsNote,
   udapIdentityOptions,
+  udapIdentityUsage,
   udapOption,
   udapTrustOptions,
 } from './shared-options.js'
@@ -79,7 +80,7 @@ export const tokenCommand: Command = {
   summary: 'get a client-credentials access token (SMART Backend Services or UDAP B2B)',
   synopsis: [
     '--base-url <url> --client-id <id> --key <file> --kid <kid> --scope <scope>…',
-    '--udap --base-url <url> (--client-id <id> | --client-uri <uri>) (--key <file> --cert <file>… | --pkcs12 <file> --password-env <VAR>) --scope <scope>… [--b2b-organization-id <uri> --b2b-purpose-of-use <code>…] --trust-anchor <file>… [--crl <file>…]',
+    `--udap --base-url <url> (--client-id <id> | --client-uri <uri>) ${udapIdentityUsage} --scope <scope>… [--b2b-organization-id <uri> --b2b-purpose-of-use <code>…] --trust-anchor <file>… [--crl <file>…]`,
   ],
   positionals: [],
   options,

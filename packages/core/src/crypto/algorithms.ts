@@ -62,7 +62,8 @@ export function selectSigningAlgorithm(selection: AlgorithmSelection): SigningAl
     const described = key.type === 'EC' ? `EC ${key.namedCurve ?? 'unknown curve'}` : key.type
     throw new CryptoError(
       'unsupported-key',
-      `a ${described} key cannot sign ${profile.toUpperCase()} JWTs; use ${allowed}`,
+      // `described` starts with RSA or EC, both read with a vowel sound: "an".
+      `an ${described} key cannot sign ${profile.toUpperCase()} JWTs; use ${allowed}`,
     )
   }
   const usable = advertisedAlgorithms?.length
