@@ -15,6 +15,7 @@
  */
 
 export { sha256Base64Url } from './crypto/sha256.js'
+export { withTokenErrorHint } from './errors/oauth-error.js'
 export {
   describeMemberNames,
   type FlowErrorClass,

@@ -44,6 +44,7 @@ import type {
 import type { BackendTokenIdentity } from '../tokens/backend-token-identity.js'
 import type { SmartBackendServices } from './backend-token.js'
 import { SmartDiscovery } from './smart-discovery.js'
+import { withUnsentSecretHint } from './unsent-secret-hint.js'
 
 /**
  * The SMART App Launch 2.2.0 implementation behind a `Client`. Internal: built lazily by
@@ -181,15 +182,17 @@ export class SmartProtocol implements ProtocolImplementation {
     const codeVerifier = requireNonBlankString(options.codeVerifier, 'codeVerifier')
     const redirectUri = requireNonBlankString(config.redirectUri, 'redirectUri', false)
     const clientAuthentication = await this.#clientAuthentication(clientId, options)
-    return exchangeAuthorizationCode({
-      ...this.#context.transport(options.signal),
-      tokenEndpoint: await this.#discovery.tokenEndpoint(options.signal),
-      code,
-      codeVerifier,
-      redirectUri,
-      clientAuthentication,
-      now,
-    })
+    return this.#explainingUnsentSecret(clientAuthentication, options, async () =>
+      exchangeAuthorizationCode({
+        ...this.#context.transport(options.signal),
+        tokenEndpoint: await this.#discovery.tokenEndpoint(options.signal),
+        code,
+        codeVerifier,
+        redirectUri,
+        clientAuthentication,
+        now,
+      }),
+    )
   }
 
   async refreshToken(
@@ -203,15 +206,17 @@ export class SmartProtocol implements ProtocolImplementation {
     const refreshToken = requireNonBlankString(options.refreshToken, 'refreshToken')
     const scopes = optionalScopes(options.scopes, 'scopes')
     const clientAuthentication = await this.#clientAuthentication(clientId, options)
-    return refreshAccessToken({
-      ...this.#context.transport(options.signal),
-      tokenEndpoint: await this.#discovery.tokenEndpoint(options.signal),
-      refreshToken,
-      scopes: usableScopes(scopes),
-      clientAuthentication,
-      heldSecrets,
-      now,
-    })
+    return this.#explainingUnsentSecret(clientAuthentication, options, async () =>
+      refreshAccessToken({
+        ...this.#context.transport(options.signal),
+        tokenEndpoint: await this.#discovery.tokenEndpoint(options.signal),
+        refreshToken,
+        scopes: usableScopes(scopes),
+        clientAuthentication,
+        heldSecrets,
+        now,
+      }),
+    )
   }
 
   async requestBackendToken(input: RequestBackendTokenOptions | undefined): Promise<TokenResponse> {
@@ -239,6 +244,25 @@ export class SmartProtocol implements ProtocolImplementation {
   #contextParts() {
     const { config, options } = this.#context
     return { config, logger: options.logger, now: options.now }
+  }
+
+  /**
+   * Runs a token request; a public client's `invalid_client` says when a `clientSecret` was
+   * configured or given but, the client being public, not sent.
+   */
+  async #explainingUnsentSecret(
+    clientAuthentication: ClientAuthentication,
+    overrides: Partial<CredentialOverrides>,
+    request: () => Promise<TokenResponse>,
+  ): Promise<TokenResponse> {
+    try {
+      return await request()
+    } catch (error) {
+      if (clientAuthentication.type !== 'public') throw error
+      const secretGiven =
+        this.#context.config.clientSecret !== undefined || overrides.clientSecret !== undefined
+      throw withUnsentSecretHint(error, secretGiven)
+    }
   }
 
   async #clientAuthentication(
