@@ -8,10 +8,6 @@ import type { ProtocolContext } from './protocol-context.js'
  * smart/unsent-secret-hint.ts).
  */
 
-/** What to do about it; never the secret. */
-export const sendSecretAdvice =
-  "set clientType: 'confidential_symmetric' (Client option, or client.clientType) to send it"
-
 /**
  * Logs a `warn` when a SMART client is made with a `clientSecret` and no client type: it is
  * public, and will never send the secret.
@@ -23,7 +19,7 @@ export const sendSecretAdvice =
 export function warnOfUnsentClientSecret(context: ProtocolContext, givenClientType: unknown): void {
   if (givenClientType == null && context.clientType === 'public' && context.config.clientSecret) {
     context.options.logger.warn(
-      `clientSecret is configured, but the client type is 'public' (the default), which never sends it: ${sendSecretAdvice}`,
+      "clientSecret is set, but a public client (the default type) sends no clientSecret: set clientType: 'confidential_symmetric'",
     )
   }
 }

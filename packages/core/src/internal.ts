@@ -15,7 +15,6 @@
  */
 
 export { sha256Base64Url } from './crypto/sha256.js'
-export { withTokenErrorHint } from './errors/oauth-error.js'
 export {
   describeMemberNames,
   type FlowErrorClass,

@@ -4,11 +4,7 @@ import {
   formEncodingChanges,
   TokenError,
 } from '@fhir-auth/core/essentials'
-import {
-  requireBasicAuthEncoding,
-  requireNonBlankString,
-  withTokenErrorHint,
-} from '@fhir-auth/core/internal'
+import { requireBasicAuthEncoding, requireNonBlankString } from '@fhir-auth/core/internal'
 import type { AuthenticationParts, ClientAuthentication } from './client-authentication.js'
 
 /**
@@ -64,8 +60,14 @@ export function withBasicEncodingHint(
   }
   const current = authentication.basicAuthEncoding ?? 'form-urlencoded'
   const other = current === 'raw' ? 'form-urlencoded' : 'raw'
-  return withTokenErrorHint(
-    error,
-    `The client id or secret has characters that form encoding changes, and servers differ on Basic credentials (${current === 'raw' ? 'sent as they are' : 'sent form-urlencoded, RFC 6749 §2.3.1'}): if the credentials are right, set basicAuthEncoding to '${other}'`,
+  return new TokenError(
+    {
+      status: error.status,
+      error: error.error,
+      errorDescription: error.errorDescription,
+      errorUri: error.errorUri,
+      message: `${error.message}. The client id or secret has characters that form encoding changes, and servers differ on Basic credentials (${current === 'raw' ? 'sent as they are' : 'sent form-urlencoded, RFC 6749 §2.3.1'}): if the credentials are right, set basicAuthEncoding to '${other}'`,
+    },
+    error.cause === undefined ? undefined : { cause: error.cause },
   )
 }

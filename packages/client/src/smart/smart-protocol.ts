@@ -44,7 +44,6 @@ import type {
 import type { BackendTokenIdentity } from '../tokens/backend-token-identity.js'
 import type { SmartBackendServices } from './backend-token.js'
 import { SmartDiscovery } from './smart-discovery.js'
-import { withUnsentSecretHint } from './unsent-secret-hint.js'
 
 /**
  * The SMART App Launch 2.2.0 implementation behind a `Client`. Internal: built lazily by
@@ -68,6 +67,7 @@ export class SmartProtocol implements ProtocolImplementation {
     this.#signingModule().then(({ SmartSigning }) => new SmartSigning(this.#context)),
   )
   readonly #registrationModule = lazyImport(() => import('./registration.js'))
+  readonly #unsentSecretHint = lazyImport(() => import('./unsent-secret-hint.js'))
 
   constructor(context: ProtocolContext) {
     this.#context = context
@@ -258,10 +258,14 @@ export class SmartProtocol implements ProtocolImplementation {
     try {
       return await request()
     } catch (error) {
-      if (clientAuthentication.type !== 'public') throw error
       const secretGiven =
         this.#context.config.clientSecret !== undefined || overrides.clientSecret !== undefined
-      throw withUnsentSecretHint(error, secretGiven)
+      if (clientAuthentication.type !== 'public' || !secretGiven) throw error
+      // Loaded only for this mistake; should the code fail to load, the server's error stands.
+      throw await this.#unsentSecretHint().then(
+        ({ withUnsentSecretHint }) => withUnsentSecretHint(error),
+        () => error,
+      )
     }
   }
 

@@ -1,22 +1,25 @@
 import { TokenError } from '@fhir-auth/core/essentials'
-import { withTokenErrorHint } from '@fhir-auth/core/internal'
-import { sendSecretAdvice } from '../unsent-client-secret.js'
 
 /**
- * A token failure of a public client that holds a secret: an `invalid_client` (which reads
- * exactly like a wrong secret) says that the secret was not sent and how to send it; anything
- * else is returned as it is. The secret itself is never named.
+ * A token failure of a public client that holds a secret (configured or given to the call): an
+ * `invalid_client`, which reads exactly like a wrong secret, says that the secret was not sent
+ * and how to send it — the same error otherwise (status, OAuth members, `cause`), as smart's
+ * Basic-encoding hint does for symmetric clients. Anything else is returned as it is. The secret
+ * itself is never named.
  *
- * @param secretGiven whether a `clientSecret` was configured or given to the call.
  * @see https://hl7.org/fhir/smart-app-launch/STU2.2/client-confidential-symmetric.html
  * @internal
  */
-export function withUnsentSecretHint(error: unknown, secretGiven: boolean): unknown {
-  if (!secretGiven || !TokenError.isInstance(error) || error.error !== 'invalid_client') {
-    return error
-  }
-  return withTokenErrorHint(
-    error,
-    `This client is public, so its clientSecret was not sent: ${sendSecretAdvice}`,
+export function withUnsentSecretHint(error: unknown): unknown {
+  if (!TokenError.isInstance(error) || error.error !== 'invalid_client') return error
+  return new TokenError(
+    {
+      status: error.status,
+      error: error.error,
+      errorDescription: error.errorDescription,
+      errorUri: error.errorUri,
+      message: `${error.message}. A public client (the default type) sends no clientSecret: set clientType: 'confidential_symmetric'`,
+    },
+    error.cause === undefined ? undefined : { cause: error.cause },
   )
 }

@@ -42,27 +42,6 @@ export class TokenError extends OAuthFlowError {
 }
 
 /**
- * The same token failure with a hint appended to its message; status, OAuth members and
- * `cause` are kept. For failures whose likely cause the client knows and the server cannot
- * say — a secret the client did not send, Basic credentials it encoded one way.
- *
- * @param hint a sentence naming no secret.
- * @internal
- */
-export function withTokenErrorHint(error: TokenError, hint: string): TokenError {
-  return new TokenError(
-    {
-      status: error.status,
-      error: error.error,
-      errorDescription: error.errorDescription,
-      errorUri: error.errorUri,
-      message: `${error.message}. ${hint}`,
-    },
-    error.cause === undefined ? undefined : { cause: error.cause },
-  )
-}
-
-/**
  * A client registration, modification or cancellation failed: an RFC 7591 / UDAP error
  * response, an unusable success response, or a transport failure or timeout.
  *
