@@ -19,7 +19,7 @@ import type { ProtocolContext } from './protocol-context.js'
 export function warnOfUnsentClientSecret(context: ProtocolContext, givenClientType: unknown): void {
   if (givenClientType == null && context.clientType === 'public' && context.config.clientSecret) {
     context.options.logger.warn(
-      "clientSecret is set, but a public client (the default type) sends no clientSecret: set clientType: 'confidential_symmetric'",
+      "clientSecret is set, but the client type is 'public' (the default), which never sends it: set clientType: 'confidential_symmetric' to use it",
     )
   }
 }

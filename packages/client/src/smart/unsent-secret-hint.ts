@@ -18,7 +18,7 @@ export function withUnsentSecretHint(error: unknown): unknown {
       error: error.error,
       errorDescription: error.errorDescription,
       errorUri: error.errorUri,
-      message: `${error.message}. A public client (the default type) sends no clientSecret: set clientType: 'confidential_symmetric'`,
+      message: `${error.message}. The clientSecret was not sent: the client type is 'public' (the default), which never sends it; set clientType: 'confidential_symmetric' to use it`,
     },
     error.cause === undefined ? undefined : { cause: error.cause },
   )

@@ -57,11 +57,12 @@ const longestPollMs = 200
  * valid for `minValiditySeconds` more. Otherwise callers in this process share one acquisition:
  * it tries to win a lock key with `setIfAbsent` (time to live = the request timeout); the winner
  * reads once more, requests the token, writes it with a time to live ending at its expiry, then
- * frees the lock before its caller's call returns; the others poll the store (10 ms doubling to 200 ms) for the token, try the
- * lock again when it is gone, and after twice the request timeout request on their own. A store
- * that fails is left alone for a while ({@link GuardedStore}): callers request directly, and the
- * last token this process got stands in for the store meanwhile. Store failures never reach
- * the caller; token request errors do (typed, as `requestBackendToken` throws them).
+ * frees the lock before its caller's call returns; the others poll the store (10 ms doubling to
+ * 200 ms) for the token, try the lock again when it is gone, and after twice the request timeout
+ * request on their own. A store that fails is left alone for a while ({@link GuardedStore}):
+ * callers request directly, and the last token this process got stands in for the store
+ * meanwhile. Store failures never reach the caller; token request errors do (typed, as
+ * `requestBackendToken` throws them).
  * Without a store, the token lives in this entry: the process's callers share one acquisition
  * and need no lock.
  *
