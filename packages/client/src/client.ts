@@ -50,6 +50,7 @@ import { BackendTokenRegistry } from './tokens/backend-token-registry.js'
 import type { BackendTokens } from './tokens/backend-tokens.js'
 import { trustInputsOf } from './trust-inputs.js'
 import type { UdapMetadata } from './udap/udap-protocol.js'
+import { warnOfUnsentClientSecret } from './unsent-client-secret.js'
 
 /** Makes a protocol's implementation: at once, or once its code has loaded. */
 type ImplementationFactory = (
@@ -133,6 +134,7 @@ export class Client {
     const flow = checkFlow(protocol, raw.flow)
     this.#protocol = protocol
     this.#context = new ProtocolContext(this.#config, resolveClientOptions(raw), clientType, flow)
+    warnOfUnsentClientSecret(this.#context, raw.clientType)
     this.#make = implementations[protocol]
     const implementation = () => this.#call((made) => Promise.resolve(made))
     const context = this.#context

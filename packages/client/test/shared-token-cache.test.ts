@@ -117,6 +117,60 @@ describe('SharedTokenCache in one process', () => {
   )
 })
 
+describe('SharedTokenCache: the lock holder frees its lock before its caller resumes', () => {
+  /** A memory store whose `delete` of the lock key does what `deleteLock` says. */
+  function storeWithLockDelete(deleteLock: (inner: KeyValueStore) => Promise<void>) {
+    const inner = memoryStore()
+    const store: KeyValueStore = {
+      get: (key) => inner.get(key),
+      set: (key, value, ttl) => inner.set(key, value, ttl),
+      setIfAbsent: (key, value, ttl) => inner.setIfAbsent(key, value, ttl),
+      delete: (key) => (key === lockKey ? deleteLock(inner) : inner.delete(key)),
+    }
+    return { inner, store }
+  }
+
+  it('when token() resolves, the lock key is gone (a slow delete is waited for)', async () => {
+    const { inner, store } = storeWithLockDelete(async (memory) => {
+      await new Promise((resolve) => setTimeout(resolve, 30))
+      await memory.delete(lockKey)
+    })
+    const logger = recordingLogger()
+    const token = await cache(store, tokenServer(), manualClock(), { logger }).token(60)
+    expect(token.accessToken).toBe('token-1')
+    expect(await inner.get(lockKey)).toBeUndefined()
+    expect(await inner.get(tokenKey)).toEqual(expect.any(String))
+    expect(logger.warnings).toEqual([])
+  })
+
+  const failingReleases: ReadonlyArray<readonly [string, () => Promise<void>, RegExp]> = [
+    [
+      'rejects',
+      () => Promise.reject(new Error('closed, value secret-lock-owner')),
+      /failed delete/,
+    ],
+    ['hangs', () => new Promise<void>(() => {}), /did not answer delete in time/],
+  ]
+  it.for(failingReleases)(
+    'a release that %s does not fail the call: it is waited for within the store limit and warned about',
+    async ([, deleteLock, warning]) => {
+      const { store } = storeWithLockDelete(deleteLock)
+      const logger = recordingLogger()
+      const started = Date.now()
+      const token = await cache(store, tokenServer(), manualClock(), {
+        storeLimitMs: 50,
+        logger,
+      }).token(60)
+      expect(token.accessToken).toBe('token-1')
+      expect(Date.now() - started).toBeLessThan(1_000)
+      // Already warned when the call returns: the release was part of it.
+      expect(logger.warnings).toHaveLength(1)
+      expect(logger.warnings[0]).toMatch(warning)
+      expect(logger.warnings[0]).not.toContain('secret-lock-owner')
+    },
+  )
+})
+
 describe('SharedTokenCache across processes sharing a store', () => {
   it('8 caches on one store, 50 concurrent calls each: one request; one more after expiry', async () => {
     const store = memoryStore()

@@ -30,7 +30,13 @@ export * from './private-keys.js'
 export * from './verification.js'
 export { type AlgorithmIdentifier, readAlgorithmIdentifier } from './x509/algorithm-identifier.js'
 export { type ParsedCertificate, parseCertificate } from './x509/certificate.js'
-export { certificateDer, crlDer } from './x509/certificate-der.js'
+export {
+  certificateDer,
+  crlDer,
+  splitCertificateInput,
+  splitCertificateInputs,
+  splitCrlInputs,
+} from './x509/certificate-der.js'
 export {
   type ChainValidationInput,
   type OwnChainValidationInput,

@@ -1,6 +1,7 @@
 import {
   type ParsedCertificate,
   parseCertificate,
+  splitCertificateInput,
   validateOwnCertificateChain,
 } from '@fhir-auth/core/backend'
 import {
@@ -24,7 +25,10 @@ export interface PrepareUdapSignerOptions {
   readonly crypto: CryptoBackend
   /** The private key of the leaf certificate (PEM, JWK, CryptoKey, KeyObject or a JwsSigner). */
   readonly privateKey: PrivateKeyInput | undefined
-  /** The client certificate chain, leaf first, each certificate followed by its issuer. */
+  /**
+   * The client certificate chain, leaf first, each certificate followed by its issuer. A PEM
+   * entry may hold several certificates (a chain file): they are read in order.
+   */
   readonly certificateChain: readonly CertificateInput[] | undefined
   /** The client URI: `iss` of software statements; must be a URI SAN of the leaf. */
   readonly clientUri: string
@@ -154,14 +158,20 @@ function checkAdvertisedAlgorithms(value: unknown): readonly string[] {
   })
 }
 
+/**
+ * Parses the chain entry by entry; a PEM entry holding several certificates (a chain file,
+ * leaf first) gives all of them, in order.
+ */
 async function parseChain(
   crypto: CryptoBackend,
   chain: readonly CertificateInput[],
 ): Promise<CertificateInfo[]> {
   const certificates: CertificateInfo[] = []
-  for (const [index, certificate] of chain.entries()) {
+  for (const [index, entry] of chain.entries()) {
     try {
-      certificates.push(await crypto.parseCertificate(certificate))
+      for (const certificate of splitCertificateInput(entry)) {
+        certificates.push(await crypto.parseCertificate(certificate as CertificateInput))
+      }
     } catch (error) {
       if (!(CryptoError.isInstance(error) || ConfigurationError.isInstance(error))) throw error
       throw new ConfigurationError(

@@ -1,3 +1,4 @@
+import { splitCertificateInput } from '@fhir-auth/core/backend'
 import {
   type CertificateInfo,
   type CertificateInput,
@@ -18,7 +19,10 @@ import { describeKind } from '@fhir-auth/core/internal'
  * @see https://hl7.org/fhir/us/udap-security/STU2/discovery.html#signed-metadata-elements
  */
 export interface UdapTrustInputs {
-  /** Trust anchor certificates (PEM, DER or the backend's objects); at least one. */
+  /**
+   * Trust anchor certificates (PEM, DER or the backend's objects); at least one. A PEM entry
+   * may hold several anchors: every one is trusted.
+   */
   readonly trustedAnchors: readonly CertificateInput[]
   /** CRLs (PEM or DER) for the CAs in the server's chain; may be empty only for a bare anchor. */
   readonly crls: readonly CrlInput[]
@@ -75,7 +79,7 @@ export function checkUdapTrustInputs(inputs: Partial<UdapTrustInputs>): UdapTrus
  * then every anchor parsed by the backend. A malformed anchor is the caller's configuration
  * mistake and is reported as such, not as an untrusted server.
  *
- * @returns the parsed anchors (in input order).
+ * @returns the parsed anchors (in input order; every certificate of a PEM bundle).
  * @throws ConfigurationError `trustedAnchors` or `crls`, with the backend's `CryptoError` as
  *   `cause` for an anchor that does not parse.
  * @internal
@@ -86,9 +90,12 @@ export async function checkTrustInputs(
 ): Promise<readonly CertificateInfo[]> {
   const { trustedAnchors } = checkUdapTrustInputs(inputs)
   const anchors: CertificateInfo[] = []
-  for (const [index, anchor] of trustedAnchors.entries()) {
+  for (const [index, entry] of trustedAnchors.entries()) {
     try {
-      anchors.push(await crypto.parseCertificate(anchor))
+      // A PEM entry may be a bundle of anchors: every one of them is trusted.
+      for (const anchor of splitCertificateInput(entry)) {
+        anchors.push(await crypto.parseCertificate(anchor as CertificateInput))
+      }
     } catch (error) {
       if (!(CryptoError.isInstance(error) || ConfigurationError.isInstance(error))) throw error
       throw new ConfigurationError(

@@ -54,6 +54,42 @@ export function describeCertificateChains(context: ContractContext): void {
       expect(result.leaf.serialNumber).toBe(leaf.serialNumber)
     })
 
+    it('reads every block of a PEM entry, in order: a chain file, an anchor bundle, a CRL bundle', async () => {
+      const leaf = keyLeaves.rsa
+      // The anchor the chain needs comes last in its bundle, after one that signs nothing here.
+      const anchorBundle = [
+        testPki.authorities['untrusted-root'].pem,
+        ...leaf.trustAnchors.map((anchor) => anchor.pem),
+      ].join('')
+      const result = await context.backend().verifyCertificateChain({
+        chain: [leaf.chainPem],
+        trustAnchors: [anchorBundle],
+        crls: [leaf.crls.map((crl) => crl.pem).join('')],
+        at: testPkiReferenceTime,
+      })
+      expect(result.path.map((certificate) => certificate.subject)).toEqual([
+        leaf.subject,
+        testPki.authorities['rsa-intermediate'].subject,
+        testPki.authorities['rsa-root'].subject,
+      ])
+    })
+
+    it('refuses a PEM chain entry whose second block is malformed with CryptoError invalid-certificate', async () => {
+      const leaf = keyLeaves.rsa
+      await cryptoRejection(
+        () =>
+          context.backend().verifyCertificateChain({
+            chain: [
+              `${leaf.certificatePem}-----BEGIN CERTIFICATE-----\nAQ*D\n-----END CERTIFICATE-----\n`,
+            ],
+            trustAnchors: leaf.trustAnchorsDer,
+            crls: leaf.crlsDer,
+            at: testPkiReferenceTime,
+          }),
+        'invalid-certificate',
+      )
+    })
+
     it('still validates the valid chains at the current time', async () => {
       for (const leaf of [keyLeaves.rsa, keyLeaves.p256]) {
         const verdict = await chainVerdict(() =>

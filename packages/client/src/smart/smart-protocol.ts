@@ -67,6 +67,7 @@ export class SmartProtocol implements ProtocolImplementation {
     this.#signingModule().then(({ SmartSigning }) => new SmartSigning(this.#context)),
   )
   readonly #registrationModule = lazyImport(() => import('./registration.js'))
+  readonly #unsentSecretHint = lazyImport(() => import('./unsent-secret-hint.js'))
 
   constructor(context: ProtocolContext) {
     this.#context = context
@@ -181,15 +182,17 @@ export class SmartProtocol implements ProtocolImplementation {
     const codeVerifier = requireNonBlankString(options.codeVerifier, 'codeVerifier')
     const redirectUri = requireNonBlankString(config.redirectUri, 'redirectUri', false)
     const clientAuthentication = await this.#clientAuthentication(clientId, options)
-    return exchangeAuthorizationCode({
-      ...this.#context.transport(options.signal),
-      tokenEndpoint: await this.#discovery.tokenEndpoint(options.signal),
-      code,
-      codeVerifier,
-      redirectUri,
-      clientAuthentication,
-      now,
-    })
+    return this.#explainingUnsentSecret(clientAuthentication, options, async () =>
+      exchangeAuthorizationCode({
+        ...this.#context.transport(options.signal),
+        tokenEndpoint: await this.#discovery.tokenEndpoint(options.signal),
+        code,
+        codeVerifier,
+        redirectUri,
+        clientAuthentication,
+        now,
+      }),
+    )
   }
 
   async refreshToken(
@@ -203,15 +206,17 @@ export class SmartProtocol implements ProtocolImplementation {
     const refreshToken = requireNonBlankString(options.refreshToken, 'refreshToken')
     const scopes = optionalScopes(options.scopes, 'scopes')
     const clientAuthentication = await this.#clientAuthentication(clientId, options)
-    return refreshAccessToken({
-      ...this.#context.transport(options.signal),
-      tokenEndpoint: await this.#discovery.tokenEndpoint(options.signal),
-      refreshToken,
-      scopes: usableScopes(scopes),
-      clientAuthentication,
-      heldSecrets,
-      now,
-    })
+    return this.#explainingUnsentSecret(clientAuthentication, options, async () =>
+      refreshAccessToken({
+        ...this.#context.transport(options.signal),
+        tokenEndpoint: await this.#discovery.tokenEndpoint(options.signal),
+        refreshToken,
+        scopes: usableScopes(scopes),
+        clientAuthentication,
+        heldSecrets,
+        now,
+      }),
+    )
   }
 
   async requestBackendToken(input: RequestBackendTokenOptions | undefined): Promise<TokenResponse> {
@@ -239,6 +244,29 @@ export class SmartProtocol implements ProtocolImplementation {
   #contextParts() {
     const { config, options } = this.#context
     return { config, logger: options.logger, now: options.now }
+  }
+
+  /**
+   * Runs a token request; a public client's `invalid_client` says when a `clientSecret` was
+   * configured or given but, the client being public, not sent.
+   */
+  async #explainingUnsentSecret(
+    clientAuthentication: ClientAuthentication,
+    overrides: Partial<CredentialOverrides>,
+    request: () => Promise<TokenResponse>,
+  ): Promise<TokenResponse> {
+    try {
+      return await request()
+    } catch (error) {
+      const secretGiven =
+        this.#context.config.clientSecret !== undefined || overrides.clientSecret !== undefined
+      if (clientAuthentication.type !== 'public' || !secretGiven) throw error
+      // Loaded only for this mistake; should the code fail to load, the server's error stands.
+      throw await this.#unsentSecretHint().then(
+        ({ withUnsentSecretHint }) => withUnsentSecretHint(error),
+        () => error,
+      )
+    }
   }
 
   async #clientAuthentication(

@@ -57,11 +57,12 @@ const longestPollMs = 200
  * valid for `minValiditySeconds` more. Otherwise callers in this process share one acquisition:
  * it tries to win a lock key with `setIfAbsent` (time to live = the request timeout); the winner
  * reads once more, requests the token, writes it with a time to live ending at its expiry, then
- * frees the lock; the others poll the store (10 ms doubling to 200 ms) for the token, try the
- * lock again when it is gone, and after twice the request timeout request on their own. A store
- * that fails is left alone for a while ({@link GuardedStore}): callers request directly, and the
- * last token this process got stands in for the store meanwhile. Store failures never reach
- * the caller; token request errors do (typed, as `requestBackendToken` throws them).
+ * frees the lock before its caller's call returns; the others poll the store (10 ms doubling to
+ * 200 ms) for the token, try the lock again when it is gone, and after twice the request timeout
+ * request on their own. A store that fails is left alone for a while ({@link GuardedStore}):
+ * callers request directly, and the last token this process got stands in for the store
+ * meanwhile. Store failures never reach the caller; token request errors do (typed, as
+ * `requestBackendToken` throws them).
  * Without a store, the token lives in this entry: the process's callers share one acquisition
  * and need no lock.
  *
@@ -159,12 +160,16 @@ export class SharedTokenCache {
       if (this.#isFresh(stored, minValiditySeconds)) return stored
       return await this.#requestToken(stored !== storeFailed)
     } finally {
-      // Off the caller's path: the token is written; freeing the lock early only spares the
-      // others a wait, and the lock's time to live frees it anyway.
-      void this.#releaseLock(owner)
+      // Awaited, so the caller's operation ends with the lock freed: an app that closes its store
+      // right after its last call leaves no lock behind and no failed delete in its logs. Bounded
+      // and never failing: at most two store operations, each within the store's time limit, and
+      // a store failure is the GuardedStore's warning, not an error (the lock's time to live
+      // frees it then).
+      await this.#releaseLock(owner)
     }
   }
 
+  /** Frees the lock when it is still this holder's (it may have expired and been taken since). */
   async #releaseLock(owner: string): Promise<void> {
     const holder = await this.#store?.get(this.#lockKey)
     if (holder === owner) await this.#store?.delete(this.#lockKey)

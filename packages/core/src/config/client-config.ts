@@ -27,7 +27,10 @@ export interface ClientConfigInput {
   readonly clientSecret?: string | null | undefined
   /** For asymmetric clients, backend services and UDAP signing. */
   readonly privateKey?: PrivateKeyInput | null | undefined
-  /** UDAP: leaf-first certificate chain (PEM, DER or the backend's certificate objects). */
+  /**
+   * UDAP: leaf-first certificate chain (PEM, DER or the backend's certificate objects). One PEM
+   * string may hold several certificates (a chain file): every block is read, in order.
+   */
   readonly certificateChain?: readonly CertificateInput[] | null | undefined
   /** Key id matching the registered public key (SMART assertions). */
   readonly kid?: string | null | undefined

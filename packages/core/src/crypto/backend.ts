@@ -60,7 +60,10 @@ export interface CertificateInfo {
 
 /** Input of {@link CryptoBackend.verifyCertificateChain}. Time and trust are always explicit. */
 export interface VerifyCertificateChainParams {
-  /** Leaf first, then its issuer, and so on (the `x5c` order). */
+  /**
+   * Leaf first, then its issuer, and so on (the `x5c` order). A PEM entry may hold several
+   * certificates: every block is read, in order (as in all three lists).
+   */
   readonly chain: readonly CertificateInput[]
   readonly trustAnchors: readonly CertificateInput[]
   /** CRLs; every CA in the path below the anchor must have a current one (fail closed). */

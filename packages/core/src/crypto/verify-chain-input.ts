@@ -2,6 +2,7 @@ import { readOptions } from '../checks/options-object.js'
 import { wrongType } from '../checks/wrong-type.js'
 import { ConfigurationError, describeValue } from '../errors/configuration-error.js'
 import type { ParsedCertificate } from '../x509/certificate.js'
+import { splitCertificateInputs, splitCrlInputs } from '../x509/certificate-der.js'
 import { type SignatureVerifier, validateCertificateChain } from '../x509/chain.js'
 import type { ParsedCrl } from '../x509/crl.js'
 import type { VerifiedCertificateChain, VerifyCertificateChainParams } from './backend.js'
@@ -18,9 +19,10 @@ export interface CertificateChainServices {
 
 /**
  * `CryptoBackend.verifyCertificateChain` for any backend: checks the parameters a JavaScript
- * caller passed, parses the inputs with the backend's (cached) parsers, and applies core's one
- * path policy with the backend's signature check, so every backend gives the same verdict —
- * and the same error — for the same input.
+ * caller passed, parses the inputs with the backend's (cached) parsers — every block of a PEM
+ * entry, in order, so one PEM text may hold a whole chain, several anchors or several CRLs — and
+ * applies core's one path policy with the backend's signature check, so every backend gives the
+ * same verdict — and the same error — for the same input.
  *
  * @throws ConfigurationError on `params`, `chain`, `trustAnchors`, `crls` or `at` for a value of
  *   the wrong type (a caller's mistake, not a verdict on a chain).
@@ -50,9 +52,13 @@ export async function verifyCertificateChainWith(
   }
   return validateCertificateChain(
     {
-      chain: chain.map((certificate) => services.parseCertificate(certificate)),
-      trustAnchors: trustAnchors.map((anchor) => services.parseCertificate(anchor)),
-      crls: crls.map((crl) => services.parseCrl(crl)),
+      chain: splitCertificateInputs(chain).map((certificate) =>
+        services.parseCertificate(certificate),
+      ),
+      trustAnchors: splitCertificateInputs(trustAnchors).map((anchor) =>
+        services.parseCertificate(anchor),
+      ),
+      crls: splitCrlInputs(crls).map((crl) => services.parseCrl(crl)),
       at,
     },
     services.verifySignature,

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest'
 import { CryptoError } from '../../src/errors/crypto-error.js'
-import { certificateDer, crlDer } from '../../src/x509/certificate-der.js'
+import {
+  certificateDer,
+  crlDer,
+  splitCertificateInput,
+  splitCertificateInputs,
+  splitCrlInputs,
+} from '../../src/x509/certificate-der.js'
 import { decodePemBlocks, encodePem } from '../../src/x509/pem.js'
 
 const der = Uint8Array.from({ length: 100 }, (_, index) => index)
@@ -97,5 +103,51 @@ describe('certificateDer and crlDer', () => {
     expect(reasonOf(() => certificateDer(42 as unknown as string))).toBe('invalid-certificate')
     expect(reasonOf(() => crlDer(encodePem(Uint8Array.of(1), 'CERTIFICATE')))).toBe('invalid-crl')
     expect(reasonOf(() => crlDer({} as unknown as string))).toBe('invalid-crl')
+  })
+})
+
+describe('splitCertificateInputs and splitCrlInputs', () => {
+  const bytesOf = (values: readonly unknown[]) =>
+    values.map((value) => (value instanceof Uint8Array ? [...value] : value))
+  const certificate = (byte: number) => encodePem(Uint8Array.of(0x30, 0x01, byte), 'CERTIFICATE')
+
+  it('reads every CERTIFICATE block of a PEM entry, in order, between the other entries', () => {
+    const bundle = `leaf\n${certificate(1)}issuer\n${certificate(2)}${certificate(3)}`
+    const native = { nativeCertificate: true }
+    expect(
+      bytesOf(splitCertificateInputs([bundle, Uint8Array.of(0x30, 0x00), native, certificate(4)])),
+    ).toEqual([[0x30, 1, 1], [0x30, 1, 2], [0x30, 1, 3], [0x30, 0x00], native, [0x30, 1, 4]])
+    expect(
+      bytesOf(splitCertificateInput(new TextEncoder().encode(bundle.slice('leaf\n'.length)))),
+    ).toEqual([
+      [0x30, 1, 1],
+      [0x30, 1, 2],
+      [0x30, 1, 3],
+    ])
+  })
+
+  it('reads every X509 CRL block of a PEM entry, in order', () => {
+    const crls = `${encodePem(Uint8Array.of(7), 'X509 CRL')}${encodePem(Uint8Array.of(8), 'X509 CRL')}`
+    expect(bytesOf(splitCrlInputs([crls, Uint8Array.of(9)]))).toEqual([[7], [8], [9]])
+  })
+
+  it.each([
+    ['text without a block', 'no certificate here'],
+    [
+      'a malformed second block',
+      `${certificate(1)}-----BEGIN CERTIFICATE-----\nAQ*D\n-----END CERTIFICATE-----\n`,
+    ],
+    ['a second block without its END line', `${certificate(1)}-----BEGIN CERTIFICATE-----\nAQID\n`],
+    ['empty bytes', new Uint8Array()],
+  ])('refuses %s with CryptoError invalid-certificate', (_title, input) => {
+    expect(() => splitCertificateInputs([input])).toThrow(
+      expect.objectContaining({ name: 'CryptoError', reason: 'invalid-certificate' }),
+    )
+  })
+
+  it('refuses a CRL entry without a CRL block with CryptoError invalid-crl', () => {
+    expect(() => splitCrlInputs([certificate(1)])).toThrow(
+      expect.objectContaining({ name: 'CryptoError', reason: 'invalid-crl' }),
+    )
   })
 })
