@@ -194,6 +194,21 @@ describe('the program each guide opens with runs against the sandbox', () => {
     )
   }, 90_000)
 
+  it('udap: trusted discovery, a signed registration, a B2B token', async () => {
+    const { udap } = sandboxes.description
+    const stdout = await run('udap.ts', {
+      FHIR_BASE_URL: udap.baseUrl,
+      TRUST_ANCHOR_FILE: udap.trustAnchorFile,
+      CRL_FILES: udap.crlFiles.join(','),
+      CLIENT_URI: udap.client.clientUri,
+      PRIVATE_KEY_FILE: udap.client.keyFile,
+      CERTIFICATE_CHAIN_FILE: udap.client.certificateChainFile,
+    })
+    expect(stdout).toContain(`trusted ${udap.baseUrl}`)
+    expect(stdout).toMatch(/^registered \S+$/m)
+    expect(stdout).toContain('granted system/*.rs for')
+  }, 60_000)
+
   it('ehr-launch: the EHR launch URL the sandbox prints ends on the patient page', async () => {
     const { smart } = sandboxes.description
     const port = await freePort()
