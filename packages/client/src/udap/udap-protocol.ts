@@ -248,7 +248,8 @@ export class UdapProtocol implements ProtocolImplementation {
    * metadata that advertises `authorization_response_iss_parameter_supported` (signed, else
    * unsigned) makes it required. That metadata is the one the trust inputs given validate, else
    * the one this client validated last (even expired: it can only make the check stricter, and
-   * the code exchange refuses to reuse it).
+   * the code exchange refuses to reuse it). As before the code exchange this answers, the
+   * client's own chain is checked before discovery: a bad one sends nothing at all.
    *
    * @see https://www.rfc-editor.org/rfc/rfc9207#section-2.4 RFC 9207 §2.4
    */
@@ -256,9 +257,11 @@ export class UdapProtocol implements ProtocolImplementation {
     signal?: AbortSignal,
     trust?: Partial<UdapTrustOptions>,
   ): Promise<AuthorizationIssuer> {
-    const metadata = hasTrustInputs(trust)
-      ? await this.#discovery.metadata(trust, signal)
-      : this.#discovery.latest
+    let metadata = this.#discovery.latest
+    if (hasTrustInputs(trust)) {
+      await this.#signing.check(this.#context.registration?.clientUri)
+      metadata = await this.#discovery.metadata(trust, signal)
+    }
     return {
       issuer: this.#context.config.issuer,
       issRequired: metadata?.authorizationResponseIssParameterSupported === true,
