@@ -66,16 +66,10 @@ export class BackendTokenRegistry {
         }
       }
     }
-    // UDAP: the handle keeps the trust inputs it was made with, and validates the server's
-    // metadata again with them by itself once what it validated expires — perhaps long after
-    // the app reused its arrays (or bytes) for something else.
+    // So are the UDAP trust inputs: the handle validates the server's metadata again with them
+    // by itself once what it validated expires, perhaps long after the app reused its arrays.
     for (const name of ['trustedAnchors', 'crls']) {
-      const value = request[name]
-      if (Array.isArray(value)) {
-        request[name] = value.map((entry: unknown) =>
-          entry instanceof Uint8Array ? entry.slice() : entry,
-        )
-      }
+      if (Array.isArray(request[name])) request[name] = request[name].slice()
     }
     return new BackendTokens({
       baseUrl: this.#context.config.baseUrl,
