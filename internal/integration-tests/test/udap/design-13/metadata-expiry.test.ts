@@ -10,7 +10,12 @@ import { ConfigurationError, DiscoveryError } from '@fhir-auth/client'
 import { startUdapSandbox, type UdapSandbox } from '@fhir-auth/sandbox'
 import { createCertificateAuthority, type IssuedCertificate } from '@fhir-auth/test-pki/issuer'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { rejectionOf } from '../design-10/support/context.js'
+import {
+  callbackFor,
+  codeMetadata,
+  redirectUri,
+  rejectionOf,
+} from '../design-10/support/context.js'
 import { countsOf } from '../support/sandbox-requests.js'
 import {
   clientCredentialsRegistration,
@@ -48,7 +53,11 @@ beforeAll(async () => {
     thisUpdate: new Date(start - hourMs),
     nextUpdate: new Date(start + dayMs),
   })
-  hourly = await startUdapSandbox({ now, requiredAuthorizationExtensions: [] })
+  hourly = await startUdapSandbox({
+    now,
+    requiredAuthorizationExtensions: [],
+    grantTypes: ['client_credentials', 'authorization_code', 'refresh_token'],
+  })
   yearly = await startUdapSandbox({
     now,
     requiredAuthorizationExtensions: [],
@@ -136,6 +145,37 @@ describe('metadata validated earlier, reused without trust inputs', () => {
     offsetMs = notAfter.getTime() - Date.now() + hourMs
     expect(now().getTime()).toBeLessThan(Number(claims.exp) * 1000)
     await expectRevalidationRequired(yearly, client.requestBackendToken())
+  })
+})
+
+describe('the authorization code without trust inputs', () => {
+  it('authorizationUrl, the code exchange and refreshToken reuse the metadata until exp, then need the trust inputs', async () => {
+    const codeClientUri = 'https://app.example.test/design-13-expiry-code'
+    const certificate = await hourly.certificateAuthority.issue({
+      commonName: 'design 13 expiry, code flow',
+      sanUris: [codeClientUri],
+      keyType: 'p256',
+    })
+    const scopes = ['user/*.rs', 'offline_access']
+    const client = createUdapClient(
+      hourly,
+      identityOf(certificate),
+      { now },
+      { redirectUri, scopes },
+    )
+    await client.registerClient(codeMetadata(scopes.join(' ')), {
+      clientUri: codeClientUri,
+      ...trustOf(hourly),
+    })
+    const request = await client.authorizationUrl()
+    const code = String(new URL(await callbackFor(hourly, request)).searchParams.get('code'))
+    const tokens = await client.requestAccessToken({ code, codeVerifier: request.codeVerifier })
+    const refreshToken = String(tokens.refresh_token)
+    offsetMs = hourMs + 1000
+    await expectRevalidationRequired(hourly, client.authorizationUrl())
+    await expectRevalidationRequired(hourly, client.refreshToken({ refreshToken }))
+    const refreshed = await client.refreshToken({ refreshToken, ...trustOf(hourly) })
+    expect(typeof refreshed.access_token).toBe('string')
   })
 })
 
