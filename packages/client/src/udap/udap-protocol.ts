@@ -47,8 +47,9 @@ const smartCredentials = ['clientSecret', 'privateKey', 'kid'] as const
  * State it keeps for its client: validated metadata per community and trust inputs, its checked
  * signing identity, and (in the context) the `client_id` and client URI of a registration made
  * through it, which later authentication tokens and authorization requests use in place of the
- * configured `clientId` (IG STU2: after a new `client_id`, only the new one). The flows of DESIGN §10: client credentials (`b2b` only) and the
- * authorization code (every flow), both authenticated by UDAP authentication tokens.
+ * configured `clientId` (IG STU2: after a new `client_id`, only the new one). The flows of DESIGN
+ * §10: client credentials (`b2b` only) and the authorization code (every flow), both
+ * authenticated by UDAP authentication tokens.
  *
  * @internal
  */
@@ -248,8 +249,8 @@ export class UdapProtocol implements ProtocolImplementation {
    * metadata that advertises `authorization_response_iss_parameter_supported` (signed, else
    * unsigned) makes it required. That metadata is the one the trust inputs given validate, else
    * the one this client validated last (even expired: it can only make the check stricter, and
-   * the code exchange refuses to reuse it). As before the code exchange this answers, the
-   * client's own chain is checked before discovery: a bad one sends nothing at all.
+   * the code exchange refuses to reuse it). The client's own chain is checked before that
+   * discovery, as before every signed request: a bad one sends nothing at all.
    *
    * @see https://www.rfc-editor.org/rfc/rfc9207#section-2.4 RFC 9207 §2.4
    */
