@@ -68,7 +68,7 @@ async function brokenRules(
   if (claims.sub !== claims.iss) broken.push('sub')
   if (typeof claims.iat !== 'number' || claims.iat > now + 5) broken.push('iat')
   if (typeof claims.exp !== 'number' || claims.exp <= now) broken.push('exp-future')
-  if (Number(claims.exp) - Number(claims.iat) > 365 * 86_400) broken.push('lifetime')
+  if (Number(claims.exp) - Number(claims.iat) > 366 * 86_400) broken.push('lifetime')
   if (typeof claims.jti !== 'string' || claims.jti === '') broken.push('jti')
   const endpoints = [document.token_endpoint, document.registration_endpoint]
   if (!endpoints.every(isHttpsOrLoopback)) broken.push('https-endpoints')
@@ -305,7 +305,7 @@ describe('UDAP sandbox hostile discovery variants', () => {
     ).toBeGreaterThan(Date.now())
 
     const far = await decoded('exp-beyond-one-year')
-    expect(Number(far.claims.exp) - Number(far.claims.iat)).toBeGreaterThan(365 * 86_400)
+    expect(Number(far.claims.exp) - Number(far.claims.iat)).toBe(366 * 86_400 + 1)
     expect((await decoded('missing-jti')).claims).not.toHaveProperty('jti')
     const sub = await decoded('sub-differs')
     expect(sub.claims.iss).toBe(base)

@@ -176,6 +176,17 @@ export class Client {
   }
 
   /**
+   * The `client_id` in use: the configured `clientId`, or — on UDAP, once this client has
+   * registered — the one its last registration or modification answered with (IG STU2: the
+   * client SHALL use only the new one).
+   *
+   * @see https://hl7.org/fhir/us/udap-security/STU2/registration.html#modifying-and-cancelling-registrations
+   */
+  get clientId(): string | undefined {
+    return this.#context.clientId()
+  }
+
+  /**
    * Changes a SMART client's type. An implementation already built is updated in place: its
    * fetched server metadata is kept and no new discovery happens. An operation reads the type when
    * it starts its work, so a client's first operation, whose implementation may still be loading,

@@ -37,9 +37,10 @@ export class ProtocolContext {
   /** The UDAP flow (`b2b` by default); `null` for SMART. */
   readonly flow: UdapFlow | null
   /**
-   * The registration this client made, if any (UDAP, ADR 0008): its `client_id` stands in for a
-   * `clientId` that is not configured — in authentication tokens, authorization requests and the
-   * `aud` of ID tokens.
+   * The registration this client made, if any (UDAP, ADR 0008): its `client_id` is the one in
+   * use — in authentication tokens, authorization requests and the `aud` of ID tokens — in place
+   * of a configured `clientId` (IG STU2 §3.4: after a modification that returns a new
+   * `client_id`, the client SHALL use only the new one).
    */
   registration: ClientRegistration | undefined
   /**
@@ -73,9 +74,9 @@ export class ProtocolContext {
     this.flow = flow
   }
 
-  /** The configured `clientId`, else the one of a registration this client made. */
+  /** The `client_id` in use: that of a registration this client made, else the configured one. */
   clientId(): string | undefined {
-    return this.config.clientId ?? this.registration?.clientId
+    return this.registration?.clientId ?? this.config.clientId
   }
 
   /**

@@ -55,6 +55,7 @@ function metadata(overrides: Partial<Record<string, unknown>> = {}) {
     raw: { authorization_endpoint: unsignedAuthorizationEndpoint },
     supportsTieredOAuth: () => true,
     signedClaims: { exp: start.getTime() / 1000 + 3600 },
+    validUntil: new Date(start.getTime() + 3_600_000),
     ...overrides,
   }
 }
@@ -518,12 +519,12 @@ describe('UdapProtocol: registration memory', () => {
     ).toBe('clientId')
   })
 
-  it('lets a configured client id win over the registered one', async () => {
+  it('uses the registered client id in place of a configured one (IG STU2: only the new one)', async () => {
     const { protocol } = harness({ clientId: 'configured-1' })
     await protocol.registerClient({}, { ...trust, clientUri })
     await protocol.requestBackendToken(undefined)
     expect(udap.requestUdapClientCredentialsToken).toHaveBeenLastCalledWith(
-      expect.objectContaining({ issuer: 'configured-1' }),
+      expect.objectContaining({ issuer: 'registered-1' }),
     )
   })
 

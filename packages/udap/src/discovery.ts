@@ -138,6 +138,7 @@ export async function discoverUdapMetadata(input: DiscoverUdapOptions): Promise<
       document: signed.document,
       signedClaims: verified.claims,
       serverCertificate: verified.serverCertificate,
+      chainNotAfter: verified.chainNotAfter,
     })
     logger.info(`UDAP metadata from ${endpoint} verified`, {
       event: 'udap.discovery.verified',

@@ -11,6 +11,7 @@ import {
   isJsonObject,
   normalizeBaseUrl,
   safeUrl,
+  type VerifiedCertificateChain,
   withoutUserInfo,
 } from '@fhir-auth/core/essentials'
 import { readOptions, requireNonBlankString } from '@fhir-auth/core/internal'
@@ -46,13 +47,24 @@ export interface VerifiedSignedMetadata {
   readonly claims: Readonly<Record<string, unknown>>
   /** The leaf certificate (`x5c[0]`) that signed the metadata. */
   readonly serverCertificate: CertificateInfo
+  /**
+   * The earliest `notAfter` on the path the chain was validated along (leaf to anchor): after
+   * it, that validation no longer holds, whatever the metadata's `exp` says.
+   */
+  readonly chainNotAfter: Date
 }
 
 /** How far `iat` and `nbf` may lie in the future: clocks of client and server differ a little. */
 export const signedMetadataClockSkewSeconds = 60
 
-/** The longest validity IG STU2 allows: `exp` SHALL be no more than one year after `iat`. */
-export const signedMetadataMaxLifetimeSeconds = 365 * 24 * 60 * 60
+/**
+ * The longest validity accepted: IG STU2 says `exp` SHALL be no more than one year after
+ * `iat`, and a calendar year that holds 29 February has 366 days, so a server that signs for
+ * "one year" is never refused for a leap day.
+ *
+ * @see https://hl7.org/fhir/us/udap-security/STU2/discovery.html#signed-metadata-elements
+ */
+export const signedMetadataMaxLifetimeSeconds = 366 * 24 * 60 * 60
 
 /**
  * Verifies a server's `signed_metadata` and returns its claims. Nothing in the JWT is used
@@ -71,7 +83,7 @@ export const signedMetadataMaxLifetimeSeconds = 365 * 24 * 60 * 60
  *    7.1.5) to a URI subject alternative name of `x5c[0]`, and equal to `baseUrl` but for a
  *    trailing slash, which is not significant on a base URL; `sub` equals `iss`;
  * 6. `exp` is a number in the future; `iat` a number not more than 60 s in the future; `exp` is
- *    after `iat` and at most 365 days after it; `nbf`, when present, has passed; `jti` is a
+ *    after `iat` and at most 366 days after it (one year, leap day included); `nbf`, when present, has passed; `jti` is a
  *    non-empty string;
  * 7. `token_endpoint` and `registration_endpoint` are present, and `authorization_endpoint`
  *    when the unsigned document has one; every endpoint claim present is a usable HTTPS URL
@@ -103,11 +115,11 @@ export async function verifySignedMetadata(
   const jws = decodeSignedMetadata(options.jwt, fail)
   const certificates = readCertificateChain(jws.header.x5c, fail)
   let leaf: CertificateInfo
-  let serverCertificate: CertificateInfo
+  let chain: VerifiedCertificateChain
   try {
     leaf = await parseLeaf(crypto, certificates, fail)
     // The chain goes first so a misordered x5c is reported as `order`, not as a bad signature.
-    serverCertificate = await verifyChain(crypto, certificates, trust, now, fail)
+    chain = await verifyChain(crypto, certificates, trust, now, fail)
     await verifyJwsSignature(crypto, jws, leaf, fail)
   } catch (error) {
     // The backend's code loaded on demand did not load (a browser chunk gone): no verdict on
@@ -123,7 +135,17 @@ export async function verifySignedMetadata(
     options.allowInsecureLocalhost === true,
     fail,
   )
-  return { claims: frozenJsonCopy(jws.payload), serverCertificate }
+  return {
+    claims: frozenJsonCopy(jws.payload),
+    serverCertificate: chain.leaf,
+    chainNotAfter: earliestNotAfter(chain),
+  }
+}
+
+/** When the first certificate of a validated path expires. */
+function earliestNotAfter(chain: VerifiedCertificateChain): Date {
+  const times = [chain.leaf, ...chain.path].map((certificate) => certificate.notAfter.getTime())
+  return new Date(Math.min(...times))
 }
 
 type Failure = (check: string, cause?: unknown) => DiscoveryError
@@ -203,15 +225,14 @@ async function verifyChain(
   trust: UdapTrustInputs,
   now: Date,
   fail: Failure,
-): Promise<CertificateInfo> {
+): Promise<VerifiedCertificateChain> {
   try {
-    const verified = await crypto.verifyCertificateChain({
+    return await crypto.verifyCertificateChain({
       chain: certificates,
       trustAnchors: trust.trustedAnchors,
       crls: trust.crls,
       at: now,
     })
-    return verified.leaf
   } catch (error) {
     if (CertificateChainError.isInstance(error)) {
       throw fail(
@@ -263,7 +284,7 @@ function checkTimes(claims: Readonly<Record<string, unknown>>, now: Date, fail: 
   if (iat > nowSeconds + signedMetadataClockSkewSeconds) throw fail('iat is in the future')
   if (exp <= iat) throw fail('exp is not after iat')
   if (exp - iat > signedMetadataMaxLifetimeSeconds) {
-    throw fail('exp is more than 365 days after iat (IG STU2 allows at most one year)')
+    throw fail('exp is more than 366 days after iat (IG STU2 allows at most one year)')
   }
   if (nbf !== undefined) {
     if (!isNumericDate(nbf)) throw fail('nbf is not a number')

@@ -12,6 +12,11 @@ export interface UdapMetadataSource {
   readonly signedClaims: Readonly<Record<string, unknown>>
   /** The leaf certificate that signed `signed_metadata`. */
   readonly serverCertificate: CertificateInfo
+  /**
+   * The earliest `notAfter` of the certificate path `signed_metadata` was validated along;
+   * default the server certificate's.
+   */
+  readonly chainNotAfter?: Date | undefined
 }
 
 /**
@@ -35,6 +40,14 @@ export class UdapMetadata {
   readonly signedClaims: Readonly<Record<string, unknown>>
   /** The leaf of the `signed_metadata` `x5c` chain, which chained to a trusted anchor. */
   readonly serverCertificate: CertificateInfo
+  /**
+   * Until when this verification holds: the `signed_metadata` `exp`, or the earliest `notAfter`
+   * of the certificate path it was validated along when that comes first. After it, the
+   * metadata must be discovered and validated again before it is relied on.
+   *
+   * @see https://hl7.org/fhir/us/udap-security/STU2/discovery.html#signed-metadata-elements
+   */
+  readonly validUntil: Date
   readonly #document: UdapMetadataDocument
   readonly #tokenEndpoint: string
   readonly #registrationEndpoint: string
@@ -57,6 +70,10 @@ export class UdapMetadata {
     this.raw = frozenJsonCopy({ ...source.raw })
     this.signedClaims = signedClaims
     this.serverCertificate = Object.freeze({ ...source.serverCertificate })
+    this.validUntil = validUntil(
+      signedClaims.exp,
+      source.chainNotAfter ?? source.serverCertificate.notAfter,
+    )
     this.#document = source.document
     this.#tokenEndpoint = token_endpoint
     this.#registrationEndpoint = registration_endpoint
@@ -65,6 +82,18 @@ export class UdapMetadata {
         ? authorization_endpoint
         : undefined
     Object.freeze(this)
+  }
+
+  /**
+   * RFC 9207 `authorization_response_iss_parameter_supported`, signed value first (IG STU2:
+   * signed values take precedence), else the unsigned one: `true` means every authorization
+   * response carries `iss`, and one without it must be refused.
+   *
+   * @see https://www.rfc-editor.org/rfc/rfc9207#section-3
+   */
+  get authorizationResponseIssParameterSupported(): boolean {
+    const member = 'authorization_response_iss_parameter_supported'
+    return (this.signedClaims[member] ?? this.raw[member]) === true
   }
 
   /** The signed `token_endpoint`: use it exactly as published (it is the `aud` of assertions). */
@@ -194,4 +223,10 @@ export class UdapMetadata {
       },
     }
   }
+}
+
+/** The earlier of `exp` (NumericDate seconds; a missing one has expired) and `notAfter`. */
+function validUntil(exp: unknown, notAfter: Date): Date {
+  const expMs = typeof exp === 'number' && Number.isFinite(exp) ? exp * 1000 : 0
+  return new Date(Math.min(expMs, notAfter.getTime()))
 }

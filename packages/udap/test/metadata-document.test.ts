@@ -330,6 +330,47 @@ describe('UdapMetadata', () => {
     })
   })
 
+  it('reads authorization_response_iss_parameter_supported signed first, else unsigned', () => {
+    const flag = 'authorization_response_iss_parameter_supported'
+    expect(metadata().authorizationResponseIssParameterSupported).toBe(false)
+    expect(metadata({ [flag]: true }).authorizationResponseIssParameterSupported).toBe(true)
+    expect(metadata({}, { [flag]: true }).authorizationResponseIssParameterSupported).toBe(true)
+    // IG STU2 §2.3: a signed value wins over the unsigned one, either way.
+    expect(
+      metadata({ [flag]: true }, { [flag]: false }).authorizationResponseIssParameterSupported,
+    ).toBe(false)
+    expect(
+      metadata({ [flag]: false }, { [flag]: true }).authorizationResponseIssParameterSupported,
+    ).toBe(true)
+    // Only JSON true counts: "true" is not a boolean.
+    expect(metadata({ [flag]: 'true' }).authorizationResponseIssParameterSupported).toBe(false)
+  })
+
+  it('holds until the signed exp or the earliest notAfter of its chain, whichever comes first', () => {
+    const exp = Date.parse('2026-06-01T00:00:00Z') / 1000
+    const { document } = parse()
+    const signedClaims = {
+      token_endpoint: tokenEndpoint,
+      registration_endpoint: registrationEndpoint,
+    }
+    const build = (claims: Record<string, unknown>, chainNotAfter?: Date) =>
+      new UdapMetadata({
+        raw: {},
+        document,
+        signedClaims: { ...signedClaims, ...claims },
+        serverCertificate: certificate,
+        chainNotAfter,
+      })
+    expect(build({ exp }).validUntil.toISOString()).toBe('2026-06-01T00:00:00.000Z')
+    // The leaf expires first (no chain given: the server certificate's own notAfter).
+    expect(build({ exp: exp + 366 * 86_400 }).validUntil).toEqual(certificate.notAfter)
+    // An intermediate that expires before both.
+    const intermediateExpiry = new Date('2026-03-01T00:00:00Z')
+    expect(build({ exp }, intermediateExpiry).validUntil).toEqual(intermediateExpiry)
+    // Without a numeric exp, it never held.
+    expect(build({ exp: '2026-06-01' }).validUntil.getTime()).toBe(0)
+  })
+
   it('refuses signed claims without endpoints', () => {
     const { document } = parse()
     expect(

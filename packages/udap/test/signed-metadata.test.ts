@@ -103,6 +103,15 @@ describe('verifySignedMetadata', () => {
     expect(verified.serverCertificate.der).toEqual(pki.server.certificateDer)
   })
 
+  it('returns the earliest notAfter of the path it validated (leaf, intermediate, anchor)', async () => {
+    const verified = await verify(await signedMetadata(pki))
+    const path = [...pki.server.chainDer, pki.rsaRoot.certificateDer]
+    const notAfters = await Promise.all(
+      path.map(async (der) => (await crypto.parseCertificate(der)).notAfter.getTime()),
+    )
+    expect(verified.chainNotAfter.getTime()).toBe(Math.min(...notAfters))
+  })
+
   describe('algorithm', () => {
     for (const algorithm of ['none', 'HS256', 'RS384'] as const) {
       it(`refuses alg ${algorithm}`, async () => {
@@ -344,17 +353,17 @@ describe('verifySignedMetadata', () => {
       )
     })
 
-    it('refuses an exp more than one year after iat', async () => {
+    it('refuses an exp more than one year (366 days, leap day included) after iat', async () => {
       const iat = seconds() - 60
       await refusal(
         verify(
-          await signedWith(pki.server, signedClaims(pki.now, { iat, exp: iat + 365 * 86_400 + 1 })),
+          await signedWith(pki.server, signedClaims(pki.now, { iat, exp: iat + 366 * 86_400 + 1 })),
         ),
-        /more than 365 days after iat/,
+        /more than 366 days after iat/,
       )
       await expect(
         verify(
-          await signedWith(pki.server, signedClaims(pki.now, { iat, exp: iat + 365 * 86_400 })),
+          await signedWith(pki.server, signedClaims(pki.now, { iat, exp: iat + 366 * 86_400 })),
         ),
       ).resolves.toBeDefined()
     })

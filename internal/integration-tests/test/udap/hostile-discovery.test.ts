@@ -110,7 +110,7 @@ const hostileCases: Readonly<Record<HostileDiscoveryVariant, ExpectedRefusal>> =
     chainReason: ['unknown-critical-extension'],
     chainSubject: /OU=Leaf/,
   },
-  'exp-beyond-one-year': { message: () => /exp is more than 365 days after iat/ },
+  'exp-beyond-one-year': { message: () => /exp is more than 366 days after iat/ },
   'exp-in-past': { message: () => /exp is in the past/ },
   'missing-jti': { message: () => /jti is missing/ },
   'sub-differs': { message: () => /sub does not equal iss/ },

@@ -28,6 +28,8 @@ export interface AuthorizationEndpointContext {
   readonly user: UdapSandboxUser
   readonly now: () => Date
   readonly hostile: () => HostileVariant | undefined
+  /** RFC 9207's `iss` for every authorization response; `undefined` sends none. */
+  readonly responseIssuer: string | undefined
   readonly record: (record: AuthorizationRequestRecord) => void
   /** The data holder's Tiered OAuth, when enabled. */
   readonly startTieredLogin:
@@ -42,7 +44,7 @@ export interface AuthorizationEndpointContext {
 export function codeRedirect(
   request: ValidAuthorizationRequest,
   user: UdapSandboxUser,
-  context: Pick<AuthorizationEndpointContext, 'codes' | 'now' | 'hostile'>,
+  context: Pick<AuthorizationEndpointContext, 'codes' | 'now' | 'hostile' | 'responseIssuer'>,
 ): string {
   const code = context.codes.issue({
     clientId: request.clientId,
@@ -54,7 +56,13 @@ export function codeRedirect(
     user,
     authTime: Math.floor(context.now().getTime() / 1000),
   })
-  return clientRedirectLocation(request.redirectUri, { code }, request.state, context.hostile())
+  return clientRedirectLocation(
+    request.redirectUri,
+    { code },
+    request.state,
+    context.hostile(),
+    context.responseIssuer,
+  )
 }
 
 /** Whether the (headless) user refused, as the user agent's consent header says. */
@@ -156,7 +164,13 @@ export async function handleAuthorization(
     const answer: AuthorizationAnswer = { error, error_description: description }
     sendRedirect(
       response,
-      clientRedirectLocation(target.redirectUri, answer, target.state, context.hostile()),
+      clientRedirectLocation(
+        target.redirectUri,
+        answer,
+        target.state,
+        context.hostile(),
+        context.responseIssuer,
+      ),
     )
   }
   if (check.kind === 'redirect-error') return answerError(check, check.error, check.description)

@@ -9,8 +9,10 @@ export type AuthorizationAnswer =
 /**
  * The redirect that answers a client's authorization request (RFC 6749 §4.1.2 and
  * §4.1.2.1): the code or error on the redirect URI, with the client's `state` — unless a
- * hostile variant changes (`wrong-state`) or drops (`missing-state`) it.
+ * hostile variant changes (`wrong-state`) or drops (`missing-state`) it — and, when the server
+ * sends it, RFC 9207's `iss`.
  *
+ * @see https://www.rfc-editor.org/rfc/rfc9207#section-2
  * @see https://hl7.org/fhir/us/udap-security/STU2/general.html#the-state-parameter
  */
 export function clientRedirectLocation(
@@ -18,6 +20,7 @@ export function clientRedirectLocation(
   answer: AuthorizationAnswer,
   state: string | undefined,
   hostile: HostileVariant | undefined,
+  issuer: string | undefined,
 ): string {
   const sentState =
     hostile === 'missing-state'
@@ -25,5 +28,5 @@ export function clientRedirectLocation(
       : hostile === 'wrong-state'
         ? `${state ?? 'none'}-other`
         : state
-  return redirectUrlWith(redirectUri, { ...answer, state: sentState })
+  return redirectUrlWith(redirectUri, { ...answer, state: sentState, iss: issuer })
 }

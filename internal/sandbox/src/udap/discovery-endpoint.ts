@@ -31,6 +31,10 @@ export interface DiscoveryContext {
   readonly hostile: () => HostileVariant | undefined
   readonly foreignKey: () => Promise<KeyObject>
   readonly now: () => Date
+  /** `exp − iat` of conformant signed metadata. */
+  readonly signedMetadataLifetimeSeconds: number
+  /** Where `authorization_response_iss_parameter_supported: true` is advertised, if anywhere. */
+  readonly authorizationResponseIss: 'signed' | 'unsigned' | undefined
 }
 
 /** A discovery answer: metadata, or 204 for a community the server does not recognise. */
@@ -66,23 +70,36 @@ export async function processDiscovery(
     issuer: context.fhirBaseUrl,
     endpoints,
     now: context.now(),
+    lifetimeSeconds: context.signedMetadataLifetimeSeconds,
     material,
     variant,
     otherUrl: context.otherUrl,
     foreignKey: context.foreignKey,
-    signedValues:
-      active === 'signed-scopes-without-udap'
+    signedValues: {
+      ...(active === 'signed-scopes-without-udap'
         ? {
             scopes_supported: context.capabilities.scopesSupported.filter(
               (scope) => scope !== 'udap',
             ),
           }
-        : undefined,
+        : {}),
+      ...(context.authorizationResponseIss === 'signed' ? issParameterSupported : {}),
+    },
   })
   // The signed claims stay right; only the plain JSON lies (IG STU2 §2.3: signed values win).
   const unsigned =
     active === 'unsigned-authorization-endpoint' && endpoints.authorization !== undefined
       ? { ...endpoints, authorization: context.unsignedAuthorizationEndpoint }
       : endpoints
-  return { status: 200, body: buildUdapMetadata(context.capabilities, unsigned, signedMetadata) }
+  const body = buildUdapMetadata(context.capabilities, unsigned, signedMetadata)
+  return {
+    status: 200,
+    body:
+      context.authorizationResponseIss === 'unsigned'
+        ? { ...issParameterSupported, ...body }
+        : body,
+  }
 }
+
+/** RFC 9207 §3: the server always sends `iss` in its authorization responses. */
+const issParameterSupported = { authorization_response_iss_parameter_supported: true } as const

@@ -120,6 +120,19 @@ export interface UdapSandboxOptions {
    * `refuse` (`invalid_grant`, default) or `ignore`. client_credentials is not affected.
    */
   readonly extensionsWithAuthorizationCode?: 'refuse' | 'ignore'
+  /** `exp − iat` of conformant `signed_metadata`, in seconds. Default 3600 (the IG allows a year). */
+  readonly signedMetadataLifetimeSeconds?: number
+  /**
+   * RFC 9207: send `iss` (the FHIR base URL) on every authorization response and advertise
+   * `authorization_response_iss_parameter_supported: true`, in the signed metadata claims
+   * (`'signed'`) or only in the unsigned document (`'unsigned'`). Default: neither.
+   */
+  readonly authorizationResponseIss?: 'signed' | 'unsigned'
+  /**
+   * Answer a modification (a registration whose `iss` is registered already) with a new
+   * `client_id` and cancel the old one, as IG STU2 §3.4 allows. Default: the same `client_id`.
+   */
+  readonly newClientIdOnModification?: boolean
 }
 
 /** The advertised endpoint URLs of a running UDAP sandbox. */

@@ -23,16 +23,30 @@ export interface RegisterOutcome {
   readonly created: boolean
 }
 
+/** How a {@link RegistrationStore} answers modifications. */
+export interface RegistrationStoreOptions {
+  /**
+   * A modification gets a new `client_id` and the old one is cancelled (IG STU2 §3.4: a server
+   * SHOULD keep the `client_id`; one that does not SHALL cancel the old one).
+   */
+  readonly newClientIdOnModification?: boolean
+}
+
 /**
  * Registrations keyed by client URI (`iss`): IG STU2 §3.4 makes a second valid statement with
- * the same `iss` a modification that keeps the `client_id`, and one with `grant_types: []` a
- * cancellation.
+ * the same `iss` a modification that keeps the `client_id` (or, with
+ * `newClientIdOnModification`, replaces it), and one with `grant_types: []` a cancellation.
  *
  * @see https://hl7.org/fhir/us/udap-security/STU2/registration.html#modifying-and-cancelling-registrations
  */
 export class RegistrationStore {
   readonly #byClientUri = new Map<string, UdapRegistration>()
   readonly #clientUriById = new Map<string, string>()
+  readonly #newClientIdOnModification: boolean
+
+  constructor(options: RegistrationStoreOptions = {}) {
+    this.#newClientIdOnModification = options.newClientIdOnModification === true
+  }
 
   /** Registers a new client or replaces the registration with the same `clientUri`. */
   register(
@@ -42,8 +56,13 @@ export class RegistrationStore {
     now: Date,
   ): RegisterOutcome {
     const existing = this.#byClientUri.get(clientUri)
+    const keepsClientId = existing !== undefined && !this.#newClientIdOnModification
+    if (existing !== undefined && !keepsClientId) {
+      // The old client_id is cancelled: it names no registration any more.
+      this.#clientUriById.delete(existing.clientId)
+    }
     const registration: UdapRegistration = {
-      clientId: existing?.clientId ?? `udap-${randomBytes(12).toString('base64url')}`,
+      clientId: keepsClientId ? existing.clientId : `udap-${randomBytes(12).toString('base64url')}`,
       clientUri,
       metadata,
       certificate,

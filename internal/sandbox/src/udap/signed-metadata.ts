@@ -5,9 +5,10 @@ import type { HostileDiscoveryVariant } from './hostile-variants.js'
 import { toBase64 } from './pki-object.js'
 import type { AdvertisedEndpoints } from './udap-metadata.js'
 
-/** Lifetime of conformant signed metadata: one hour (the IG allows up to one year). */
-const metadataLifetimeSeconds = 3600
-const dayMs = 86_400_000
+/** Default lifetime of conformant signed metadata: one hour (the IG allows up to one year). */
+export const defaultSignedMetadataLifetimeSeconds = 3600
+/** The longest lifetime a client accepts: one year, leap day included (366 days). */
+const longestLifetimeSeconds = 366 * 86_400
 
 /** Inputs of {@link signMetadata}. */
 export interface SignedMetadataInput {
@@ -15,6 +16,8 @@ export interface SignedMetadataInput {
   readonly issuer: string
   readonly endpoints: AdvertisedEndpoints
   readonly now: Date
+  /** `exp − iat` of conformant metadata, in seconds. */
+  readonly lifetimeSeconds: number
   /** The certificate and key that sign (already the variant's certificate, if any). */
   readonly material: SigningMaterial
   readonly variant: HostileDiscoveryVariant | undefined
@@ -28,7 +31,8 @@ export interface SignedMetadataInput {
 
 /**
  * The `signed_metadata` JWT of IG STU2 §2.3: header `alg: RS256` and `x5c` (leaf, intermediate),
- * claims `iss = sub =` base URL, `iat`, `exp = iat + 1 h`, `jti`, and the endpoints. A hostile
+ * claims `iss = sub =` base URL, `iat`, `exp = iat +` the lifetime (1 h unless configured), `jti`,
+ * and the endpoints. A hostile
  * variant changes exactly the one thing it names.
  *
  * @see https://hl7.org/fhir/us/udap-security/STU2/discovery.html#signed-metadata-elements
@@ -74,7 +78,7 @@ function metadataClaims(input: SignedMetadataInput): Record<string, unknown> {
     iss: issuer,
     sub: input.variant === 'sub-differs' ? `${issuer}/another-subject` : issuer,
     iat,
-    exp: iat + metadataLifetimeSeconds,
+    exp: iat + input.lifetimeSeconds,
     jti: randomUUID(),
     ...input.signedValues,
     token_endpoint: input.endpoints.token,
@@ -85,7 +89,8 @@ function metadataClaims(input: SignedMetadataInput): Record<string, unknown> {
   }
   switch (input.variant) {
     case 'exp-beyond-one-year':
-      claims.exp = iat + (366 * dayMs) / 1000
+      // One second past the longest year, so that it breaks the rule by the smallest step.
+      claims.exp = iat + longestLifetimeSeconds + 1
       break
     case 'exp-in-past':
       claims.iat = iat - 7200

@@ -135,7 +135,9 @@ export async function startUdapSandbox(options: UdapSandboxOptions = {}): Promis
     )
     const pathValidator = new CachedPathValidator()
 
-    const registrations = new RegistrationStore()
+    const registrations = new RegistrationStore({
+      newClientIdOnModification: settings.newClientIdOnModification,
+    })
     const tokens = new TokenStore(settings.now)
     const codes = new AuthorizationCodes(settings.now)
     const requestLog = new RequestLog(settings.requestLogLimit)
@@ -170,6 +172,8 @@ export async function startUdapSandbox(options: UdapSandboxOptions = {}): Promis
         return foreignKey
       },
       now: settings.now,
+      signedMetadataLifetimeSeconds: settings.signedMetadataLifetimeSeconds,
+      authorizationResponseIss: settings.authorizationResponseIss,
     }
     const registration: RegistrationEndpointContext = {
       registrationUrl: endpoints.registration,
@@ -241,6 +245,7 @@ export async function startUdapSandbox(options: UdapSandboxOptions = {}): Promis
           user: settings.user,
           now: settings.now,
           hostile: () => hostile,
+          responseIssuer: settings.authorizationResponseIss === undefined ? undefined : fhirBaseUrl,
           record: (entry) => authorizationRequests.add(entry),
           startTieredLogin:
             tieredLogins === undefined ? undefined : (request) => tieredLogins.start(request),

@@ -190,7 +190,13 @@ async function identityProviderCallback(
     const error = result.error ?? { error: 'server_error', error_description: 'no local user' }
     return sendRedirect(
       response,
-      clientRedirectLocation(app.redirectUri, error, app.state, context.hostile()),
+      clientRedirectLocation(
+        app.redirectUri,
+        error,
+        app.state,
+        context.hostile(),
+        context.responseIssuer,
+      ),
     )
   }
   sendRedirect(response, codeRedirect(app, result.user, context))

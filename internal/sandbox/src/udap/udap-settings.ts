@@ -12,6 +12,7 @@ import type { PkiObject } from './pki-object.js'
 import { readPkiInput } from './pki-object.js'
 import type { TieredIdentity } from './records.js'
 import { defaultSandboxUser, readSandboxUser, type UdapSandboxUser } from './sandbox-user.js'
+import { defaultSignedMetadataLifetimeSeconds } from './signed-metadata.js'
 
 /** {@link UdapSandboxOptions} checked and completed with defaults. */
 export interface UdapSettings {
@@ -43,6 +44,9 @@ export interface UdapSettings {
       }
     | undefined
   readonly extensionsWithAuthorizationCode: 'refuse' | 'ignore'
+  readonly signedMetadataLifetimeSeconds: number
+  readonly authorizationResponseIss: 'signed' | 'unsigned' | undefined
+  readonly newClientIdOnModification: boolean
 }
 
 const signingAlgorithms: readonly UdapSigningAlgorithm[] = ['RS256', 'RS384', 'ES256', 'ES384']
@@ -127,6 +131,14 @@ export function readUdapSettings(options: UdapSandboxOptions): UdapSettings {
       validValues: ['refuse', 'ignore'],
     })
   }
+  const responseIss = options.authorizationResponseIss
+  if (responseIss !== undefined && responseIss !== 'signed' && responseIss !== 'unsigned') {
+    throw new ConfigurationError({
+      invalidAttribute: 'authorizationResponseIss',
+      invalidValue: responseIss,
+      validValues: ['signed', 'unsigned'],
+    })
+  }
   return {
     grantTypes: grants,
     scopesSupported: nonEmpty(
@@ -169,6 +181,11 @@ export function readUdapSettings(options: UdapSandboxOptions): UdapSettings {
     identityProvider,
     tieredOAuth,
     extensionsWithAuthorizationCode: extensionsPolicy,
+    signedMetadataLifetimeSeconds:
+      positiveInteger(options.signedMetadataLifetimeSeconds, 'signedMetadataLifetimeSeconds') ??
+      defaultSignedMetadataLifetimeSeconds,
+    authorizationResponseIss: responseIss,
+    newClientIdOnModification: options.newClientIdOnModification === true,
   }
 }
 

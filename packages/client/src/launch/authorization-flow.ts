@@ -137,10 +137,10 @@ export async function completeAuthorization(
     })
   }
   const implementation = await source.implementation()
-  const expected = await implementation.authorizationIssuer(options.signal)
+  const trust = context.checks.trustInputsOf(options)
+  const expected = await implementation.authorizationIssuer(options.signal, trust)
   const code = checkCallbackAfterState(callback, expected)
   const obtainedAt = context.options.now()
-  const trust = context.checks.trustInputsOf(options)
   const response = await implementation.requestAccessToken({
     code,
     codeVerifier: launch.codeVerifier,

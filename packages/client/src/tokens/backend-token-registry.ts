@@ -66,6 +66,11 @@ export class BackendTokenRegistry {
         }
       }
     }
+    // So are the UDAP trust inputs: the handle validates the server's metadata again with them
+    // by itself once what it validated expires, perhaps long after the app reused its arrays.
+    for (const name of ['trustedAnchors', 'crls']) {
+      if (Array.isArray(request[name])) request[name] = request[name].slice()
+    }
     return new BackendTokens({
       baseUrl: this.#context.config.baseUrl,
       fetch: this.#context.options.fetch,

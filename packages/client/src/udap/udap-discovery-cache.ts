@@ -16,16 +16,16 @@ import { trustCacheKey } from './trust-cache-key.js'
 
 /**
  * Validated UDAP metadata per community and trust inputs. Concurrent callers with the same
- * inputs share one request; failures are not kept; an entry is dropped once its
- * `signed_metadata` has expired, so the next call fetches and validates again.
+ * inputs share one request; failures are not kept; an entry is dropped once its validation no
+ * longer holds (`signed_metadata` `exp`, or the earliest `notAfter` of its chain), so the next
+ * call fetches and validates again.
  *
  * @internal
  */
 export class UdapDiscoveryCache {
   readonly #context: ProtocolContext
   readonly #entries = new Map<string, Promise<UdapMetadata>>()
-  /** The metadata most recently validated on this client, for token requests without trust inputs. */
-  latest: UdapMetadata | undefined
+  #latest: UdapMetadata | undefined
 
   constructor(context: ProtocolContext) {
     this.#context = context
@@ -88,13 +88,36 @@ export class UdapDiscoveryCache {
       now: options.now,
       logger: options.logger,
     })
-    this.latest = metadata
+    this.#latest = metadata
     return metadata
   }
 
+  /**
+   * The metadata most recently validated on this client, for an operation without trust inputs;
+   * `undefined` when none was. It is reused only while its validation holds: until its
+   * `signed_metadata` `exp`, and no later than the earliest `notAfter` of the chain it was
+   * validated with.
+   *
+   * @throws ConfigurationError on `trustedAnchors` once that time has passed: the metadata must
+   *   be validated again, with the trust inputs.
+   * @see https://hl7.org/fhir/us/udap-security/STU2/discovery.html#signed-metadata-elements
+   */
+  reusable(): UdapMetadata | undefined {
+    const latest = this.#latest
+    if (latest === undefined || !this.#expired(latest)) return latest
+    throw new ConfigurationError({
+      invalidAttribute: 'trustedAnchors',
+      message: `the UDAP metadata this client validated earlier expired at ${latest.validUntil.toISOString()} (its signed_metadata exp, or a certificate of its chain): it must be validated again, pass trustedAnchors and crls`,
+    })
+  }
+
+  /** The metadata most recently validated on this client, expired or not; `undefined` when none was. */
+  get latest(): UdapMetadata | undefined {
+    return this.#latest
+  }
+
   #expired(metadata: UdapMetadata): boolean {
-    const exp = metadata.signedClaims.exp
-    return typeof exp !== 'number' || exp * 1000 <= this.#context.options.now().getTime()
+    return metadata.validUntil.getTime() <= this.#context.options.now().getTime()
   }
 }
 

@@ -46,9 +46,10 @@ const smartCredentials = ['clientSecret', 'privateKey', 'kid'] as const
  *
  * State it keeps for its client: validated metadata per community and trust inputs, its checked
  * signing identity, and (in the context) the `client_id` and client URI of a registration made
- * through it, which later authentication tokens and authorization requests use when no
- * `clientId` is configured. The flows of DESIGN §10: client credentials (`b2b` only) and the
- * authorization code (every flow), both authenticated by UDAP authentication tokens.
+ * through it, which later authentication tokens and authorization requests use in place of the
+ * configured `clientId` (IG STU2: after a new `client_id`, only the new one). The flows of DESIGN
+ * §10: client credentials (`b2b` only) and the authorization code (every flow), both
+ * authenticated by UDAP authentication tokens.
  *
  * @internal
  */
@@ -244,10 +245,28 @@ export class UdapProtocol implements ProtocolImplementation {
 
   /**
    * A UDAP server is named by its base URL: the `iss` of its signed metadata, and of its ID
-   * tokens. UDAP does not ask servers for RFC 9207's `iss`; one that is sent must be this.
+   * tokens. UDAP does not ask servers for RFC 9207's `iss`; one that is sent must be this, and
+   * metadata that advertises `authorization_response_iss_parameter_supported` (signed, else
+   * unsigned) makes it required. That metadata is the one the trust inputs given validate, else
+   * the one this client validated last (even expired: it can only make the check stricter, and
+   * the code exchange refuses to reuse it). The client's own chain is checked before that
+   * discovery, as before every signed request: a bad one sends nothing at all.
+   *
+   * @see https://www.rfc-editor.org/rfc/rfc9207#section-2.4 RFC 9207 §2.4
    */
-  async authorizationIssuer(): Promise<AuthorizationIssuer> {
-    return { issuer: this.#context.config.issuer, issRequired: false }
+  async authorizationIssuer(
+    signal?: AbortSignal,
+    trust?: Partial<UdapTrustOptions>,
+  ): Promise<AuthorizationIssuer> {
+    let metadata = this.#discovery.latest
+    if (hasTrustInputs(trust)) {
+      await this.#signing.check(this.#context.registration?.clientUri)
+      metadata = await this.#discovery.metadata(trust, signal)
+    }
+    return {
+      issuer: this.#context.config.issuer,
+      issRequired: metadata?.authorizationResponseIssParameterSupported === true,
+    }
   }
 
   /**
@@ -311,7 +330,19 @@ export class UdapProtocol implements ProtocolImplementation {
       return response
     }
     const response = await registerUdapClient(request)
+    const previous = this.#context.clientId()
     this.#context.registration = { clientId: response.client_id, clientUri }
+    if (previous !== undefined && previous !== response.client_id) {
+      // Client ids are no secrets; the software statement and keys are never logged.
+      this.#context.options.logger.info(
+        `UDAP registration answered with client_id ${JSON.stringify(response.client_id)} in place of ${JSON.stringify(previous)}: this client uses only the new one from now on`,
+        {
+          event: 'udap.registration.client_id_changed',
+          previousClientId: previous,
+          clientId: response.client_id,
+        },
+      )
+    }
     return response
   }
 
@@ -324,18 +355,19 @@ export class UdapProtocol implements ProtocolImplementation {
 
   /**
    * Trusted metadata for an operation: validated now with the trust inputs given, else what this
-   * client validated before; none when the endpoint the operation needs is configured.
+   * client validated before while that validation holds; none when the endpoint the operation
+   * needs is configured and nothing was validated.
    *
-   * @throws ConfigurationError naming the trust inputs when there is nothing to use.
+   * @throws ConfigurationError naming the trust inputs when there is nothing to use, or when
+   *   what was validated before has expired.
    */
   async #metadataFor(
     options: Partial<UdapTrustOptions> & { readonly signal?: AbortSignal | undefined },
     configuredEndpoint: string | undefined,
   ): Promise<UdapMetadata | undefined> {
-    if (options.trustedAnchors !== undefined || options.crls !== undefined) {
-      return this.#discovery.metadata(options, options.signal)
-    }
-    if (this.#discovery.latest !== undefined) return this.#discovery.latest
+    if (hasTrustInputs(options)) return this.#discovery.metadata(options, options.signal)
+    const earlier = this.#discovery.reusable()
+    if (earlier !== undefined) return earlier
     if (configuredEndpoint !== undefined) return undefined
     // Neither configured nor validated: discovery needs trust inputs (this throws naming them).
     return this.#discovery.metadata(options, options.signal)
@@ -383,6 +415,11 @@ export class UdapProtocol implements ProtocolImplementation {
     const { config, options } = this.#context
     return { config, logger: options.logger, now: options.now }
   }
+}
+
+/** Whether an operation was given trust inputs (then it validates metadata with them). */
+function hasTrustInputs(options: Partial<UdapTrustOptions> | undefined): boolean {
+  return options?.trustedAnchors !== undefined || options?.crls !== undefined
 }
 
 /**
