@@ -46,7 +46,7 @@ export interface ClientOptions {
    */
   readonly basicAuthEncoding?: BasicAuthEncoding | undefined
   /**
-   * UDAP only (DESIGN §10): `'b2b'` (default; client credentials and interactive authorization
+   * UDAP only (ADR 0011, `docs/guides/udap.md`): `'b2b'` (default; client credentials and interactive authorization
    * code), `'b2c'` (consumer-facing apps: authorization code only) or `'tiered_oauth'`
    * (authorization code with the user authenticated at an identity provider). Another value, or
    * any value on a SMART client, is a `ConfigurationError` on `flow`.

@@ -2,7 +2,7 @@ import { ConfigurationError } from '@fhir-auth/core/essentials'
 import type { Protocol } from './client-type.js'
 
 /**
- * What a UDAP client does (DESIGN §10): `b2b` — client credentials and interactive
+ * What a UDAP client does (ADR 0011): `b2b` — client credentials and interactive
  * authorization code for business apps (the default); `b2c` — authorization code for
  * consumer-facing apps; `tiered_oauth` — authorization code with the user authenticated at an
  * identity provider (IG STU2 §6).
@@ -11,7 +11,7 @@ import type { Protocol } from './client-type.js'
  */
 export type UdapFlow = 'b2b' | 'b2c' | 'tiered_oauth'
 
-/** Every UDAP flow, in DESIGN §10's order. */
+/** Every UDAP flow, in ADR 0011's order. */
 export const udapFlows: readonly UdapFlow[] = Object.freeze(['b2b', 'b2c', 'tiered_oauth'])
 
 /**
@@ -42,7 +42,7 @@ export function checkFlow(protocol: Protocol, value: unknown): UdapFlow | null {
 
 /**
  * Client credentials (`requestBackendToken`, `backendTokens`) belong to the `b2b` flow: a
- * consumer-facing or Tiered OAuth client uses the authorization code only (DESIGN §10).
+ * consumer-facing or Tiered OAuth client uses the authorization code only (ADR 0011).
  *
  * @throws ConfigurationError `flow` naming the operation, with `validValues` `['b2b']`.
  */

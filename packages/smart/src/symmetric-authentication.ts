@@ -37,7 +37,7 @@ export function basicAuthentication(
 
 /**
  * A symmetric client's `invalid_client` with an id or secret that form encoding changes: the
- * same error, its message saying so and naming the other `basicAuthEncoding` (DESIGN §12).
+ * same error, its message saying so and naming the other `basicAuthEncoding` (RFC 6749 §2.3.1).
  * Servers disagree on Basic credentials: RFC 6749 form-encodes id and secret first, the SMART
  * IG's example does not. The message names no character: they are the secret's.
  *

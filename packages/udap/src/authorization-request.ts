@@ -105,7 +105,7 @@ function withTieredOAuthScope(scope: string): string {
 }
 
 /**
- * The IdP's base URL as DESIGN §12 takes every URL a caller gives: HTTPS (loopback HTTP under
+ * The IdP's base URL as ADR 0003 takes every URL a caller gives: HTTPS (loopback HTTP under
  * the policy) and no user info — it is sent in the authorization URL, where a password would be
  * disclosed to the data holder and its logs.
  */

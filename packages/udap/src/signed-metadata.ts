@@ -123,7 +123,7 @@ export async function verifySignedMetadata(
     await verifyJwsSignature(crypto, jws, leaf, fail)
   } catch (error) {
     // The backend's code loaded on demand did not load (a browser chunk gone): no verdict on
-    // the metadata, and DESIGN §5's "any failure → DiscoveryError" still holds.
+    // the metadata, and ADR 0002's "any failure → DiscoveryError" still holds.
     if (!HttpError.isInstance(error)) throw error
     throw fail(`it cannot be checked: ${error.message}`, error)
   }
@@ -265,7 +265,7 @@ function checkIdentity(
       `iss ${describeValue(iss)} is not a URI subject alternative name of the signing certificate (${leaf.subjectAltNameUris.map((uri) => JSON.stringify(uri)).join(', ') || 'none'})`,
     )
   }
-  // The base URL comparison ignores a trailing slash on either side (DESIGN §12: it is not
+  // The base URL comparison ignores a trailing slash on either side (ADR 0003: it is not
   // significant on a base URL); the SAN comparison above stays exact.
   if (normalizeBaseUrl(iss) !== normalizeBaseUrl(baseUrl)) {
     throw fail(

@@ -59,7 +59,7 @@ export interface UdapSigningIdentity {
  * 1. `privateKey` and a non-empty `certificateChain` are given (a `JwsSigner` given as
  *    `privateKey` may carry the chain itself);
  * 2. every certificate parses, and the chain passes the path policy without trust and
- *    revocation (core's `validateOwnCertificateChain`, DESIGN §11): leaf first and
+ *    revocation (core's `validateOwnCertificateChain`, ADR 0004): leaf first and
  *    issuer-ordered (`order`), each certificate's signature verified with the next one's key
  *    (`bad-signature`), no critical extension the policy does not understand
  *    (`unknown-critical-extension`), issuers are CAs (`not-a-ca`) with `keyCertSign` when they
@@ -106,7 +106,7 @@ export async function prepareUdapSigner(
   const options = readOptions(input, 'prepareUdapSigner', { required: true })
   const crypto = requireCryptoBackend(options.crypto)
   const { privateKey, clientUri } = options
-  // An HSM/KMS signer may carry its certificates (DESIGN §4's `JwsSigner.certificateChain`): then
+  // An HSM/KMS signer may carry its certificates (`JwsSigner.certificateChain`, docs/guides/crypto-backends.md): then
   // they are the chain, checked like any other, unless the configuration names one.
   const certificateChain =
     options.certificateChain ?? (isJwsSigner(privateKey) ? privateKey.certificateChain : undefined)

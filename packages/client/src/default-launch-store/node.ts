@@ -4,7 +4,7 @@ let processStore: KeyValueStore | undefined
 
 /**
  * Where a launch is kept on Node when `beginAuthorization` is given no store: one `memoryStore`
- * for the whole process (DESIGN §8 names it the default), made on first use. A callback handled
+ * for the whole process (ADR 0008 makes it the default), made on first use. A callback handled
  * by another `Client` of the process — a server that builds one per request — finds its launch.
  *
  * @see https://github.com/fhir-auth/fhir-auth/blob/main/docs/guides/tokens-over-time.md

@@ -59,7 +59,7 @@ export async function requestBackendToken(
 
 /**
  * What identifies the token `requestBackendToken` would get with these options: the token
- * endpoint, client id and the very scopes it would request (DESIGN §9 cache entry). The
+ * endpoint, client id and the very scopes it would request (the cache identity of ADR 0010). The
  * deprecation warning of the scope fallback is left to the request itself.
  *
  * @internal

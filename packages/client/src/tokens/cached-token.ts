@@ -33,7 +33,7 @@ export function cachedTokenOf(response: TokenResponseLike, requestedAt: number):
 }
 
 /**
- * Whether `token` is valid for `minValiditySeconds` more at `now` (DESIGN §9: cached until
+ * Whether `token` is valid for `minValiditySeconds` more at `now` (ADR 0010: cached until
  * `expiresAt − minValiditySeconds`). A token without a lifetime is never fresh: it is used once —
  * and so is one whose whole lifetime is shorter than the margin: the callers that shared its
  * request get it, and the next call asks for a new one rather than take a token with less time

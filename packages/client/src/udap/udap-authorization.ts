@@ -25,7 +25,7 @@ export type AuthorizationMetadataSource = (
 ) => Promise<UdapMetadata | undefined>
 
 /**
- * A UDAP authorization request (DESIGN §10): the checks in order — `method`, `clientId`
+ * A UDAP authorization request (ADR 0011): the checks in order — `method`, `clientId`
  * (configured or registered), `scopes`, `redirectUri`, `launch` (UDAP has none), `idp` and the
  * flow's rules — then the trusted metadata for the signed `authorization_endpoint` (a configured
  * one wins, as for the token endpoint), a `nonce` when the scopes include `openid`, and the

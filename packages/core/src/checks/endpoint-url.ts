@@ -2,7 +2,7 @@ import { ConfigurationError } from '../errors/configuration-error.js'
 import { configuredUrlProblem } from '../http/url-policy.js'
 
 /**
- * Returns `value` when it is a URL the configured-URL policy accepts (DESIGN §12): an absolute
+ * Returns `value` when it is a URL the configured-URL policy accepts (ADR 0003): an absolute
  * HTTPS URL without user info, or loopback HTTP with `allowInsecureLocalhost`. Checked before any
  * request, so nothing (a client secret, an initial access token, a software statement) is sent
  * over plain HTTP or to a URL carrying credentials. The value is never echoed: it may hold some.

@@ -68,7 +68,7 @@ const maxFieldLength = 512
  * server cannot flood error messages and logs.
  *
  * @param redact applied to each member *before* it is cut: a secret the server echoed is
- *   replaced whole, so no prefix of it survives the cut (DESIGN §12: redaction before
+ *   replaced whole, so no prefix of it survives the cut (ADR 0002: redaction before
  *   truncation). Callers that hold the request's secrets pass their redaction here.
  */
 export function parseOAuthErrorBody(

@@ -34,7 +34,7 @@ export function parseJsonBody(
 /**
  * The media type of a response as messages quote it: without parameters, where a server may
  * put anything. `redact` sees the whole header before it is cut, so a request secret echoed
- * across the `;` leaves no fragment (DESIGN §12: redaction before any truncation).
+ * across the `;` leaves no fragment (ADR 0002: redaction before any truncation).
  */
 function mediaTypeOf(response: HttpResponse, redact: (text: string) => string): string {
   return (
