@@ -18,22 +18,25 @@ import {
   resolveClientType,
 } from './client-type.js'
 import { checkFlow, type UdapFlow } from './flow.js'
-import type {
-  AuthorizationUrlOptions,
-  AuthorizationUrlResult,
-  BackendTokensOptions,
-  BeginAuthorizationOptions,
-  BeginAuthorizationResult,
-  CompleteAuthorizationOptions,
-  RefreshTokenOptions,
-  RequestAccessTokenOptions,
-  RequestBackendTokenOptions,
-  ResumeSessionOptions,
-  SmartRegistrationOptions,
-  TokenResponseCheckOptions,
-  UdapRegistrationOptions,
-  UdapTrustOptions,
-  ValidateIdTokenOptions,
+import { type CancellableOperation, untilAborted } from './loading-aborts.js'
+import {
+  type AuthorizationUrlOptions,
+  type AuthorizationUrlResult,
+  type BackendTokensOptions,
+  type BeginAuthorizationOptions,
+  type BeginAuthorizationResult,
+  type CompleteAuthorizationOptions,
+  type OperationName,
+  operationOptionNames,
+  type RefreshTokenOptions,
+  type RequestAccessTokenOptions,
+  type RequestBackendTokenOptions,
+  type ResumeSessionOptions,
+  type SmartRegistrationOptions,
+  type TokenResponseCheckOptions,
+  type UdapRegistrationOptions,
+  type UdapTrustOptions,
+  type ValidateIdTokenOptions,
 } from './operation-options.js'
 import { ProtocolContext } from './protocol-context.js'
 import type { ProtocolImplementation } from './protocol-implementation.js'
@@ -90,9 +93,13 @@ const idTokenValidator = lazyImport(() => import('./identity/id-token-validator.
  * Parts of the client load on demand (launches, signing, ID token validation, UDAP). Besides the
  * errors each operation names, any operation may reject with an `HttpError` (`network`, empty
  * `url`) when such a part cannot be loaded — in a browser, a chunk a new deployment removed. The
- * next call tries the load again. A caller's `signal` and `timeoutMs` apply from the operation's
- * first request: a chunk still loading is waited for (an abort takes effect once it has loaded,
- * before anything is sent).
+ * next call tries the load again. A caller's `signal` also ends the wait for a part still
+ * loading: the operation rejects at once with its abort error (a `DiscoveryError`, `TokenError`,
+ * `RegistrationError` or `IdTokenError` whose `cause` is an `HttpError` with reason `aborted`),
+ * and nothing is sent. `timeoutMs` applies from the operation's first request.
+ *
+ * Each operation's options object takes the names its options type declares: any other own
+ * member is a `ConfigurationError` on that name ("unknown option", listing the valid ones).
  *
  * @example
  * ```ts
@@ -203,7 +210,10 @@ export class Client {
   async serverMetadata(
     options?: UdapTrustOptions & { readonly signal?: AbortSignal },
   ): Promise<SmartMetadata | UdapMetadata> {
-    return this.#call((implementation) => implementation.serverMetadata(options))
+    const checked = this.#options(options, 'serverMetadata')
+    return this.#run('serverMetadata', checked, (implementation) =>
+      implementation.serverMetadata(checked),
+    )
   }
 
   /**
@@ -219,7 +229,10 @@ export class Client {
    * @see https://github.com/fhir-auth/fhir-auth/blob/main/docs/guides/udap.md
    */
   async authorizationUrl(options?: AuthorizationUrlOptions): Promise<AuthorizationUrlResult> {
-    return this.#call((implementation) => implementation.authorizationUrl(options))
+    const checked = this.#options(options, 'authorizationUrl')
+    return this.#run('authorizationUrl', checked, (implementation) =>
+      implementation.authorizationUrl(checked),
+    )
   }
 
   /**
@@ -230,7 +243,10 @@ export class Client {
    * @throws ConfigurationError for a missing `clientId` or credential; TokenError for every failed exchange.
    */
   async requestAccessToken(options: RequestAccessTokenOptions): Promise<TokenResponse> {
-    return this.#call((implementation) => implementation.requestAccessToken(options))
+    const checked = this.#options(options, 'requestAccessToken')
+    return this.#run('requestAccessToken', checked, (implementation) =>
+      implementation.requestAccessToken(checked as RequestAccessTokenOptions),
+    )
   }
 
   /**
@@ -241,7 +257,10 @@ export class Client {
    * @throws ConfigurationError for a missing `clientId` or credential; TokenError for every failed exchange.
    */
   async refreshToken(options: RefreshTokenOptions): Promise<TokenResponse> {
-    return this.#call((implementation) => implementation.refreshToken(options))
+    const checked = this.#options(options, 'refreshToken')
+    return this.#run('refreshToken', checked, (implementation) =>
+      implementation.refreshToken(checked as RefreshTokenOptions),
+    )
   }
 
   /**
@@ -252,7 +271,10 @@ export class Client {
    *   `b2c` or `tiered_oauth` client; TokenError for every failed exchange.
    */
   async requestBackendToken(options?: RequestBackendTokenOptions): Promise<TokenResponse> {
-    return this.#call((implementation) => implementation.requestBackendToken(options))
+    const checked = this.#options(options, 'requestBackendToken')
+    return this.#run('requestBackendToken', checked, (implementation) =>
+      implementation.requestBackendToken(checked),
+    )
   }
 
   /** SMART: RFC 7591 dynamic registration. */
@@ -269,7 +291,10 @@ export class Client {
     metadata: Readonly<Record<string, unknown>>,
     options?: SmartRegistrationOptions | UdapRegistrationOptions,
   ): Promise<RegistrationResponse> {
-    return this.#call((implementation) => implementation.registerClient(metadata, options))
+    const checked = this.#options(options, 'registerClient')
+    return this.#run('registerClient', checked, (implementation) =>
+      implementation.registerClient(metadata, checked as UdapRegistrationOptions),
+    )
   }
 
   /**
@@ -282,7 +307,10 @@ export class Client {
     metadata: Readonly<Record<string, unknown>>,
     options: UdapRegistrationOptions,
   ): Promise<RegistrationResponse> {
-    return this.#call((implementation) => implementation.cancelRegistration(metadata, options))
+    const checked = this.#options(options, 'cancelRegistration')
+    return this.#run('cancelRegistration', checked, (implementation) =>
+      implementation.cancelRegistration(metadata, checked as UdapRegistrationOptions),
+    )
   }
 
   /**
@@ -296,8 +324,13 @@ export class Client {
    * @see https://github.com/fhir-auth/fhir-auth/blob/main/docs/guides/tokens-over-time.md
    */
   async beginAuthorization(options?: BeginAuthorizationOptions): Promise<BeginAuthorizationResult> {
+    const checked = this.#options(options, 'beginAuthorization')
     this.#prepare()
-    return (await authorizationFlow()).beginAuthorization(this.#sessions, options)
+    return untilAborted(
+      'beginAuthorization',
+      { config: this.#config, options: checked },
+      authorizationFlow().then((flow) => flow.beginAuthorization(this.#sessions, checked)),
+    )
   }
 
   /**
@@ -317,8 +350,15 @@ export class Client {
     callbackUrl: string | URL | URLSearchParams,
     options?: CompleteAuthorizationOptions,
   ): Promise<Session> {
+    const checked = this.#options(options, 'completeAuthorization')
     this.#prepare()
-    return (await authorizationFlow()).completeAuthorization(this.#sessions, callbackUrl, options)
+    return untilAborted(
+      'completeAuthorization',
+      { config: this.#config, options: checked },
+      authorizationFlow().then((flow) =>
+        flow.completeAuthorization(this.#sessions, callbackUrl, checked),
+      ),
+    )
   }
 
   /**
@@ -331,12 +371,12 @@ export class Client {
     tokens: TokenSet | TokenResponse | string,
     options?: ResumeSessionOptions,
   ): Session {
-    const { onTokens } = this.#context.readOptions(options, 'resumeSession')
+    const checked = this.#options(options, 'resumeSession')
     return createSession(
       this.#sessions,
       readTokens(tokens, this.#context),
-      optionalListener(onTokens),
-      trustInputsOf(options ?? {}),
+      optionalListener(checked.onTokens),
+      trustInputsOf(checked),
     )
   }
 
@@ -349,13 +389,17 @@ export class Client {
    * @throws IdTokenError with the `reason` of the first rule broken.
    */
   async validateIdToken(idToken: string, options?: ValidateIdTokenOptions): Promise<IdTokenClaims> {
-    const checked = this.#context.readOptions(options, 'validateIdToken')
+    const checked = this.#options(options, 'validateIdToken')
     const maxAgeSeconds = optionalSeconds(checked.maxAgeSeconds, 'maxAgeSeconds')
-    return this.#sessions.identity.validate(idToken, {
-      nonce: checked.nonce,
-      maxAgeSeconds,
-      signal: checked.signal,
-    })
+    return untilAborted(
+      'validateIdToken',
+      { config: this.#config, options: checked },
+      this.#sessions.identity.validate(idToken, {
+        nonce: checked.nonce,
+        maxAgeSeconds,
+        signal: checked.signal,
+      }),
+    )
   }
 
   /**
@@ -405,6 +449,27 @@ export class Client {
   /** Node's `util.inspect` shows the redacted summary. */
   [Symbol.for('nodejs.util.inspect.custom')](): string {
     return `Client ${JSON.stringify(this.toJSON(), null, 2)}`
+  }
+
+  /**
+   * Reads the options object of a `Client` operation, once: its own members, each a name the
+   * operation's options type declares (else a `ConfigurationError`, "unknown option"), and
+   * `signal` an `AbortSignal`. What the operation's code reads later is this copy.
+   */
+  #options<T extends object>(input: T | undefined, operation: OperationName): Partial<T> {
+    return this.#context.readOptions(input, operation, operationOptionNames[operation])
+  }
+
+  /**
+   * Runs an operation on the protocol implementation (see `#call`); the caller's `signal` ends
+   * the wait while its code loads (the implementation's chunk, and the parts it loads itself).
+   */
+  #run<R>(
+    operation: CancellableOperation,
+    options: { readonly signal?: AbortSignal | undefined },
+    work: (implementation: ProtocolImplementation) => Promise<R>,
+  ): Promise<R> {
+    return untilAborted(operation, { config: this.#config, options }, this.#call(work))
   }
 
   /**
