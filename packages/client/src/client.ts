@@ -210,9 +210,8 @@ export class Client {
   async serverMetadata(
     options?: UdapTrustOptions & { readonly signal?: AbortSignal },
   ): Promise<SmartMetadata | UdapMetadata> {
-    const checked = this.#options(options, 'serverMetadata')
-    return this.#run('serverMetadata', checked, (implementation) =>
-      implementation.serverMetadata(checked),
+    return this.#run('serverMetadata', options, (checked) =>
+      this.#call((implementation) => implementation.serverMetadata(checked)),
     )
   }
 
@@ -229,9 +228,8 @@ export class Client {
    * @see https://github.com/fhir-auth/fhir-auth/blob/main/docs/guides/udap.md
    */
   async authorizationUrl(options?: AuthorizationUrlOptions): Promise<AuthorizationUrlResult> {
-    const checked = this.#options(options, 'authorizationUrl')
-    return this.#run('authorizationUrl', checked, (implementation) =>
-      implementation.authorizationUrl(checked),
+    return this.#run('authorizationUrl', options, (checked) =>
+      this.#call((implementation) => implementation.authorizationUrl(checked)),
     )
   }
 
@@ -243,9 +241,10 @@ export class Client {
    * @throws ConfigurationError for a missing `clientId` or credential; TokenError for every failed exchange.
    */
   async requestAccessToken(options: RequestAccessTokenOptions): Promise<TokenResponse> {
-    const checked = this.#options(options, 'requestAccessToken')
-    return this.#run('requestAccessToken', checked, (implementation) =>
-      implementation.requestAccessToken(checked as RequestAccessTokenOptions),
+    return this.#run('requestAccessToken', options, (checked) =>
+      this.#call((implementation) =>
+        implementation.requestAccessToken(checked as RequestAccessTokenOptions),
+      ),
     )
   }
 
@@ -257,9 +256,8 @@ export class Client {
    * @throws ConfigurationError for a missing `clientId` or credential; TokenError for every failed exchange.
    */
   async refreshToken(options: RefreshTokenOptions): Promise<TokenResponse> {
-    const checked = this.#options(options, 'refreshToken')
-    return this.#run('refreshToken', checked, (implementation) =>
-      implementation.refreshToken(checked as RefreshTokenOptions),
+    return this.#run('refreshToken', options, (checked) =>
+      this.#call((implementation) => implementation.refreshToken(checked as RefreshTokenOptions)),
     )
   }
 
@@ -271,9 +269,8 @@ export class Client {
    *   `b2c` or `tiered_oauth` client; TokenError for every failed exchange.
    */
   async requestBackendToken(options?: RequestBackendTokenOptions): Promise<TokenResponse> {
-    const checked = this.#options(options, 'requestBackendToken')
-    return this.#run('requestBackendToken', checked, (implementation) =>
-      implementation.requestBackendToken(checked),
+    return this.#run('requestBackendToken', options, (checked) =>
+      this.#call((implementation) => implementation.requestBackendToken(checked)),
     )
   }
 
@@ -291,9 +288,10 @@ export class Client {
     metadata: Readonly<Record<string, unknown>>,
     options?: SmartRegistrationOptions | UdapRegistrationOptions,
   ): Promise<RegistrationResponse> {
-    const checked = this.#options(options, 'registerClient')
-    return this.#run('registerClient', checked, (implementation) =>
-      implementation.registerClient(metadata, checked as UdapRegistrationOptions),
+    return this.#run('registerClient', options, (checked) =>
+      this.#call((implementation) =>
+        implementation.registerClient(metadata, checked as UdapRegistrationOptions),
+      ),
     )
   }
 
@@ -307,9 +305,10 @@ export class Client {
     metadata: Readonly<Record<string, unknown>>,
     options: UdapRegistrationOptions,
   ): Promise<RegistrationResponse> {
-    const checked = this.#options(options, 'cancelRegistration')
-    return this.#run('cancelRegistration', checked, (implementation) =>
-      implementation.cancelRegistration(metadata, checked as UdapRegistrationOptions),
+    return this.#run('cancelRegistration', options, (checked) =>
+      this.#call((implementation) =>
+        implementation.cancelRegistration(metadata, checked as UdapRegistrationOptions),
+      ),
     )
   }
 
@@ -324,13 +323,10 @@ export class Client {
    * @see https://github.com/fhir-auth/fhir-auth/blob/main/docs/guides/tokens-over-time.md
    */
   async beginAuthorization(options?: BeginAuthorizationOptions): Promise<BeginAuthorizationResult> {
-    const checked = this.#options(options, 'beginAuthorization')
-    this.#prepare()
-    return untilAborted(
-      'beginAuthorization',
-      { config: this.#config, options: checked },
-      authorizationFlow().then((flow) => flow.beginAuthorization(this.#sessions, checked)),
-    )
+    return this.#run('beginAuthorization', options, (checked) => {
+      this.#prepare()
+      return authorizationFlow().then((flow) => flow.beginAuthorization(this.#sessions, checked))
+    })
   }
 
   /**
@@ -350,15 +346,12 @@ export class Client {
     callbackUrl: string | URL | URLSearchParams,
     options?: CompleteAuthorizationOptions,
   ): Promise<Session> {
-    const checked = this.#options(options, 'completeAuthorization')
-    this.#prepare()
-    return untilAborted(
-      'completeAuthorization',
-      { config: this.#config, options: checked },
-      authorizationFlow().then((flow) =>
+    return this.#run('completeAuthorization', options, (checked) => {
+      this.#prepare()
+      return authorizationFlow().then((flow) =>
         flow.completeAuthorization(this.#sessions, callbackUrl, checked),
-      ),
-    )
+      )
+    })
   }
 
   /**
@@ -389,14 +382,10 @@ export class Client {
    * @throws IdTokenError with the `reason` of the first rule broken.
    */
   async validateIdToken(idToken: string, options?: ValidateIdTokenOptions): Promise<IdTokenClaims> {
-    const checked = this.#options(options, 'validateIdToken')
-    const maxAgeSeconds = optionalSeconds(checked.maxAgeSeconds, 'maxAgeSeconds')
-    return untilAborted(
-      'validateIdToken',
-      { config: this.#config, options: checked },
+    return this.#run('validateIdToken', options, (checked) =>
       this.#sessions.identity.validate(idToken, {
         nonce: checked.nonce,
-        maxAgeSeconds,
+        maxAgeSeconds: optionalSeconds(checked.maxAgeSeconds, 'maxAgeSeconds'),
         signal: checked.signal,
       }),
     )
@@ -461,15 +450,16 @@ export class Client {
   }
 
   /**
-   * Runs an operation on the protocol implementation (see `#call`); the caller's `signal` ends
-   * the wait while its code loads (the implementation's chunk, and the parts it loads itself).
+   * Runs an operation with its options read (see `#options`); the caller's `signal` ends the wait
+   * while the operation's code loads (the implementation's chunk, and the parts it loads itself).
    */
-  #run<R>(
+  #run<T extends object, R>(
     operation: CancellableOperation,
-    options: { readonly signal?: AbortSignal | undefined },
-    work: (implementation: ProtocolImplementation) => Promise<R>,
+    input: T | undefined,
+    work: (options: Partial<T>) => Promise<R>,
   ): Promise<R> {
-    return untilAborted(operation, { config: this.#config, options }, this.#call(work))
+    const options = this.#options(input, operation)
+    return untilAborted(operation, { config: this.#config, options }, work(options))
   }
 
   /**

@@ -17,62 +17,51 @@ export type CancellableOperation = Exclude<
 /** What decides an operation's first step: the configuration and the caller's options. */
 interface Inputs {
   readonly config: ClientConfig
-  readonly options: { readonly registrationEndpoint?: unknown }
+  readonly options: {
+    readonly signal?: AbortSignal | undefined
+    readonly registrationEndpoint?: unknown
+  }
 }
 
-/** The class of error an abort gets at each kind of first step. */
-const errorsByStep = {
-  discovery: (message: string): Error =>
-    new DiscoveryError({ endpoint: undefined, message }, { cause: abortedByCaller('') }),
-  token: (message: string): Error =>
-    new TokenError({ message }, { cause: abortedByCaller('token_endpoint') }),
-  registration: (message: string): Error =>
-    new RegistrationError({ message }, { cause: abortedByCaller('registration_endpoint') }),
-  keys: (message: string): Error =>
-    new IdTokenError('jwks', message, { cause: abortedByCaller('jwks_uri') }),
-}
-type Step = keyof typeof errorsByStep
-
-/** Discovery, unless the endpoint the operation sends to is configured. */
-const tokenRequest = ({ config }: Inputs): Step =>
-  config.tokenEndpoint === undefined ? 'discovery' : 'token'
-
-/**
- * Each operation's first step that a signal stops (discovery, its own request, the ID token's
- * keys): an abort while its code loads gets the class of error that step gives an abort.
- */
-const firstSteps: Readonly<Record<CancellableOperation, (inputs: Inputs) => Step>> = {
-  serverMetadata: () => 'discovery',
-  authorizationUrl: () => 'discovery',
-  beginAuthorization: () => 'discovery',
-  // Its own check of a signal already aborted comes first, and is a TokenError.
-  completeAuthorization: () => 'token',
-  requestAccessToken: tokenRequest,
-  refreshToken: tokenRequest,
-  requestBackendToken: tokenRequest,
-  registerClient: ({ options }) =>
-    options.registrationEndpoint === undefined ? 'discovery' : 'registration',
-  cancelRegistration: () => 'discovery',
-  validateIdToken: () => 'keys',
-}
+const tokenRequests: readonly CancellableOperation[] = [
+  'requestAccessToken',
+  'refreshToken',
+  'requestBackendToken',
+]
 
 /**
  * Runs a `Client` operation whose code may still be loading on demand, until the caller's
  * `signal` ends the wait. An operation that has its code answers an abort itself, in its own
  * words; one still waiting for a chunk (a slow network, a chunk that never arrives) is rejected
- * promptly with the error its first step gives an abort — a `DiscoveryError`, `TokenError`,
- * `RegistrationError` or `IdTokenError` (`jwks`) whose `cause` is the `HttpError` (`aborted`)
- * every caller-side abort carries — and nothing is sent.
+ * promptly with the error its first step gives an abort, whose `cause` is the `HttpError`
+ * (`aborted`) every caller-side abort carries, and nothing is sent. That first step is the ID
+ * token's keys for `validateIdToken` (an `IdTokenError` `jwks`); the token request for
+ * `completeAuthorization` (whose own check of an aborted signal comes first), and for the token
+ * operations when `tokenEndpoint` is configured (a `TokenError`); the registration request for a
+ * `registerClient` given its `registrationEndpoint` (a `RegistrationError`); else discovery (a
+ * `DiscoveryError`).
  *
  * @see https://github.com/fhir-auth/fhir-auth/blob/main/docs/adr/0012-browser-bytes-by-load-time.md
  * @internal
  */
 export function untilAborted<R>(
   operation: CancellableOperation,
-  inputs: Inputs & { readonly options: { readonly signal?: AbortSignal | undefined } },
+  { config, options }: Inputs,
   work: Promise<R>,
 ): Promise<R> {
-  return waitUnlessAborted(work, inputs.options.signal, () =>
-    errorsByStep[firstSteps[operation](inputs)](`${operation} was aborted by the caller`),
-  )
+  return waitUnlessAborted(work, options.signal, () => {
+    const message = `${operation} was aborted by the caller`
+    const cause = { cause: abortedByCaller('') }
+    if (operation === 'validateIdToken') return new IdTokenError('jwks', message, cause)
+    if (
+      operation === 'completeAuthorization' ||
+      (tokenRequests.includes(operation) && config.tokenEndpoint !== undefined)
+    ) {
+      return new TokenError({ message }, cause)
+    }
+    if (operation === 'registerClient' && options.registrationEndpoint !== undefined) {
+      return new RegistrationError({ message }, cause)
+    }
+    return new DiscoveryError({ endpoint: undefined, message }, cause)
+  })
 }

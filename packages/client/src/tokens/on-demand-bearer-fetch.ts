@@ -47,14 +47,10 @@ function callerSignal(input: unknown, init: unknown): AbortSignal | undefined {
   let signal: unknown
   try {
     signal =
-      typeof init === 'object' && init !== null
-        ? Object.getOwnPropertyDescriptor(init, 'signal')?.value
-        : undefined
-    if (signal === undefined && typeof Request !== 'undefined' && input instanceof Request) {
-      signal = input.signal
-    }
+      Object.getOwnPropertyDescriptor(init ?? {}, 'signal')?.value ??
+      (input as { signal?: unknown }).signal
   } catch {
-    signal = undefined
+    // A primitive init, or a Proxy whose trap throws: bearerFetch says what is wrong.
   }
   return signal instanceof AbortSignal ? signal : undefined
 }
