@@ -155,6 +155,15 @@ const cases: readonly Case[] = [
         .fetch('Patient/1', { signal }),
   },
   {
+    part: "a backendTokens handle's fetch",
+    path: '../src/launch/authorization-flow.js',
+    error: 'HttpError',
+    run: ({ Client }, fetch, signal) =>
+      new Client(signingConfig, { clientType: 'confidential_asymmetric', fetch })
+        .backendTokens()
+        .fetch('Patient/1', { signal }),
+  },
+  {
     part: 'ID token validation',
     path: '../src/identity/id-token-validator.js',
     error: 'IdTokenError',
