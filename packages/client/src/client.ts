@@ -18,22 +18,25 @@ import {
   resolveClientType,
 } from './client-type.js'
 import { checkFlow, type UdapFlow } from './flow.js'
-import type {
-  AuthorizationUrlOptions,
-  AuthorizationUrlResult,
-  BackendTokensOptions,
-  BeginAuthorizationOptions,
-  BeginAuthorizationResult,
-  CompleteAuthorizationOptions,
-  RefreshTokenOptions,
-  RequestAccessTokenOptions,
-  RequestBackendTokenOptions,
-  ResumeSessionOptions,
-  SmartRegistrationOptions,
-  TokenResponseCheckOptions,
-  UdapRegistrationOptions,
-  UdapTrustOptions,
-  ValidateIdTokenOptions,
+import { type CancellableOperation, untilAborted } from './loading-aborts.js'
+import {
+  type AuthorizationUrlOptions,
+  type AuthorizationUrlResult,
+  type BackendTokensOptions,
+  type BeginAuthorizationOptions,
+  type BeginAuthorizationResult,
+  type CompleteAuthorizationOptions,
+  type OperationName,
+  operationOptionNames,
+  type RefreshTokenOptions,
+  type RequestAccessTokenOptions,
+  type RequestBackendTokenOptions,
+  type ResumeSessionOptions,
+  type SmartRegistrationOptions,
+  type TokenResponseCheckOptions,
+  type UdapRegistrationOptions,
+  type UdapTrustOptions,
+  type ValidateIdTokenOptions,
 } from './operation-options.js'
 import { ProtocolContext } from './protocol-context.js'
 import type { ProtocolImplementation } from './protocol-implementation.js'
@@ -91,9 +94,13 @@ const idTokenValidator = lazyImport(() => import('./identity/id-token-validator.
  * Parts of the client load on demand (launches, signing, ID token validation, UDAP). Besides the
  * errors each operation names, any operation may reject with an `HttpError` (`network`, empty
  * `url`) when such a part cannot be loaded — in a browser, a chunk a new deployment removed. The
- * next call tries the load again. A caller's `signal` and `timeoutMs` apply from the operation's
- * first request: a chunk still loading is waited for (an abort takes effect once it has loaded,
- * before anything is sent).
+ * next call tries the load again. A caller's `signal` also ends the wait for a part still
+ * loading: the operation rejects at once with its abort error (a `DiscoveryError`, `TokenError`,
+ * `RegistrationError` or `IdTokenError` whose `cause` is an `HttpError` with reason `aborted`),
+ * and nothing is sent. `timeoutMs` applies from the operation's first request.
+ *
+ * Each operation's options object takes the names its options type declares: any other own
+ * member is a `ConfigurationError` on that name ("unknown option", listing the valid ones).
  *
  * @example
  * ```ts
@@ -216,7 +223,9 @@ export class Client {
   async serverMetadata(
     options?: UdapTrustOptions & { readonly signal?: AbortSignal },
   ): Promise<SmartMetadata | UdapMetadata> {
-    return this.#call((implementation) => implementation.serverMetadata(options))
+    return this.#run('serverMetadata', options, (checked) =>
+      this.#call((implementation) => implementation.serverMetadata(checked)),
+    )
   }
 
   /**
@@ -232,7 +241,9 @@ export class Client {
    * @see https://github.com/fhir-auth/fhir-auth/blob/main/docs/guides/udap.md
    */
   async authorizationUrl(options?: AuthorizationUrlOptions): Promise<AuthorizationUrlResult> {
-    return this.#call((implementation) => implementation.authorizationUrl(options))
+    return this.#run('authorizationUrl', options, (checked) =>
+      this.#call((implementation) => implementation.authorizationUrl(checked)),
+    )
   }
 
   /**
@@ -243,7 +254,11 @@ export class Client {
    * @throws ConfigurationError for a missing `clientId` or credential; TokenError for every failed exchange.
    */
   async requestAccessToken(options: RequestAccessTokenOptions): Promise<TokenResponse> {
-    return this.#call((implementation) => implementation.requestAccessToken(options))
+    return this.#run('requestAccessToken', options, (checked) =>
+      this.#call((implementation) =>
+        implementation.requestAccessToken(checked as RequestAccessTokenOptions),
+      ),
+    )
   }
 
   /**
@@ -254,7 +269,9 @@ export class Client {
    * @throws ConfigurationError for a missing `clientId` or credential; TokenError for every failed exchange.
    */
   async refreshToken(options: RefreshTokenOptions): Promise<TokenResponse> {
-    return this.#call((implementation) => implementation.refreshToken(options))
+    return this.#run('refreshToken', options, (checked) =>
+      this.#call((implementation) => implementation.refreshToken(checked as RefreshTokenOptions)),
+    )
   }
 
   /**
@@ -265,7 +282,9 @@ export class Client {
    *   `b2c` or `tiered_oauth` client; TokenError for every failed exchange.
    */
   async requestBackendToken(options?: RequestBackendTokenOptions): Promise<TokenResponse> {
-    return this.#call((implementation) => implementation.requestBackendToken(options))
+    return this.#run('requestBackendToken', options, (checked) =>
+      this.#call((implementation) => implementation.requestBackendToken(checked)),
+    )
   }
 
   /** SMART: RFC 7591 dynamic registration. */
@@ -282,7 +301,11 @@ export class Client {
     metadata: Readonly<Record<string, unknown>>,
     options?: SmartRegistrationOptions | UdapRegistrationOptions,
   ): Promise<RegistrationResponse> {
-    return this.#call((implementation) => implementation.registerClient(metadata, options))
+    return this.#run('registerClient', options, (checked) =>
+      this.#call((implementation) =>
+        implementation.registerClient(metadata, checked as UdapRegistrationOptions),
+      ),
+    )
   }
 
   /**
@@ -295,7 +318,11 @@ export class Client {
     metadata: Readonly<Record<string, unknown>>,
     options: UdapRegistrationOptions,
   ): Promise<RegistrationResponse> {
-    return this.#call((implementation) => implementation.cancelRegistration(metadata, options))
+    return this.#run('cancelRegistration', options, (checked) =>
+      this.#call((implementation) =>
+        implementation.cancelRegistration(metadata, checked as UdapRegistrationOptions),
+      ),
+    )
   }
 
   /**
@@ -309,8 +336,10 @@ export class Client {
    * @see https://github.com/fhir-auth/fhir-auth/blob/main/docs/guides/tokens-over-time.md
    */
   async beginAuthorization(options?: BeginAuthorizationOptions): Promise<BeginAuthorizationResult> {
-    this.#prepare()
-    return (await authorizationFlow()).beginAuthorization(this.#sessions, options)
+    return this.#run('beginAuthorization', options, (checked) => {
+      this.#prepare()
+      return authorizationFlow().then((flow) => flow.beginAuthorization(this.#sessions, checked))
+    })
   }
 
   /**
@@ -330,8 +359,12 @@ export class Client {
     callbackUrl: string | URL | URLSearchParams,
     options?: CompleteAuthorizationOptions,
   ): Promise<Session> {
-    this.#prepare()
-    return (await authorizationFlow()).completeAuthorization(this.#sessions, callbackUrl, options)
+    return this.#run('completeAuthorization', options, (checked) => {
+      this.#prepare()
+      return authorizationFlow().then((flow) =>
+        flow.completeAuthorization(this.#sessions, callbackUrl, checked),
+      )
+    })
   }
 
   /**
@@ -344,12 +377,12 @@ export class Client {
     tokens: TokenSet | TokenResponse | string,
     options?: ResumeSessionOptions,
   ): Session {
-    const { onTokens } = this.#context.readOptions(options, 'resumeSession')
+    const checked = this.#options(options, 'resumeSession')
     return createSession(
       this.#sessions,
       readTokens(tokens, this.#context),
-      optionalListener(onTokens),
-      trustInputsOf(options ?? {}),
+      optionalListener(checked.onTokens),
+      trustInputsOf(checked),
     )
   }
 
@@ -362,13 +395,13 @@ export class Client {
    * @throws IdTokenError with the `reason` of the first rule broken.
    */
   async validateIdToken(idToken: string, options?: ValidateIdTokenOptions): Promise<IdTokenClaims> {
-    const checked = this.#context.readOptions(options, 'validateIdToken')
-    const maxAgeSeconds = optionalSeconds(checked.maxAgeSeconds, 'maxAgeSeconds')
-    return this.#sessions.identity.validate(idToken, {
-      nonce: checked.nonce,
-      maxAgeSeconds,
-      signal: checked.signal,
-    })
+    return this.#run('validateIdToken', options, (checked) =>
+      this.#sessions.identity.validate(idToken, {
+        nonce: checked.nonce,
+        maxAgeSeconds: optionalSeconds(checked.maxAgeSeconds, 'maxAgeSeconds'),
+        signal: checked.signal,
+      }),
+    )
   }
 
   /**
@@ -418,6 +451,28 @@ export class Client {
   /** Node's `util.inspect` shows the redacted summary. */
   [Symbol.for('nodejs.util.inspect.custom')](): string {
     return `Client ${JSON.stringify(this.toJSON(), null, 2)}`
+  }
+
+  /**
+   * Reads the options object of a `Client` operation, once: its own members, each a name the
+   * operation's options type declares (else a `ConfigurationError`, "unknown option"), and
+   * `signal` an `AbortSignal`. What the operation's code reads later is this copy.
+   */
+  #options<T extends object>(input: T | undefined, operation: OperationName): Partial<T> {
+    return this.#context.readOptions(input, operation, operationOptionNames[operation])
+  }
+
+  /**
+   * Runs an operation with its options read (see `#options`); the caller's `signal` ends the wait
+   * while the operation's code loads (the implementation's chunk, and the parts it loads itself).
+   */
+  #run<T extends object, R>(
+    operation: CancellableOperation,
+    input: T | undefined,
+    work: (options: Partial<T>) => Promise<R>,
+  ): Promise<R> {
+    const options = this.#options(input, operation)
+    return untilAborted(operation, { config: this.#config, options }, work(options))
   }
 
   /**

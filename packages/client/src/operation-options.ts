@@ -4,6 +4,7 @@ import type {
   KeyValueStore,
   PrivateKeyInput,
 } from '@fhir-auth/core/essentials'
+import { type OptionNameSet, optionNames } from '@fhir-auth/core/internal/checks'
 import type { B2bExtensionInput } from '@fhir-auth/udap'
 import type { TokensListener } from './session/session.js'
 
@@ -11,6 +12,12 @@ import type { TokensListener } from './session/session.js'
 export interface CancellableOptions {
   readonly signal?: AbortSignal | undefined
 }
+
+/**
+ * Options of `client.serverMetadata`: SMART takes a `signal` only; UDAP also the trust inputs
+ * `signed_metadata` is validated with.
+ */
+export interface ServerMetadataOptions extends CancellableOptions, Partial<UdapTrustOptions> {}
 
 /**
  * Options of `client.authorizationUrl`. UDAP clients also take the trust inputs (for the signed
@@ -192,3 +199,92 @@ export interface BackendTokensOptions
   /** A token is renewed when it expires within this many seconds; default 60. */
   readonly minValiditySeconds?: number | undefined
 }
+
+// The option names each `Client` operation accepts: any other own member of its options object
+// is a ConfigurationError ("unknown option", with these names), so that a typo such as
+// `requestBackendToken({ scope })` is not silently a request for the configured scopes (ADR 0008).
+// Each list is checked by the compiler against its options type: adding an option to a type
+// without adding it here (or the reverse) does not compile.
+
+const signal: OptionNameSet<CancellableOptions> = { signal: 1 }
+const trustInputs: OptionNameSet<UdapTrustOptions> = { trustedAnchors: 1, crls: 1, community: 1 }
+const credentials: OptionNameSet<CredentialOverrides> = { clientSecret: 1, privateKey: 1, kid: 1 }
+const authorizationRequest: OptionNameSet<AuthorizationUrlOptions> = {
+  ...signal,
+  ...trustInputs,
+  launch: 1,
+  customScopes: 1,
+  method: 1,
+  idp: 1,
+}
+/** What `requestBackendToken` and `backendTokens` share: what the token is asked for. */
+const backendTokenRequest: OptionNameSet<
+  Omit<RequestBackendTokenOptions, keyof CancellableOptions | 'privateKey' | 'kid'>
+> = { ...trustInputs, scopes: 1, b2b: 1, clientUri: 1 }
+
+/**
+ * The option names of each `Client` operation that takes an options object, derived from its
+ * options type. `registerClient` takes SMART's and UDAP's (its overloads); each protocol checks
+ * what its registration needs.
+ *
+ * @internal
+ */
+export const operationOptionNames = {
+  serverMetadata: optionNames<ServerMetadataOptions>({ ...signal, ...trustInputs }),
+  authorizationUrl: optionNames<AuthorizationUrlOptions>(authorizationRequest),
+  beginAuthorization: optionNames<BeginAuthorizationOptions>({ ...authorizationRequest, store: 1 }),
+  completeAuthorization: optionNames<CompleteAuthorizationOptions>({
+    ...signal,
+    ...trustInputs,
+    store: 1,
+    state: 1,
+    codeVerifier: 1,
+    nonce: 1,
+    onTokens: 1,
+  }),
+  requestAccessToken: optionNames<RequestAccessTokenOptions>({
+    ...signal,
+    ...trustInputs,
+    ...credentials,
+    code: 1,
+    codeVerifier: 1,
+  }),
+  refreshToken: optionNames<RefreshTokenOptions>({
+    ...signal,
+    ...trustInputs,
+    ...credentials,
+    refreshToken: 1,
+    scopes: 1,
+  }),
+  requestBackendToken: optionNames<RequestBackendTokenOptions>({
+    ...signal,
+    ...backendTokenRequest,
+    privateKey: 1,
+    kid: 1,
+  }),
+  backendTokens: optionNames<BackendTokensOptions>({
+    ...backendTokenRequest,
+    store: 1,
+    minValiditySeconds: 1,
+  }),
+  registerClient: optionNames<SmartRegistrationOptions & UdapRegistrationOptions>({
+    ...signal,
+    ...trustInputs,
+    registrationEndpoint: 1,
+    authorization: 1,
+    clientUri: 1,
+    certifications: 1,
+  }),
+  cancelRegistration: optionNames<UdapRegistrationOptions>({
+    ...signal,
+    ...trustInputs,
+    clientUri: 1,
+    certifications: 1,
+  }),
+  resumeSession: optionNames<ResumeSessionOptions>({ ...trustInputs, onTokens: 1 }),
+  validateIdToken: optionNames<ValidateIdTokenOptions>({ ...signal, nonce: 1, maxAgeSeconds: 1 }),
+  isTokenResponseValid: optionNames<TokenResponseCheckOptions>({ flow: 1 }),
+} as const
+
+/** A `Client` operation that takes an options object. @internal */
+export type OperationName = keyof typeof operationOptionNames

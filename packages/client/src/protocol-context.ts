@@ -82,13 +82,21 @@ export class ProtocolContext {
   /**
    * Reads an operation's options object: `undefined` becomes `{}`; its own members only (so a
    * polluted prototype is never read, and a getter runs once); `signal` must be an `AbortSignal`.
-   * Other members are left to the operation, as they always were: only configuration attributes
-   * and `Client` options refuse unknown names (ADR 0008).
+   * With `known` (the `Client` operations, from `operationOptionNames`), any other member name
+   * is refused as an unknown option (ADR 0008); without it (an implementation reading what its
+   * `Client` already checked and passed on) other members are left alone.
    *
-   * @throws ConfigurationError on `options` or `signal`.
+   * @throws ConfigurationError on `options`, `signal` or an unknown option.
    */
-  readOptions<T extends object>(input: T | undefined, operation: string): Partial<T> {
-    const options = readOptions(input, operation) as { signal?: AbortSignal | undefined }
+  readOptions<T extends object>(
+    input: T | undefined,
+    operation: string,
+    known?: readonly string[],
+  ): Partial<T> {
+    const options = readOptions(input, operation, {
+      known,
+      noun: 'option',
+    }) as { signal?: AbortSignal | undefined }
     // `null` is no signal, as for every other option (ADR 0008).
     options.signal = optionalSignal(options.signal)
     return options as Partial<T>

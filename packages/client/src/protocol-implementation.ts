@@ -23,8 +23,9 @@ import type { BackendTokenIdentity } from './tokens/backend-token-identity.js'
 /**
  * One protocol behind a `Client` (SMART App Launch, UDAP Security): every operation of the
  * facade, one method each, so `Client` dispatches without knowing the protocol. An operation
- * the protocol does not have calls {@link unsupportedOperation}. Options arrive as the caller
- * passed them (JavaScript callers pass anything): each method reads and checks its own.
+ * the protocol does not have calls {@link unsupportedOperation}. Options arrive as the copy
+ * `Client` read (own members, each a name the operation declares, `signal` checked) or as an
+ * internal caller built them: each method reads and checks their values.
  *
  * Adding an operation to one protocol is one method here and one in each implementation;
  * adding a protocol is one implementation and one entry in the `Client`'s protocol table.

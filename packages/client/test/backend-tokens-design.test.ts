@@ -187,11 +187,12 @@ describe('DESIGN §9: backendTokens', () => {
     expect(fake.bearers()).toEqual(['Bearer at-2'])
   })
 
-  it('a signal given to backendTokens (not one of its options) is ignored: it never aborts the shared token requests', async () => {
+  it('a signal given to backendTokens (not one of its options: it must never abort the shared token requests) is an unknown option', async () => {
     const fake = server()
-    const tokens = client(fake.fetch, clock().now).backendTokens({
-      signal: AbortSignal.abort(),
-    } as never)
-    expect(await tokens.accessToken()).toBe('at-1')
+    const make = () =>
+      client(fake.fetch, clock().now).backendTokens({ signal: AbortSignal.abort() } as never)
+    expect(make).toThrow(ConfigurationError)
+    expect(make).toThrow(/unknown option "signal" in options of backendTokens; valid options: /)
+    expect(fake.tokenRequests()).toBe(0)
   })
 })

@@ -17,7 +17,12 @@ export {
   optionalString,
   requireNonBlankString,
 } from './checks/non-blank-string.js'
-export { type ReadOptionsRules, readOptions } from './checks/options-object.js'
+export {
+  type OptionNameSet,
+  optionNames,
+  type ReadOptionsRules,
+  readOptions,
+} from './checks/options-object.js'
 export { optionalScopes, requireScopes, usableScopes } from './checks/scopes.js'
 export {
   optionalSignal,
@@ -29,6 +34,7 @@ export { wrongType } from './checks/wrong-type.js'
 export { abortedByCaller, raceCallerSignal, raceSignal } from './http/caller-signal.js'
 export { lazy } from './loading/lazy.js'
 export { lazyImport } from './loading/lazy-import.js'
+export { waitUnlessAborted } from './loading/wait-unless-aborted.js'
 export { failSafeLogger } from './logging/fail-safe-logger.js'
 export {
   hasTokenResponseMemberType,

@@ -3,8 +3,10 @@
  * the configuration and options of `new Client`, each `Client` operation (SMART and UDAP), the
  * functional APIs of smart and udap, and the crypto backends' option objects. A target knows a
  * valid options object (with which the operation succeeds against a scripted server) and how
- * the library must treat an unknown own member: `refused` ("unknown attribute", DESIGN §12 and
- * ADR 0008: configuration attributes and `Client` options) or `ignored` (operation options).
+ * the library must treat an unknown own member (ADR 0008): refused as an unknown attribute
+ * (configuration attributes and `Client` options), refused as an unknown option (each `Client`
+ * operation's options), a response that is not valid (`isTokenResponseValid`, which never
+ * throws), or ignored (the functional APIs and the backends).
  */
 import { Client } from '@fhir-auth/client'
 import type { CryptoBackend, FetchLike } from '@fhir-auth/core'
@@ -51,8 +53,11 @@ export const optionsTimeoutMs = 200
 /** One options object of one operation. */
 export interface OptionsTarget {
   readonly name: string
-  /** How an unknown own member is treated. */
-  readonly unknownMembers: 'refused' | 'ignored'
+  /**
+   * How an unknown own member is treated: a `ConfigurationError` on it whose message says
+   * "unknown attribute" or "unknown option", `false` (with a warning), or nothing.
+   */
+  readonly unknownMembers: 'unknown attribute' | 'unknown option' | 'not valid' | 'ignored'
   /** True for a diagnostic that never throws, whatever it is given (`isTokenResponseValid`). */
   readonly neverThrows?: true
   /** A fresh valid options object (the operation succeeds with it). */
@@ -252,13 +257,13 @@ export function createOptionsTargets(resources: () => OptionsResources): readonl
   const targets: OptionsTarget[] = [
     {
       name: 'new Client: configuration',
-      unknownMembers: 'refused',
+      unknownMembers: 'unknown attribute',
       valid: smartConfig,
       run: (options) => new Client(options as never, clientOptions()),
     },
     {
       name: 'new Client: options',
-      unknownMembers: 'refused',
+      unknownMembers: 'unknown attribute',
       valid: () => ({
         ...clientOptions(),
         protocol: 'smart',
@@ -269,13 +274,13 @@ export function createOptionsTargets(resources: () => OptionsResources): readonl
     },
     {
       name: 'Client (SMART) serverMetadata',
-      unknownMembers: 'ignored',
+      unknownMembers: 'unknown option',
       valid: () => ({ signal: signal() }),
       run: (options) => smartClient('public').serverMetadata(options as never),
     },
     {
       name: 'Client (SMART) authorizationUrl',
-      unknownMembers: 'ignored',
+      unknownMembers: 'unknown option',
       valid: () => ({
         launch: 'launch-1',
         customScopes: ['openid'],
@@ -286,7 +291,7 @@ export function createOptionsTargets(resources: () => OptionsResources): readonl
     },
     {
       name: 'Client (SMART) requestAccessToken (symmetric)',
-      unknownMembers: 'ignored',
+      unknownMembers: 'unknown option',
       valid: () => ({
         code: 'code-Xc4Vb7Nm1',
         codeVerifier: 'verifier-Qw2Er5Ty8Ui1Op4As7Df0Gh3Jk6Lz9Xc2Vb5Nm',
@@ -297,7 +302,7 @@ export function createOptionsTargets(resources: () => OptionsResources): readonl
     },
     {
       name: 'Client (SMART) refreshToken (asymmetric)',
-      unknownMembers: 'ignored',
+      unknownMembers: 'unknown option',
       valid: () => ({
         refreshToken: 'refresh-Mn3Bv6Cx9',
         scopes: ['patient/*.rs'],
@@ -309,7 +314,7 @@ export function createOptionsTargets(resources: () => OptionsResources): readonl
     },
     {
       name: 'Client (SMART) requestBackendToken',
-      unknownMembers: 'ignored',
+      unknownMembers: 'unknown option',
       valid: () => ({
         scopes: ['system/*.rs'],
         privateKey: ecKeys().privateKeyPem,
@@ -321,14 +326,14 @@ export function createOptionsTargets(resources: () => OptionsResources): readonl
     },
     {
       name: 'Client (SMART) registerClient',
-      unknownMembers: 'ignored',
+      unknownMembers: 'unknown option',
       valid: () => ({ authorization: 'Bearer initial-Zx8Cv2', signal: signal() }),
       run: (options) =>
         smartClient('public').registerClient({ client_name: 'x' }, options as never),
     },
     {
       name: 'Client isTokenResponseValid',
-      unknownMembers: 'ignored',
+      unknownMembers: 'not valid',
       neverThrows: true,
       valid: () => ({ flow: 'app_launch' }),
       run: (options) =>
@@ -339,13 +344,13 @@ export function createOptionsTargets(resources: () => OptionsResources): readonl
     },
     {
       name: 'Client (UDAP) serverMetadata',
-      unknownMembers: 'ignored',
+      unknownMembers: 'unknown option',
       valid: () => ({ ...trust(), signal: signal() }),
       run: (options) => udapClient().serverMetadata(options as never),
     },
     {
       name: 'Client (UDAP) requestBackendToken',
-      unknownMembers: 'ignored',
+      unknownMembers: 'unknown option',
       valid: () => ({
         ...trust(),
         scopes: ['system/*.rs'],
@@ -359,25 +364,25 @@ export function createOptionsTargets(resources: () => OptionsResources): readonl
     },
     {
       name: 'Client (UDAP) registerClient',
-      unknownMembers: 'ignored',
+      unknownMembers: 'unknown option',
       valid: () => ({ ...udapRegistration(), signal: signal() }),
       run: (options) => udapClient().registerClient(udapRegistrationMetadata, options as never),
     },
     {
       name: 'Client (UDAP) cancelRegistration',
-      unknownMembers: 'ignored',
+      unknownMembers: 'unknown option',
       valid: () => ({ ...udapRegistration(), signal: signal() }),
       run: (options) => udapClient().cancelRegistration(udapCancellationMetadata, options as never),
     },
     {
       name: 'Client (UDAP) authorizationUrl',
-      unknownMembers: 'ignored',
+      unknownMembers: 'unknown option',
       valid: () => ({ ...trust(), customScopes: ['user/*.rs'], method: 'post', signal: signal() }),
       run: (options) => udapCodeClient().authorizationUrl(options as never),
     },
     {
       name: 'Client (UDAP) requestAccessToken',
-      unknownMembers: 'ignored',
+      unknownMembers: 'unknown option',
       valid: () => ({
         ...trust(),
         code: 'code-Ud4Pc7Xz',
@@ -388,7 +393,7 @@ export function createOptionsTargets(resources: () => OptionsResources): readonl
     },
     {
       name: 'Client (UDAP) refreshToken',
-      unknownMembers: 'ignored',
+      unknownMembers: 'unknown option',
       valid: () => ({
         ...trust(),
         refreshToken: 'refresh-Ud7Rf2Qp',

@@ -3,8 +3,9 @@
  * `beginAuthorization`, `completeAuthorization` (with a store, and with the values the caller
  * kept), `resumeSession`, `validateIdToken`, and a session's `accessToken`, `refresh` and
  * `fetch` init. Each valid object succeeds against a scripted SMART server (for
- * `validateIdToken`, one that publishes the key an ID token was really signed with); every
- * unknown own member is ignored, as for every operation's options.
+ * `validateIdToken`, one that publishes the key an ID token was really signed with). An unknown
+ * own member is refused as an unknown option, as for every `Client` operation (ADR 0008), except
+ * in `fetch`'s init: a `RequestInit`, whose members are the platform's.
  */
 import { generateKeyPairSync, type KeyObject, sign } from 'node:crypto'
 import { Client, type KeyValueStore, memoryStore } from '@fhir-auth/client'
@@ -99,7 +100,7 @@ export function createSessionOptionsTargets(
   return [
     {
       name: 'Client (SMART) beginAuthorization',
-      unknownMembers: 'ignored',
+      unknownMembers: 'unknown option',
       valid: () => ({
         store: memoryStore(),
         launch: 'launch-1',
@@ -111,7 +112,7 @@ export function createSessionOptionsTargets(
     },
     {
       name: 'Client (SMART) completeAuthorization (store)',
-      unknownMembers: 'ignored',
+      unknownMembers: 'unknown option',
       valid: () => {
         keptIn = memoryStore()
         return { store: keptIn, onTokens: async () => {}, signal: signal() }
@@ -124,7 +125,7 @@ export function createSessionOptionsTargets(
     },
     {
       name: 'Client (SMART) completeAuthorization (kept values)',
-      unknownMembers: 'ignored',
+      unknownMembers: 'unknown option',
       valid: () => {
         kept = { state: 'state-Pl0Ok9Ij8Uh7', codeVerifier: 'v'.repeat(43) }
         return { ...kept, nonce: 'nonce-Yg6Tf5Rd4', signal: signal() }
@@ -133,7 +134,7 @@ export function createSessionOptionsTargets(
     },
     {
       name: 'Client (SMART) resumeSession',
-      unknownMembers: 'ignored',
+      unknownMembers: 'unknown option',
       valid: () => ({ onTokens: async () => {} }),
       run: async (options) => {
         const resumed = client().resumeSession(
@@ -145,20 +146,20 @@ export function createSessionOptionsTargets(
     },
     {
       name: 'Client (SMART) validateIdToken',
-      unknownMembers: 'ignored',
+      unknownMembers: 'unknown option',
       valid: () => ({ nonce: 'nonce-Wq3Er5Ty7Ui9', maxAgeSeconds: 600, signal: signal() }),
       run: (options) =>
         client(['openid', 'patient/*.rs']).validateIdToken(signedIdToken(), options as never),
     },
     {
       name: 'Session accessToken',
-      unknownMembers: 'ignored',
+      unknownMembers: 'unknown option',
       valid: () => ({ minValiditySeconds: 30, signal: signal() }),
       run: (options) => session().accessToken(options as never),
     },
     {
       name: 'Session refresh',
-      unknownMembers: 'ignored',
+      unknownMembers: 'unknown option',
       valid: () => ({ scopes: ['patient/*.rs'], signal: signal() }),
       run: (options) => session().refresh(options as never),
     },

@@ -133,24 +133,30 @@ describe('DESIGN §12: unknown Client options are ConfigurationError "unknown at
   })
 })
 
-describe('operation options with unknown names (docs/adr/0008: ignored) — recorded behaviour', () => {
-  it('authorizationUrl with an unknown option builds the URL (recorded: ignored)', async () => {
+describe('operation options with unknown names (docs/adr/0008): ConfigurationError "unknown option"', () => {
+  function expectUnknownOption(error: unknown, name: string, someValidNames: readonly string[]) {
+    expect(error).toBeInstanceOf(ConfigurationError)
+    const configurationError = error as ConfigurationError
+    expect(configurationError.message).toContain(`unknown option "${name}"`)
+    for (const valid of someValidNames) expect(configurationError.validValues).toContain(valid)
+    expect(configurationError.invalidAttribute).toBe(name)
+  }
+
+  it('authorizationUrl with a misspelt option is refused, listing the valid names; nothing is sent', async () => {
     const server = smartServer()
-    const result = await smartClient(server.fetch).authorizationUrl({ lanch: 'x' } as never)
-    expect(new URL(result.authUrl).searchParams.has('lanch')).toBe(false)
+    const error = await rejectionOf(
+      smartClient(server.fetch).authorizationUrl({ lanch: 'x' } as never),
+    )
+    expectUnknownOption(error, 'lanch', ['launch', 'customScopes', 'method', 'signal'])
+    expect(sent(server.requests)).toEqual([])
   })
 
-  it('requestAccessToken with an own constructor option (recorded: ignored, request sent)', async () => {
+  it('requestAccessToken with an own constructor option is refused; no request is sent', async () => {
     const server = smartServer()
     const options = { code: 'code-123456789', codeVerifier: 'v'.repeat(43), constructor: 1 }
-    const outcome = await smartClient(server.fetch)
-      .requestAccessToken(options as never)
-      .then(
-        () => 'resolved',
-        (error: Error) => error.constructor.name,
-      )
-    expect(outcome).toBe('resolved')
-    expect(sent(server.requests).length).toBe(2)
+    const error = await rejectionOf(smartClient(server.fetch).requestAccessToken(options as never))
+    expectUnknownOption(error, 'constructor', ['code', 'codeVerifier', 'signal'])
+    expect(sent(server.requests)).toEqual([])
   })
 
   it('an options object that is not an object is a ConfigurationError, not a TypeError', async () => {

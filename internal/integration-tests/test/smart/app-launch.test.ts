@@ -10,7 +10,12 @@ import {
   expectBasicAuthentication,
   expectPublicAuthentication,
 } from './support/assertions.js'
-import { authorizeWithClient, lastRequestTo, readPatientStatus } from './support/flows.js'
+import {
+  authorizeWithClient,
+  codeExchange,
+  lastRequestTo,
+  readPatientStatus,
+} from './support/flows.js'
 import {
   type AppKind,
   appClient,
@@ -115,7 +120,7 @@ describe('authorization requests', () => {
     const authorization = await authorizeWithClient(client, sandbox, {
       customScopes: ['launch/patient', 'patient/Patient.rs'],
     })
-    const tokens = await client.requestAccessToken(authorization)
+    const tokens = await client.requestAccessToken(codeExchange(authorization))
     expect(String(tokens.scope).split(' ').sort()).toEqual(['launch/patient', 'patient/Patient.rs'])
     expect(tokens.refresh_token).toBeUndefined()
     expect(await readPatientStatus(sandbox, 'patient-42', tokens.access_token)).toBe(200)
@@ -189,7 +194,9 @@ describe('authorization requests', () => {
   it('let a token scoped to the patient in context read no other patient', async () => {
     const { sandbox } = fixture
     const client = appClient(fixture, 'public')
-    const tokens = await client.requestAccessToken(await authorizeWithClient(client, sandbox))
+    const tokens = await client.requestAccessToken(
+      codeExchange(await authorizeWithClient(client, sandbox)),
+    )
     expect(await readPatientStatus(sandbox, 'patient-other', tokens.access_token)).toBe(403)
   })
 })
@@ -202,7 +209,7 @@ describe('private_key_jwt code exchanges', () => {
       const client = appClient(fixture, kind)
       const jtis: unknown[] = []
       for (let round = 0; round < 2; round += 1) {
-        await client.requestAccessToken(await authorizeWithClient(client, sandbox))
+        await client.requestAccessToken(codeExchange(await authorizeWithClient(client, sandbox)))
         const verified = await expectAssertionAuthentication(
           lastRequestTo(sandbox, sandbox.endpoints.token),
           keysOf(fixture, kind),

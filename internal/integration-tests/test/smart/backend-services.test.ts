@@ -31,6 +31,23 @@ afterAll(async () => {
 
 const backendClientIds = { RS384: clientIds.backendRs384, ES384: clientIds.backendEs384 } as const
 
+describe('an unknown option name (ADR 0008)', () => {
+  it('requestBackendToken({ scope }) (singular) is a ConfigurationError listing the valid names, and the server hears nothing', async () => {
+    const { sandbox } = fixture
+    const client = backendClient(fixture, 'ES384')
+    const before = sandbox.requests.length
+    const error = await rejectionOf(
+      client.requestBackendToken({ scope: ['system/Patient.rs'] } as never),
+    )
+    expect(error).toBeInstanceOf(ConfigurationError)
+    expect(error).toMatchObject({ invalidAttribute: 'scope' })
+    expect((error as ConfigurationError).message).toMatch(
+      /^unknown option "scope" in options of requestBackendToken; valid options: .*\bscopes\b/,
+    )
+    expect(sandbox.requests.length).toBe(before)
+  })
+})
+
 describe.each(['RS384', 'ES384'] as const)('backend services with an %s key', (algorithm) => {
   it('gets a system token for per-call scopes and reads any patient with it', async () => {
     const { sandbox } = fixture

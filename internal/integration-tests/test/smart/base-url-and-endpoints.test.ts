@@ -6,7 +6,13 @@
  */
 import { Client, ConfigurationError, DiscoveryError } from '@fhir-auth/client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { authorizeWithClient, lastRequestTo, rejectionOf, requestsTo } from './support/flows.js'
+import {
+  authorizeWithClient,
+  codeExchange,
+  lastRequestTo,
+  rejectionOf,
+  requestsTo,
+} from './support/flows.js'
 import { appConfig, type SmartFixture, startSmartFixture } from './support/smart-fixture.js'
 
 let fixture: SmartFixture
@@ -34,7 +40,7 @@ describe('a baseUrl with a trailing slash', () => {
         sandbox.fhirBaseUrl,
       )
       expect(requestsTo(sandbox, sandbox.endpoints.discovery).length).toBe(discoveries + 1)
-      const tokens = await client.requestAccessToken(authorization)
+      const tokens = await client.requestAccessToken(codeExchange(authorization))
       expect(typeof tokens.access_token).toBe('string')
     },
   )

@@ -21,7 +21,7 @@ import {
   startSmartSandbox,
 } from '@fhir-auth/sandbox'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { authorizeWithClient, lastRequestTo, rejectionOf } from './support/flows.js'
+import { authorizeWithClient, codeExchange, lastRequestTo, rejectionOf } from './support/flows.js'
 
 /** The character each secret is built around; the id of its client says which. */
 const specials = [
@@ -91,7 +91,7 @@ function symmetricClient(
 async function redeem(client: Client, sandbox: SmartSandbox): Promise<unknown> {
   const authorization = await authorizeWithClient(client, sandbox)
   try {
-    return await client.requestAccessToken(authorization)
+    return await client.requestAccessToken(codeExchange(authorization))
   } catch (error) {
     return error
   }

@@ -5,7 +5,7 @@
  */
 import { TokenError } from '@fhir-auth/client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { authorizeWithClient, readPatientStatus } from './support/flows.js'
+import { authorizeWithClient, codeExchange, readPatientStatus } from './support/flows.js'
 import { appClient, type SmartFixture, startSmartFixture } from './support/smart-fixture.js'
 
 const ehrScopes = ['launch', 'patient/*.rs', 'openid', 'fhirUser']
@@ -59,10 +59,10 @@ describe('EHR launch', () => {
     const first = sandbox.createLaunch({ patient: 'patient-a' })
     const second = sandbox.createLaunch({ patient: 'patient-b', needPatientBanner: true })
     const secondTokens = await client.requestAccessToken(
-      await authorizeWithClient(client, sandbox, { launch: second }),
+      codeExchange(await authorizeWithClient(client, sandbox, { launch: second })),
     )
     const firstTokens = await client.requestAccessToken(
-      await authorizeWithClient(client, sandbox, { launch: first }),
+      codeExchange(await authorizeWithClient(client, sandbox, { launch: first })),
     )
     expect(firstTokens.patient).toBe('patient-a')
     expect(firstTokens.encounter).toBeUndefined()

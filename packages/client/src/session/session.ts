@@ -10,6 +10,7 @@ import {
   lazyImport,
   optionalScopes,
   optionalSignal,
+  optionNames,
   raceSignal,
   readOptions,
 } from '@fhir-auth/core/internal/checks'
@@ -41,6 +42,10 @@ export interface SessionRefreshOptions {
   /** Stops this caller's wait; a refresh shared with other callers goes on for them. */
   readonly signal?: AbortSignal | undefined
 }
+
+/** The names {@link Session.accessToken} and {@link Session.refresh} take: any other is refused. */
+const accessTokenOptionNames = optionNames<AccessTokenOptions>({ minValiditySeconds: 1, signal: 1 })
+const refreshOptionNames = optionNames<SessionRefreshOptions>({ scopes: 1, signal: 1 })
 
 /** Called after every refresh with the new tokens, and awaited: where an app persists them. */
 export type TokensListener = (tokens: TokenSet) => void | Promise<void>
@@ -125,10 +130,13 @@ export class Session {
    * and a refresh token exists.
    *
    * @throws TokenError when the token has expired and there is no refresh token, or the refresh
-   *   fails; ConfigurationError on the options.
+   *   fails; ConfigurationError on the options (an unknown option included).
    */
   async accessToken(options?: AccessTokenOptions): Promise<string> {
-    const checked = readOptions(options, 'accessToken')
+    const checked = readOptions(options, 'accessToken', {
+      known: accessTokenOptionNames,
+      noun: 'option',
+    })
     const minValiditySeconds = checked.minValiditySeconds ?? 60
     if (
       typeof minValiditySeconds !== 'number' ||
@@ -160,10 +168,11 @@ export class Session {
    *
    * @throws TokenError when there is no refresh token or the server refuses it; IdTokenError
    *   when a new ID token fails validation; StoreError when `onTokens` throws or does not
-   *   finish within the client's time limit; ConfigurationError on the options.
+   *   finish within the client's time limit; ConfigurationError on the options (an unknown
+   *   option included).
    */
   async refresh(options?: SessionRefreshOptions): Promise<TokenSet> {
-    const checked = readOptions(options, 'refresh')
+    const checked = readOptions(options, 'refresh', { known: refreshOptionNames, noun: 'option' })
     // Copied now: the request is built after awaits, and a caller may reuse its array meanwhile.
     const scopes = optionalScopes(checked.scopes, 'scopes')?.slice()
     return this.#joinRefresh({ scopes }, optionalSignal(checked.signal))

@@ -1,13 +1,15 @@
 import type { TokenResponse } from '@fhir-auth/core/essentials'
-import { describeKind } from '@fhir-auth/core/internal/checks'
+import { describeKind, readOptions } from '@fhir-auth/core/internal/checks'
 import { isTokenResponseValid } from '@fhir-auth/smart/token-response-check'
-import type { TokenResponseCheckOptions } from '../operation-options.js'
+import { operationOptionNames, type TokenResponseCheckOptions } from '../operation-options.js'
 import type { ProtocolContext } from '../protocol-context.js'
 
 const flows = ['app_launch', 'backend_services'] as const
 
 /**
- * `isTokenResponseValid` for any protocol: never throws; an unknown `flow` is itself a warning.
+ * `isTokenResponseValid` for any protocol: never throws. An unknown `flow`, an unknown option
+ * name (a `flw` typo would silently check another flow) and options that cannot be read are
+ * each a warning, and the response is still checked (as `app_launch`) but never valid.
  *
  * @internal
  */
@@ -18,15 +20,22 @@ export function checkTokenResponse(
 ): response is TokenResponse {
   const logger = context.options.logger
   let flow: unknown
+  let problem: string | undefined
   try {
-    flow = options?.flow ?? 'app_launch'
-  } catch {
-    flow = undefined
+    flow =
+      readOptions(options, 'isTokenResponseValid', {
+        known: operationOptionNames.isTokenResponseValid,
+        noun: 'option',
+      }).flow ?? 'app_launch'
+    if (!(flows as readonly unknown[]).includes(flow)) {
+      problem = `unknown flow ${typeof flow === 'string' ? JSON.stringify(flow) : describeKind(flow)}`
+    }
+  } catch (error) {
+    // A ConfigurationError, whose message names the option and never quotes a value.
+    problem = (error as Error).message
   }
-  if (!(flows as readonly unknown[]).includes(flow)) {
-    logger.warn(
-      `SMART token response non-compliance: unknown flow ${typeof flow === 'string' ? JSON.stringify(flow) : describeKind(flow)}; checked as app_launch`,
-    )
+  if (problem !== undefined) {
+    logger.warn(`SMART token response non-compliance: ${problem}; checked as app_launch`)
     isTokenResponseValid(response, { flow: 'app_launch', logger })
     return false
   }

@@ -1,7 +1,7 @@
 import { lazy, lazyImport, wrongType } from '@fhir-auth/core/internal/checks'
 import { checkClientCredentialsFlow } from '../flow.js'
 import { optionalStore } from '../launch/store-option.js'
-import type { BackendTokensOptions } from '../operation-options.js'
+import { type BackendTokensOptions, operationOptionNames } from '../operation-options.js'
 import type { ProtocolContext } from '../protocol-context.js'
 import type { ProtocolImplementation } from '../protocol-implementation.js'
 import { optionalSeconds } from '../seconds-option.js'
@@ -38,14 +38,18 @@ export class BackendTokenRegistry {
    */
   handle(input: BackendTokensOptions | undefined): BackendTokens {
     checkClientCredentialsFlow(this.#context.flow, 'backendTokens')
-    const options = this.#context.readOptions(input, 'backendTokens')
+    const options = this.#context.readOptions(
+      input,
+      'backendTokens',
+      operationOptionNames.backendTokens,
+    )
     const store = optionalStore(options.store)
     // `null` is absent, as for every other option (ADR 0008); the default is 60 s.
     const minValiditySeconds =
       optionalSeconds(options.minValiditySeconds ?? undefined, 'minValiditySeconds') ?? 60
-    // `signal` is no option here (the type leaves it out): one caller's signal must not abort
-    // the token requests every caller of this entry shares. A caller bounds its own wait with
-    // `fetch(input, { signal })`.
+    // `signal` is no option here (an unknown option): one caller's signal must not abort the
+    // token requests every caller of this entry shares. A caller bounds its own wait with
+    // `fetch(input, { signal })`. (The copy has `signal: undefined`, left out here too.)
     const {
       store: _store,
       minValiditySeconds: _min,

@@ -1,4 +1,4 @@
-import type { AuthorizationUrlOptions, Client } from '@fhir-auth/client'
+import type { AuthorizationUrlOptions, Client, RequestAccessTokenOptions } from '@fhir-auth/client'
 import type { AuthorizeResult, RecordedRequest, SmartSandbox } from '@fhir-auth/sandbox'
 
 /** What an app keeps between the redirect and the callback, plus where the user agent ended. */
@@ -36,6 +36,14 @@ export async function authorizeWithClient(
     throw new Error('authorization response state differs from the state the library generated')
   }
   return { code: result.code, codeVerifier: request.codeVerifier, state: request.state, result }
+}
+
+/**
+ * What `requestAccessToken` takes of a completed authorization: the code and its verifier (the
+ * other members are no options of it, and unknown options are refused, ADR 0008).
+ */
+export function codeExchange(authorization: CompletedAuthorization): RequestAccessTokenOptions {
+  return { code: authorization.code, codeVerifier: authorization.codeVerifier }
 }
 
 /** The requests the sandbox received at one of its endpoints, oldest first. */
