@@ -1,4 +1,5 @@
 import { CryptoError } from '../errors/crypto-error.js'
+import { readUriHost } from '../http/uri-host.js'
 import { type DerElement, readDerChildren, readDerDocument } from './der.js'
 import { decodeDirectoryString, toHex } from './der-certificate-values.js'
 import { derTag, expectTag, readDerDocumentWithTag, readSmallInteger } from './der-values.js'
@@ -159,7 +160,7 @@ export function nameConstraintViolation(
     const matches = (subtree: GeneralSubtree) => within(name, subtree.base)
     const placed = [...permitted, ...excluded].map(matches)
     if (placed.includes(undefined)) {
-      return `${described} cannot be checked against ${formName(name.form)} constraints${unplaceableBecause[name.form] ?? ''}`
+      return `${described} cannot be checked against ${formName(name.form)} constraints${unplaceableBecause(name)}`
     }
     const inExcluded = excluded.find((subtree) => matches(subtree) === true)
     if (inExcluded !== undefined) {
@@ -172,11 +173,25 @@ export function nameConstraintViolation(
   return undefined
 }
 
-/** Why a name of a form cannot be placed, for messages. */
-const unplaceableBecause: Partial<Record<GeneralNameForm, string>> = {
-  uri: ': it has no DNS host name (no authority, or an IP address), and RFC 5280 §4.2.1.10 then requires rejection',
-  email: ': it has no "@"',
-  other: ': fhir-auth checks URI, DNS, email, IP and directory names only',
+/** Why a name cannot be placed under the constraints of its form, for messages. */
+function unplaceableBecause(name: GeneralName): string {
+  switch (name.form) {
+    case 'uri': {
+      const reading = readUriHost(name.value)
+      if (reading.kind === 'refused') return `: it ${reading.problem}`
+      return reading.kind === 'domain'
+        ? ': a uniformResourceIdentifier base is not a DNS host name or a domain with a leading period'
+        : ': it has no DNS host name (no authority, or an IP address), and RFC 5280 §4.2.1.10 then requires rejection'
+    }
+    case 'dns':
+      return ': the name or a base has an empty label (a trailing dot or "..")'
+    case 'email':
+      return ': it has no "@"'
+    case 'other':
+      return ': fhir-auth checks URI, DNS, email, IP and directory names only'
+    default:
+      return ''
+  }
 }
 
 /** Whether `name` lies within `base` (same form); `undefined` when it cannot be placed. */
