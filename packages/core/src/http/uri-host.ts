@@ -29,8 +29,9 @@ export type UriHost =
 /** Scheme, `//`, then the authority up to the first `/`, `?` or `#` (RFC 3986 §3). */
 const authorityPattern = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/([^/?#]*)/
 /** C0 controls, space and DEL: the WHATWG parser strips or drops some of them silently. */
+/** C0 controls and DEL: the WHATWG parser drops tabs and newlines anywhere, and strips others. */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
-const controlOrSpace = /[\u0000-\u0020\u007f]/
+const controlCharacter = /[\u0000-\u001f\u007f]/
 /** A dotted-decimal IPv4 address: the WHATWG parser's canonical form, not a DNS name. */
 const ipv4Pattern = /^\d+\.\d+\.\d+\.\d+$/
 
@@ -39,17 +40,20 @@ const authorityRefusals: readonly (readonly [string, string])[] = [
   ['@', 'has user info (@) in its authority'],
   ['\\', 'has a backslash in its authority, which the URL parser reads as "/"'],
   ['%', 'has percent-encoding in its authority, which the URL parser decodes'],
+  [' ', 'has a space in its authority'],
 ]
 
 /**
  * Reads the host of `uri` with the WHATWG URL parser and refuses the URI when the host text
- * RFC 3986 finds differs from that parse (ASCII case aside): spaces or control characters
- * anywhere, user info, `\` or `%` in the authority, a host without `//`, a host the parser
+ * RFC 3986 finds differs from that parse (ASCII case aside): control characters anywhere, user
+ * info, `\`, `%` or a space in the authority, a host without `//`, a host the parser
  * rewrites (IDNA, IPv4 numbers, IPv6 forms), and DNS names with an empty label (trailing dot).
  */
 export function readUriHost(uri: string): UriHost {
-  if (controlOrSpace.test(uri)) {
-    return refused('contains spaces or control characters, which the URL parser drops or rejects')
+  if (controlCharacter.test(uri)) {
+    return refused(
+      'contains control characters (tab, newline…), which the URL parser drops or rejects',
+    )
   }
   const authority = authorityPattern.exec(uri)?.[1]
   const refusal = authorityRefusals.find(([character]) => authority?.includes(character))
