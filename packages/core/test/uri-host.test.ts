@@ -21,6 +21,9 @@ describe('readUriHost: hosts both parsers read alike', () => {
     ['https://localhost:8080/fhir', 'localhost'],
     // A non-special scheme keeps its (opaque) host as written.
     ['foo://EXAMPLE.test/x', 'EXAMPLE.test'],
+    // Only a whole dotted quad is an address: these opaque hosts are names.
+    ['foo://a.1.2.3.4/', 'a.1.2.3.4'],
+    ['foo://1.2.3.4.a/', '1.2.3.4.a'],
     ['https://host.example.test/a\\b%2F@c d', 'host.example.test'],
     ['https://host.example.test/path ', 'host.example.test'],
   ])('%s: the domain %s', (uri, host) => {
@@ -34,6 +37,7 @@ describe('readUriHost: hosts both parsers read alike', () => {
     ['https://[::1]:99/', '[::1]'],
     ['https://[FE80::1]/', '[fe80::1]'],
     ['foo://1.2.3.4/', '1.2.3.4'],
+    ['https://11.22.33.44/', '11.22.33.44'],
   ])('%s: the IP address %s', (uri, host) => {
     expect(readUriHost(uri)).toEqual({ kind: 'ip', host })
   })
@@ -119,6 +123,9 @@ describe('uriConstraintDomain', () => {
     '[::1]',
     'bücher.example',
     '..good.org',
+    '@good.org',
+    '%good.org',
+    '\\good.org',
   ])('%j is no host name or domain', (base) => {
     expect(uriConstraintDomain(base)).toBeUndefined()
   })

@@ -28,7 +28,6 @@ export type UriHost =
 
 /** Scheme, `//`, then the authority up to the first `/`, `?` or `#` (RFC 3986 §3). */
 const authorityPattern = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/([^/?#]*)/
-/** C0 controls, space and DEL: the WHATWG parser strips or drops some of them silently. */
 /** C0 controls and DEL: the WHATWG parser drops tabs and newlines anywhere, and strips others. */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
 const controlCharacter = /[\u0000-\u001f\u007f]/
