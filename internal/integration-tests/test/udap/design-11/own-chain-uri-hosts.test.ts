@@ -9,6 +9,7 @@ import { ConfigurationError } from '@fhir-auth/client'
 import {
   createCertificateAuthority,
   type IssueCertificateOptions,
+  type NameConstraintsOptions,
 } from '@fhir-auth/test-pki/issuer'
 import { describe, expect, it } from 'vitest'
 import { type Identity, identityOf, valid } from './support/bad-chains.js'
