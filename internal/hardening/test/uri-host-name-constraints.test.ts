@@ -176,7 +176,10 @@ describe("the review's examples, with real certificates, through both backends",
         (caught: unknown) => caught,
       )
     expect(error).toBeInstanceOf(CertificateChainError)
-    expect((error as Error).message).toContain('backslash in its authority')
+    expect((error as Error).message).toContain(
+      'must name its host as the WHATWG URL parser reads it',
+    )
+    expect((error as Error).message).toContain('the URL parser reads the host "evil.example"')
   })
 })
 

@@ -1,5 +1,5 @@
 import { checkUrl } from '@fhir-auth/core/essentials'
-import { uriHostProblem } from '@fhir-auth/core/internal/checks'
+import { readUriHost } from '@fhir-auth/core/internal/checks'
 
 /** RFC 3986 §3.1: a scheme is a letter followed by letters, digits, `+`, `-` or `.`. */
 const absoluteUriPattern = /^[A-Za-z][A-Za-z0-9+.-]*:[^\s]+$/
@@ -19,7 +19,7 @@ const absoluteUriPattern = /^[A-Za-z][A-Za-z0-9+.-]*:[^\s]+$/
  */
 export function isAbsoluteUri(value: unknown): value is string {
   if (typeof value !== 'string' || !absoluteUriPattern.test(value)) return false
-  if (uriHostProblem(value) !== undefined) return false
+  if (readUriHost(value) === undefined) return false
   const scheme = value.slice(0, value.indexOf(':')).toLowerCase()
   if (scheme !== 'http' && scheme !== 'https') return true
   return URL.canParse(value) && new URL(value).hostname !== ''

@@ -32,10 +32,17 @@
  *   `resumeSession` reading a caller's token response once, into a copy, and `backendTokens`
  *   copying its scopes and `hl7-b2b` context when the handle is made: up-front code, as
  *   `new Client`, `resumeSession` and `backendTokens` are. 24 942 / 29 573 / 22 669 / 10 802 B
- *   (up front 11 102 / 11 635 / 11 635 / 10 802 B).
+ *   (up front 11 102 / 11 635 / 11 635 / 10 802 B). Raised on purpose for all four (+250 B,
+ *   chunks loaded and up front) on 2026-11-28 for the URI host rule (a configured URL must name
+ *   its host as the WHATWG URL parser reads it: no backslash, percent-encoding, user info or
+ *   trailing dot), which `new Client` applies to every configured URL: about 213 B in every app,
+ *   the rule kept to one short function and one message so that the public apps stay within
+ *   issue 12's 12 KB up front. 25 159 / 29 785 / 22 879 / 11 017 B (up front 11 316 / 11 846 /
+ *   11 846 / 11 017 B).
  * - `upFrontLimitBytes`: the same kind of limit for the chunks that load before the app does
  *   anything (the entry chunk and its static imports). Set 2026-11-25 at 10 880 / 11 407 /
- *   11 407 / 10 578 B with a little room; +250 B for all four with the caller review above.
+ *   11 407 / 10 578 B with a little room; +250 B for all four with the caller review above, and
+ *   +250 B again with the URI host rule.
  * - `issueBudgetBytes` / `issueGoalBytes`: what issue 16 asked for, for the chunks loaded.
  *   Reported next to the figure (`pass` when met, `miss` when not); see the bench README for why
  *   they are not met yet.
@@ -75,16 +82,16 @@ export const forbiddenSources: readonly string[] = Object.freeze([
 export const browserAppBudgets: readonly BrowserAppBudget[] = Object.freeze([
   {
     app: 'asymmetric',
-    limitBytes: 25_050,
-    upFrontLimitBytes: 11_250,
+    limitBytes: 25_300,
+    upFrontLimitBytes: 11_500,
     issueBudgetBytes: 16_000,
     issueGoalBytes: 12_000,
     note: "issue 16's asymmetric SMART browser app, as the issue names it",
   },
   {
     app: 'publicWithoutOpenid',
-    limitBytes: 22_750,
-    upFrontLimitBytes: 11_750,
+    limitBytes: 23_000,
+    upFrontLimitBytes: 12_000,
     upFrontIssueBudgetBytes: 12_000,
     upFrontIssueGoalBytes: 8_000,
     issueBudgetBytes: 12_000,
@@ -93,16 +100,16 @@ export const browserAppBudgets: readonly BrowserAppBudget[] = Object.freeze([
   },
   {
     app: 'public',
-    limitBytes: 29_650,
-    upFrontLimitBytes: 11_750,
+    limitBytes: 29_900,
+    upFrontLimitBytes: 12_000,
     upFrontIssueBudgetBytes: 12_000,
     upFrontIssueGoalBytes: 8_000,
     note: 'the usual launch (openid fhirUser): the public app plus ID token validation (core/oidc, JWKS, WebCrypto verification); no issue budget of its own',
   },
   {
     app: 'clientImport',
-    limitBytes: 10_950,
-    upFrontLimitBytes: 10_950,
+    limitBytes: 11_200,
+    upFrontLimitBytes: 11_200,
     note: 'what any app pays before it does anything; no issue budget',
   },
 ])

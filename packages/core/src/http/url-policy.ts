@@ -1,4 +1,4 @@
-import { uriHostProblem } from './uri-host.js'
+import { readUriHost, uriHostRule } from './uri-host.js'
 
 /**
  * True for loopback hosts: `localhost`, any IPv4 address in 127.0.0.0/8, and IPv6 `::1`.
@@ -79,7 +79,7 @@ export function withoutUserInfo(value: string): string {
  * is first fetched (an `http://` authorize URL or `jku` is never fetched by the library at
  * all), plus: no user info, since credentials in a URL end up in logs and error messages, and
  * a host the WHATWG URL parser reads as written (no backslash, percent-encoding or control
- * characters in the authority, no trailing dot: {@link uriHostProblem}), so the host a reader
+ * characters in the authority, no trailing dot: `readUriHost`), so the host a reader
  * of the configuration sees is the one requests go to.
  *
  * @see https://www.rfc-editor.org/rfc/rfc3986#section-3.2.1 (user information is deprecated)
@@ -107,16 +107,13 @@ export function configuredUrlProblem(
 /**
  * Why the host of a configured URL or URI (including a `redirectUri` of any scheme) is refused,
  * as the end of a sentence, or `undefined`: its host must read the same to RFC 3986 and to the
- * WHATWG URL parser that sends the requests ({@link uriHostProblem}).
+ * WHATWG URL parser that sends the requests (`readUriHost`).
  *
  * @see https://www.rfc-editor.org/rfc/rfc3986#section-3.2
  * @see https://url.spec.whatwg.org/#concept-url-parser
  */
 export function configuredHostProblem(value: string): string | undefined {
-  const problem = uriHostProblem(value)
-  return problem === undefined
-    ? undefined
-    : `must name its host as requests will reach it, yet it ${problem}`
+  return readUriHost(value) === undefined ? uriHostRule : undefined
 }
 
 /**

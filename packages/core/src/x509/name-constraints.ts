@@ -1,5 +1,5 @@
 import { CryptoError } from '../errors/crypto-error.js'
-import { readUriHost } from '../http/uri-host.js'
+import { readUriHost, uriHostRule } from '../http/uri-host.js'
 import { type DerElement, readDerChildren, readDerDocument } from './der.js'
 import { decodeDirectoryString, toHex } from './der-certificate-values.js'
 import { derTag, expectTag, readDerDocumentWithTag, readSmallInteger } from './der-values.js'
@@ -15,6 +15,7 @@ import {
   dnsNameWithin,
   emailAddressWithin,
   ipAddressWithin,
+  uriDomainName,
   uriWithin,
 } from './name-matching.js'
 import { decodeDerOid } from './object-identifier.js'
@@ -177,9 +178,14 @@ export function nameConstraintViolation(
 function unplaceableBecause(name: GeneralName): string {
   switch (name.form) {
     case 'uri': {
-      const reading = readUriHost(name.value)
-      if (reading.kind === 'refused') return `: it ${reading.problem}`
-      return reading.kind === 'domain'
+      if (readUriHost(name.value) === undefined) {
+        const parsed = URL.canParse(name.value) ? new URL(name.value).hostname : undefined
+        const destination = parsed
+          ? `, and the URL parser reads the host ${JSON.stringify(parsed)}`
+          : ''
+        return `: it ${uriHostRule} (no user info, backslash, percent-encoding or control character in the authority, no trailing dot)${destination}`
+      }
+      return uriDomainName(name.value) !== undefined
         ? ': a uniformResourceIdentifier base is not a DNS host name or a domain with a leading period'
         : ': it has no DNS host name (no authority, or an IP address), and RFC 5280 §4.2.1.10 then requires rejection'
     }

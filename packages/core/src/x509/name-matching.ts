@@ -7,7 +7,7 @@
  */
 
 import { bytesEqual } from '../crypto/bytes.js'
-import { hasEmptyLabel, readUriHost, uriConstraintDomain } from '../http/uri-host.js'
+import { hasEmptyLabel, readUriHost } from '../http/uri-host.js'
 import { readDerChildren, readDerDocument } from './der.js'
 
 /**
@@ -63,11 +63,36 @@ export function emailAddressWithin(address: string, base: string): boolean | und
  * URI constraints apply.
  */
 export function uriWithin(uri: string, base: string): boolean | undefined {
-  const name = readUriHost(uri)
+  const name = uriDomainName(uri)
   const subtree = uriConstraintDomain(base)
-  if (name.kind !== 'domain' || subtree === undefined) return undefined
-  const host = name.host.toLowerCase()
+  if (name === undefined || subtree === undefined) return undefined
+  const host = name.toLowerCase()
   return subtree.startsWith('.') ? host.endsWith(subtree) : host === subtree
+}
+
+/** An IP literal, or the dotted-decimal IPv4 form the WHATWG parser gives every IPv4 host. */
+const ipHostPattern = /^\[|^\d+\.\d+\.\d+\.\d+$/
+
+/**
+ * The DNS host name of `uri` as `readUriHost` reads it, or `undefined` when it has none:
+ * no host, a refused one, or an IP address (RFC 5280 §4.2.1.10 constrains URIs by host name).
+ */
+export function uriDomainName(uri: string): string | undefined {
+  const host = readUriHost(uri)
+  return host && !ipHostPattern.test(host) ? host : undefined
+}
+
+/**
+ * The base of a `uniformResourceIdentifier` name constraint, lower-cased, or `undefined` when it
+ * is not what RFC 5280 §4.2.1.10 allows there: a DNS host name, or a domain written with a
+ * leading period (`.good.org`), that the WHATWG parser reads unchanged. A base it would rewrite
+ * (`evil%2Eorg`, `evil.org.`, a full URI, an IP address) cannot be compared with the hosts
+ * requests go to, so the names under it cannot be placed.
+ */
+export function uriConstraintDomain(base: string): string | undefined {
+  const domain = base.startsWith('.') ? base.slice(1) : base
+  const host = uriDomainName(`https://${domain}/`)
+  return host !== undefined && host === domain.toLowerCase() ? base.toLowerCase() : undefined
 }
 
 /**

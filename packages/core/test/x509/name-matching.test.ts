@@ -5,6 +5,8 @@ import {
   dnsNameWithin,
   emailAddressWithin,
   ipAddressWithin,
+  uriConstraintDomain,
+  uriDomainName,
   uriWithin,
 } from '../../src/x509/name-matching.js'
 import { encodeDerOid } from '../../src/x509/object-identifier.js'
@@ -113,6 +115,62 @@ describe('uriWithin', () => {
     ['https://evilexample.test/', '.example.test', false],
   ])('%s within %s: %s', (uri, base, expected) => {
     expect(uriWithin(uri, base)).toBe(expected)
+  })
+})
+
+describe('uriDomainName', () => {
+  it.each([
+    ['https://API.example.test:443/x', 'api.example.test'],
+    // Only a whole dotted quad is an address: these opaque hosts are names.
+    ['foo://a.1.2.3.4/', 'a.1.2.3.4'],
+    ['foo://1.2.3.4.a/', '1.2.3.4.a'],
+  ])('%s: %s', (uri, host) => {
+    expect(uriDomainName(uri)).toBe(host)
+  })
+
+  it.each([
+    'https://127.0.0.1/',
+    'https://11.22.33.44/',
+    'foo://1.2.3.4/',
+    'https://[::1]/',
+    'urn:x',
+    'https://api.evil.org./',
+  ])('%s: none', (uri) => {
+    expect(uriDomainName(uri)).toBeUndefined()
+  })
+})
+
+describe('uriConstraintDomain', () => {
+  it.each([
+    ['good.org', 'good.org'],
+    ['.good.org', '.good.org'],
+    ['.GOOD.Org', '.good.org'],
+    ['xn--bcher-kva.example', 'xn--bcher-kva.example'],
+  ])('%s is the domain %s', (base, domain) => {
+    expect(uriConstraintDomain(base)).toBe(domain)
+  })
+
+  it.each([
+    '',
+    '.',
+    'evil.org.',
+    '.evil.org.',
+    'evil%2Eorg',
+    'a\\b.org',
+    'https://good.org/',
+    'good.org/path',
+    'good.org:443',
+    'user@good.org',
+    'evil.org#.good.org',
+    '127.0.0.1',
+    '[::1]',
+    'bücher.example',
+    '..good.org',
+    '@good.org',
+    '%good.org',
+    '\\good.org',
+  ])('%j is no host name or domain', (base) => {
+    expect(uriConstraintDomain(base)).toBeUndefined()
   })
 })
 
