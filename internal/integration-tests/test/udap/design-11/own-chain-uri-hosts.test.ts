@@ -116,6 +116,9 @@ describe('own chain: URI SANs judged by the host the WHATWG parser reads', () =>
       )
       expect(error).toBeInstanceOf(ConfigurationError)
       expect((error as ConfigurationError).invalidAttribute).toBe('clientUri')
+      expect((error as ConfigurationError).message).toMatch(
+        /^clientUri must name its host as the WHATWG URL parser reads it: /,
+      )
       expect(requestsMade()).toEqual([])
     },
   )
