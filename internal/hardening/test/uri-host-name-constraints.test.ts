@@ -134,6 +134,7 @@ describe("the review's examples, with real certificates, through both backends",
 
   it.each([
     'https://api.good.org@evil.org/r4',
+    'https://api.good.org:443\\@evil.org/r4',
     'https://api.evil.org%2f.good.org/r4',
     'https:api.evil.org/r4',
     'https:///api.evil.org/r4',

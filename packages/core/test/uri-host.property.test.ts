@@ -97,10 +97,26 @@ const uri = fc
     mostly('', 'a@', 'a:b@', '@', 'good.org@', 'a%40b@'),
     host,
     mostly('', '.', '..', '.good.org', '.evil.org', '\\.good.org', '%2Egood.org', '%2eevil.org'),
-    mostly('', ':', ':443', ':0443', ':99999', ':a', '::1'),
+    mostly(
+      '',
+      ':',
+      ':443',
+      ':0443',
+      ':99999',
+      ':a',
+      '::1',
+      ':443\\@evil.org',
+      '@evil.org',
+      ':@evil.org',
+    ),
     fc.constantFrom('', '/r4', '/a\\b', '?q=1', '#f', '/%2e%2e/', '/a b', ' '),
   )
   .map((parts) => parts.join(''))
+
+/** The host RFC 3986 reads: after `scheme://` and any user info, before a port or `/?#`. */
+function rfc3986Host(value: string): string | undefined {
+  return /^[a-z][a-z\d+.-]*:\/\/(?:[^/?#]*@)?(\[[^\]/?#]*\]|[^/?#:]*)/i.exec(value)?.[1]
+}
 
 /** RFC 5280 §4.2.1.10 for URI names, written out on a WHATWG hostname (lower case, no `%`). */
 function hostWithin(hostname: string, base: string): boolean {
@@ -148,6 +164,8 @@ describe('readUriHost on generated authority forms', () => {
             .toLowerCase()
             .startsWith(hostname.toLowerCase()),
         ).toBe(true)
+        // RFC 3986 (Appendix B, user info up to the last "@", as OpenSSL reads it) finds the same host.
+        expect(rfc3986Host(value)?.toLowerCase()).toBe(hostname.toLowerCase())
         expect(hostname).not.toMatch(/[\\%@\s]/)
         expect(hostname.split('.')).not.toContain('')
       }),

@@ -92,6 +92,11 @@ describe('readUriHost: hosts the text does not spell as the parser reads them ar
     // The parser ends the host at "\\" (special schemes): what follows is not the host RFC 3986 reads.
     expect(readUriHost('https://evil.example\\@good.org/')).toBeUndefined()
     expect(readUriHost('https://evil.example\\')).toBeUndefined()
+    // RFC 3986 reads user info "good.org:443\\" and the host evil.org; the parser, the host good.org.
+    expect(readUriHost('https://good.org:443\\@evil.org/')).toBeUndefined()
+    expect(readUriHost('https://good.org:443?@evil.org/')).toBe('good.org')
+    expect(readUriHost('https://good.org:443#x')).toBe('good.org')
+    expect(readUriHost('https://good.org:443')).toBe('good.org')
   })
 })
 

@@ -28,7 +28,7 @@ export const uriHostRule = 'must name its host as the WHATWG URL parser reads it
  * has none: `urn:…`, `mailto:…`, `file:///…`), or `undefined` when the URI is refused because its
  * text does not spell that host where RFC 3986 puts it: right after `scheme://` (ASCII case
  * aside), followed by a port, a path, a query, a fragment or nothing. So user info, a `\`, a
- * control character or a space before the end of the host, a host without `//`, a host the
+ * control character or a space before the end of the authority, a host without `//`, a host the
  * parser decodes or rewrites (percent-encoding, IDNA, IPv4 numbers, IPv6 forms) are refused, and
  * so are a host that keeps a `%` (the opaque host of a non-special scheme) and a host name with
  * an empty label (a trailing dot).
@@ -43,7 +43,7 @@ export function readUriHost(uri: string): string | undefined {
   const spelled =
     !/[^!-~]/.test(text) &&
     text.toLowerCase() === written.toLowerCase() &&
-    ':/?#'.includes(uri.charAt(written.length))
+    /^(:\d*)?([/?#]|$)/.test(uri.slice(written.length))
   return spelled && !hostname.includes('%') && !hasEmptyLabel(hostname) ? hostname : undefined
 }
 
