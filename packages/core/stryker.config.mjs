@@ -3,6 +3,7 @@ import { strykerConfig } from '../../scripts/mutation/stryker-config.mjs'
 
 export default strykerConfig('core', [
   'src/http/url-policy.ts',
+  'src/http/uri-host.ts',
   'src/http/request.ts',
   'src/x509/chain.ts',
   'src/logging/redact.ts',

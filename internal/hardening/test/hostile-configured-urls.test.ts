@@ -3,7 +3,8 @@
  * `jwksUri`, `authorizationEndpoint`, `tokenEndpoint`) and SMART `registerClient`'s
  * `registrationEndpoint`, crossed with hostile forms — plain HTTP elsewhere, loopback HTTP with
  * and without `allowInsecureLocalhost`, user info in every spelling, script and file schemes,
- * relative and malformed text, odd case and backslashes — hand-written and generated.
+ * relative and malformed text, odd case and backslashes, hosts the URL parser reads otherwise than
+ * the text shows (DESIGN §13) — hand-written and generated.
  *
  * An oracle built on the WHATWG URL parser says what the policy must decide; the library must
  * agree, refuse with a `ConfigurationError` on the attribute (never a raw error), never repeat
@@ -78,13 +79,35 @@ const handWritten: readonly string[] = [
   'https://ehr.hardening.test/fh ir',
   'https://xn--80ak6aa92e.com/',
   'https://ехр.example/',
+  // DESIGN §13: hosts the URL parser reads differently from the text.
+  'https://evil.hardening.test\\.ehr.hardening.test/fhir',
+  'https://ehr%2Ehardening.test/fhir',
+  'https://ehr.hardening.test./fhir',
+  'https://@ehr.hardening.test/fhir',
+  'https://ehr.hardening.test\t/fhir',
+  'http://2130706433:8080/fhir',
 ]
 
-/** What the policy must decide for `value`, from the WHATWG parser alone. */
+/**
+ * The host as the text writes it (RFC 3986 §3.2: after `scheme://`, up to a port or the first
+ * `/`, `?` or `#`), or `undefined` when the text has no such authority.
+ */
+function writtenHost(value: string): string | undefined {
+  return /^[A-Za-z][A-Za-z0-9+.-]*:\/\/(\[[^\]]*\]|[^/?#:]*)(?::\d*)?(?:[/?#]|$)/.exec(value)?.[1]
+}
+
+/**
+ * What the policy must decide for `value`, from the WHATWG parser and the written host: the
+ * host requests go to must be the one the text shows (ASCII case aside), and no DNS name may
+ * end in a dot (DESIGN §13).
+ */
 function oracle(value: string, allowInsecureLocalhost: boolean): 'accept' | 'refuse' {
   if (!URL.canParse(value)) return 'refuse'
   const url = new URL(value)
   if (url.username !== '' || url.password !== '') return 'refuse'
+  if (writtenHost(value)?.toLowerCase() !== url.hostname || url.hostname.endsWith('.')) {
+    return 'refuse'
+  }
   if (url.protocol === 'https:' && url.hostname !== '') return 'accept'
   if (url.protocol === 'http:' && allowInsecureLocalhost && isLoopbackHostname(url.hostname)) {
     return 'accept'
@@ -210,6 +233,11 @@ describe('every configured URL attribute × hostile forms', () => {
     )
     const host = fc.constantFrom(
       'ehr.hardening.test',
+      'ehr.hardening.test.',
+      'ehr%2Ehardening.test',
+      'evil.test\\.hardening.test',
+      'EHR.Hardening.TEST',
+      '0x7f.1',
       '127.0.0.1',
       '127.8.9.10',
       'localhost',

@@ -32,6 +32,7 @@ export {
 } from './checks/transport-options.js'
 export { wrongType } from './checks/wrong-type.js'
 export { abortedByCaller, raceCallerSignal, raceSignal } from './http/caller-signal.js'
+export { readUriHost, uriHostRule } from './http/uri-host.js'
 export { lazy } from './loading/lazy.js'
 export { lazyImport } from './loading/lazy-import.js'
 export { waitUnlessAborted } from './loading/wait-unless-aborted.js'

@@ -15,7 +15,7 @@ import {
   type JwsSigner,
   type PrivateKeyInput,
 } from '@fhir-auth/core/essentials'
-import { describeKind, readOptions } from '@fhir-auth/core/internal'
+import { describeKind, readOptions, readUriHost, uriHostRule } from '@fhir-auth/core/internal'
 import { requireDate } from '@fhir-auth/core/internal/on-demand'
 import { requireCryptoBackend } from './option-checks.js'
 import { isAbsoluteUri } from './uri.js'
@@ -228,11 +228,14 @@ async function checkOwnChain(
 function checkClientUri(clientUri: unknown, leaf: CertificateInfo): void {
   const sans = leaf.subjectAltNameUris
   if (!isAbsoluteUri(clientUri)) {
+    // A URI whose host the URL parser reads otherwise (`https://api.example.org./`) says so.
+    const rule = typeof clientUri === 'string' && readUriHost(clientUri) === undefined
     throw new ConfigurationError({
       invalidAttribute: 'clientUri',
       validValues: sans,
-      message:
-        'clientUri must be an absolute URI: one of the URI subject alternative names of the client certificate',
+      message: rule
+        ? `clientUri ${uriHostRule}: a URI subject alternative name whose host requests would not reach as written cannot identify the client`
+        : 'clientUri must be an absolute URI: one of the URI subject alternative names of the client certificate',
     })
   }
   // IG 7.1.5: exact string comparison; case and trailing slashes matter.

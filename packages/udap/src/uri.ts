@@ -1,4 +1,5 @@
 import { checkUrl } from '@fhir-auth/core/essentials'
+import { readUriHost } from '@fhir-auth/core/internal/checks'
 
 /** RFC 3986 §3.1: a scheme is a letter followed by letters, digits, `+`, `-` or `.`. */
 const absoluteUriPattern = /^[A-Za-z][A-Za-z0-9+.-]*:[^\s]+$/
@@ -7,13 +8,18 @@ const absoluteUriPattern = /^[A-Za-z][A-Za-z0-9+.-]*:[^\s]+$/
  * True for an absolute URI (RFC 3986 §4.3): a scheme, a colon and a non-empty rest without
  * whitespace. `http` and `https` URIs must also parse as URLs with a host. UDAP identifies
  * clients and organisations by URIs of any scheme (`https:`, `urn:`, `did:`…), so no scheme
- * is preferred here.
+ * is preferred here. A URI with a host must name it as the WHATWG URL parser reads it (no
+ * backslash, percent-encoding or user info in the authority, no trailing dot): UDAP compares
+ * these URIs with certificate SANs as exact strings, and name constraints judge a SAN by the
+ * host that parser reads.
  *
  * @see https://www.rfc-editor.org/rfc/rfc3986#section-4.3
+ * @see https://www.rfc-editor.org/rfc/rfc5280#section-4.2.1.10
  * @internal
  */
 export function isAbsoluteUri(value: unknown): value is string {
   if (typeof value !== 'string' || !absoluteUriPattern.test(value)) return false
+  if (readUriHost(value) === undefined) return false
   const scheme = value.slice(0, value.indexOf(':')).toLowerCase()
   if (scheme !== 'http' && scheme !== 'https') return true
   return URL.canParse(value) && new URL(value).hostname !== ''

@@ -37,9 +37,17 @@
  *   `new Client` (up front, about 100 B) and its `invalid_client` says so (the check runs after
  *   every failed token request; the message loads only then): 25 156 / 22 876 / 29 786 /
  *   10 907 B.
+ *   Raised on purpose for all four (+250 B,
+ *   chunks loaded and up front) on 2026-11-28 for the URI host rule (a configured URL must name
+ *   its host as the WHATWG URL parser reads it: no backslash, percent-encoding, user info or
+ *   trailing dot), which `new Client` applies to every configured URL: about 220 B in every app,
+ *   the rule kept to one short function and one message so that the public apps stay within
+ *   issue 12's 12 KB up front. 25 165 / 29 789 / 22 878 / 11 024 B (up front 11 323 / 11 850 /
+ *   11 850 / 11 024 B).
  * - `upFrontLimitBytes`: the same kind of limit for the chunks that load before the app does
  *   anything (the entry chunk and its static imports). Set 2026-11-25 at 10 880 / 11 407 /
- *   11 407 / 10 578 B with a little room; +250 B for all four with the caller review above.
+ *   11 407 / 10 578 B with a little room; +250 B for all four with the caller review above, and
+ *   +250 B again with the URI host rule.
  * - `issueBudgetBytes` / `issueGoalBytes`: what issue 16 asked for, for the chunks loaded.
  *   Reported next to the figure (`pass` when met, `miss` when not); see the bench README for why
  *   they are not met yet.
@@ -79,16 +87,16 @@ export const forbiddenSources: readonly string[] = Object.freeze([
 export const browserAppBudgets: readonly BrowserAppBudget[] = Object.freeze([
   {
     app: 'asymmetric',
-    limitBytes: 25_250,
-    upFrontLimitBytes: 11_250,
+    limitBytes: 25_300,
+    upFrontLimitBytes: 11_500,
     issueBudgetBytes: 16_000,
     issueGoalBytes: 12_000,
     note: "issue 16's asymmetric SMART browser app, as the issue names it",
   },
   {
     app: 'publicWithoutOpenid',
-    limitBytes: 22_950,
-    upFrontLimitBytes: 11_750,
+    limitBytes: 23_000,
+    upFrontLimitBytes: 12_000,
     upFrontIssueBudgetBytes: 12_000,
     upFrontIssueGoalBytes: 8_000,
     issueBudgetBytes: 12_000,
@@ -97,16 +105,16 @@ export const browserAppBudgets: readonly BrowserAppBudget[] = Object.freeze([
   },
   {
     app: 'public',
-    limitBytes: 29_850,
-    upFrontLimitBytes: 11_750,
+    limitBytes: 29_900,
+    upFrontLimitBytes: 12_000,
     upFrontIssueBudgetBytes: 12_000,
     upFrontIssueGoalBytes: 8_000,
     note: 'the usual launch (openid fhirUser): the public app plus ID token validation (core/oidc, JWKS, WebCrypto verification); no issue budget of its own',
   },
   {
     app: 'clientImport',
-    limitBytes: 10_950,
-    upFrontLimitBytes: 10_950,
+    limitBytes: 11_200,
+    upFrontLimitBytes: 11_200,
     note: 'what any app pays before it does anything; no issue budget',
   },
 ])

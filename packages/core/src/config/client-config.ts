@@ -3,6 +3,7 @@ import type { CertificateInput, PrivateKeyInput } from '../crypto/backend.js'
 import { ConfigurationError } from '../errors/configuration-error.js'
 import { isJsonObject } from '../http/json-object.js'
 import {
+  configuredHostProblem,
   configuredUrlProblem,
   normalizeBaseUrl,
   parseAbsoluteUrl,
@@ -149,7 +150,9 @@ function readAttribute(name: string, value: unknown, allowInsecureLocalhost: boo
     ? `must be ${expectations[kind]}`
     : kind === 'url'
       ? configuredUrlProblem(value as string, allowInsecureLocalhost)
-      : undefined
+      : kind === 'redirect'
+        ? configuredHostProblem(value as string)
+        : undefined
   if (problem === undefined) return Array.isArray(value) ? Object.freeze([...value]) : value
   const secret = isSecret(kind)
   // User info in anything URL-shaped may be a password: replaced before the value is shown or cut.

@@ -1,3 +1,5 @@
+import { readUriHost, uriHostRule } from './uri-host.js'
+
 /**
  * True for loopback hosts: `localhost`, any IPv4 address in 127.0.0.0/8, and IPv6 `::1`.
  * Takes a WHATWG URL `hostname` (lowercased, IPv6 in brackets).
@@ -75,7 +77,10 @@ export function withoutUserInfo(value: string): string {
  * is refused, as the end of a sentence, or `undefined` when it is acceptable. The transport
  * policy of {@link checkUrl}, applied when the configuration is built rather than when the URL
  * is first fetched (an `http://` authorize URL or `jku` is never fetched by the library at
- * all), plus: no user info, since credentials in a URL end up in logs and error messages.
+ * all), plus: no user info, since credentials in a URL end up in logs and error messages, and
+ * a host the WHATWG URL parser reads as written (no backslash, percent-encoding or control
+ * characters in the authority, no trailing dot: `readUriHost`), so the host a reader
+ * of the configuration sees is the one requests go to.
  *
  * @see https://www.rfc-editor.org/rfc/rfc3986#section-3.2.1 (user information is deprecated)
  * @see https://github.com/fhir-auth/fhir-auth/blob/main/docs/adr/0003-http-policy.md
@@ -91,10 +96,24 @@ export function configuredUrlProblem(
   if (url.username !== '' || url.password !== '') {
     return 'must not contain user info (user:password@): credentials in a URL end up in logs'
   }
+  const hostProblem = configuredHostProblem(value)
+  if (hostProblem !== undefined) return hostProblem
   if (checkUrl(value, allowInsecureLocalhost) !== undefined) {
     return `must be HTTPS ${insecureUrlAdvice(value, allowInsecureLocalhost)}`
   }
   return undefined
+}
+
+/**
+ * Why the host of a configured URL or URI (including a `redirectUri` of any scheme) is refused,
+ * as the end of a sentence, or `undefined`: its host must read the same to RFC 3986 and to the
+ * WHATWG URL parser that sends the requests (`readUriHost`).
+ *
+ * @see https://www.rfc-editor.org/rfc/rfc3986#section-3.2
+ * @see https://url.spec.whatwg.org/#concept-url-parser
+ */
+export function configuredHostProblem(value: string): string | undefined {
+  return readUriHost(value) === undefined ? uriHostRule : undefined
 }
 
 /**

@@ -1,4 +1,5 @@
 import { CryptoError } from '../errors/crypto-error.js'
+import { readUriHost, uriHostRule } from '../http/uri-host.js'
 import { type DerElement, readDerChildren, readDerDocument } from './der.js'
 import { decodeDirectoryString, toHex } from './der-certificate-values.js'
 import { derTag, expectTag, readDerDocumentWithTag, readSmallInteger } from './der-values.js'
@@ -14,6 +15,7 @@ import {
   dnsNameWithin,
   emailAddressWithin,
   ipAddressWithin,
+  uriDomainName,
   uriWithin,
 } from './name-matching.js'
 import { decodeDerOid } from './object-identifier.js'
@@ -159,7 +161,7 @@ export function nameConstraintViolation(
     const matches = (subtree: GeneralSubtree) => within(name, subtree.base)
     const placed = [...permitted, ...excluded].map(matches)
     if (placed.includes(undefined)) {
-      return `${described} cannot be checked against ${formName(name.form)} constraints${unplaceableBecause[name.form] ?? ''}`
+      return `${described} cannot be checked against ${formName(name.form)} constraints${unplaceableBecause(name)}`
     }
     const inExcluded = excluded.find((subtree) => matches(subtree) === true)
     if (inExcluded !== undefined) {
@@ -172,11 +174,30 @@ export function nameConstraintViolation(
   return undefined
 }
 
-/** Why a name of a form cannot be placed, for messages. */
-const unplaceableBecause: Partial<Record<GeneralNameForm, string>> = {
-  uri: ': it has no DNS host name (no authority, or an IP address), and RFC 5280 §4.2.1.10 then requires rejection',
-  email: ': it has no "@"',
-  other: ': fhir-auth checks URI, DNS, email, IP and directory names only',
+/** Why a name cannot be placed under the constraints of its form, for messages. */
+function unplaceableBecause(name: GeneralName): string {
+  switch (name.form) {
+    case 'uri': {
+      if (readUriHost(name.value) === undefined) {
+        const parsed = URL.canParse(name.value) ? new URL(name.value).hostname : undefined
+        const destination = parsed
+          ? `, and the URL parser reads the host ${JSON.stringify(parsed)}`
+          : ''
+        return `: it ${uriHostRule} (no user info, backslash, percent-encoding or control character in the authority, no trailing dot)${destination}`
+      }
+      return uriDomainName(name.value) !== undefined
+        ? ': a uniformResourceIdentifier base is not a DNS host name or a domain with a leading period'
+        : ': it has no DNS host name (no authority, or an IP address), and RFC 5280 §4.2.1.10 then requires rejection'
+    }
+    case 'dns':
+      return ': the name or a base has an empty label (a trailing dot or "..")'
+    case 'email':
+      return ': it has no "@"'
+    case 'other':
+      return ': fhir-auth checks URI, DNS, email, IP and directory names only'
+    default:
+      return ''
+  }
 }
 
 /** Whether `name` lies within `base` (same form); `undefined` when it cannot be placed. */

@@ -7,6 +7,7 @@
  */
 
 import { bytesEqual } from '../crypto/bytes.js'
+import { hasEmptyLabel, readUriHost } from '../http/uri-host.js'
 import { readDerChildren, readDerDocument } from './der.js'
 
 /**
@@ -14,10 +15,14 @@ import { readDerChildren, readDerDocument } from './der.js'
  * (`example.com` covers `example.com` and `www.example.com`, not `badexample.com`). A base with
  * a leading period covers only names below it (`.example.com` covers `www.example.com`, not
  * `example.com`), the reading OpenSSL and most validators share. An empty base covers every
- * name. Comparison ignores ASCII case.
+ * name. Comparison ignores ASCII case. A name with an empty label (`api.evil.org.`, whose
+ * trailing dot would carry it out of an excluded `evil.org`) or a base with one after its
+ * leading period cannot be placed: `undefined`.
  */
-export function dnsNameWithin(name: string, base: string): boolean {
+export function dnsNameWithin(name: string, base: string): boolean | undefined {
+  if (hasEmptyLabel(name)) return undefined
   if (base.length === 0) return true
+  if (hasEmptyLabel(base.startsWith('.') ? base.slice(1) : base)) return undefined
   const candidate = name.toLowerCase()
   const subtree = base.toLowerCase()
   if (subtree.startsWith('.'))
@@ -49,35 +54,45 @@ export function emailAddressWithin(address: string, base: string): boolean | und
 }
 
 /**
- * `uniformResourceIdentifier`: the constraint applies to the host of the URI (RFC 3986
- * authority, without user information and port). A base with a leading period covers hosts
- * below it; otherwise the host must equal the base, ignoring case. A URI without a DNS host
- * (no authority, an empty host, an IP address) cannot be checked and is `undefined`: RFC 5280
- * says such a certificate must be rejected when URI constraints apply.
+ * `uniformResourceIdentifier`: the constraint applies to the host of the URI, as the WHATWG URL
+ * parser that sends the requests reads it (see `readUriHost`). A base with a leading period
+ * covers hosts below it; otherwise the host must equal the base, ignoring case. A URI without a
+ * DNS host (no authority, an IP address) or whose host text the parser reads differently
+ * (backslash, percent-encoding, user info, trailing dot…), and a base that is no host name,
+ * cannot be checked and are `undefined`: RFC 5280 says such a certificate must be rejected when
+ * URI constraints apply.
  */
 export function uriWithin(uri: string, base: string): boolean | undefined {
-  const host = uriHost(uri)
-  if (host === undefined) return undefined
-  const subtree = base.toLowerCase()
-  if (subtree.startsWith('.')) return host.length > subtree.length && host.endsWith(subtree)
-  return host === subtree
+  const name = uriDomainName(uri)
+  const subtree = uriConstraintDomain(base)
+  if (name === undefined || subtree === undefined) return undefined
+  const host = name.toLowerCase()
+  return subtree.startsWith('.') ? host.endsWith(subtree) : host === subtree
 }
 
-/** Scheme, then `//` and the authority (RFC 3986 §3). */
-const authorityPattern = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/([^/?#]*)/
-const ipv4Pattern = /^\d+\.\d+\.\d+\.\d+$/
+/** An IP literal, or the dotted-decimal IPv4 form the WHATWG parser gives every IPv4 host. */
+const ipHostPattern = /^\[|^\d+\.\d+\.\d+\.\d+$/
 
-/** The lower-cased DNS host of an absolute URI, or `undefined` when it has none. */
-export function uriHost(uri: string): string | undefined {
-  const authority = authorityPattern.exec(uri)?.[1]
-  if (authority === undefined) return undefined
-  const hostAndPort = authority.slice(authority.lastIndexOf('@') + 1)
-  // An IP literal ([::1]) or an IPv4 address is not a DNS host name.
-  if (hostAndPort.startsWith('[')) return undefined
-  const colon = hostAndPort.indexOf(':')
-  const host = (colon < 0 ? hostAndPort : hostAndPort.slice(0, colon)).toLowerCase()
-  if (host.length === 0 || ipv4Pattern.test(host)) return undefined
-  return host
+/**
+ * The DNS host name of `uri` as `readUriHost` reads it, or `undefined` when it has none:
+ * no host, a refused one, or an IP address (RFC 5280 §4.2.1.10 constrains URIs by host name).
+ */
+export function uriDomainName(uri: string): string | undefined {
+  const host = readUriHost(uri)
+  return host && !ipHostPattern.test(host) ? host : undefined
+}
+
+/**
+ * The base of a `uniformResourceIdentifier` name constraint, lower-cased, or `undefined` when it
+ * is not what RFC 5280 §4.2.1.10 allows there: a DNS host name, or a domain written with a
+ * leading period (`.good.org`), that the WHATWG parser reads unchanged. A base it would rewrite
+ * (`evil%2Eorg`, `evil.org.`, a full URI, an IP address) cannot be compared with the hosts
+ * requests go to, so the names under it cannot be placed.
+ */
+export function uriConstraintDomain(base: string): string | undefined {
+  const domain = base.startsWith('.') ? base.slice(1) : base
+  const host = uriDomainName(`https://${domain}/`)
+  return host !== undefined && host === domain.toLowerCase() ? base.toLowerCase() : undefined
 }
 
 /**

@@ -5,7 +5,8 @@ import {
   dnsNameWithin,
   emailAddressWithin,
   ipAddressWithin,
-  uriHost,
+  uriConstraintDomain,
+  uriDomainName,
   uriWithin,
 } from '../../src/x509/name-matching.js'
 import { encodeDerOid } from '../../src/x509/object-identifier.js'
@@ -24,6 +25,17 @@ describe('dnsNameWithin', () => {
     ['anything.at.all', '', true],
   ])('%s within %s: %s', (name, base, expected) => {
     expect(dnsNameWithin(name, base)).toBe(expected)
+  })
+
+  it.each([
+    ['api.evil.org.', 'evil.org'],
+    ['api.evil.org.', ''],
+    ['api..evil.org', '.evil.org'],
+    ['api.evil.org', 'evil.org.'],
+    ['api.evil.org', '.evil..org'],
+    ['api.evil.org', '.'],
+  ])('%j cannot be placed under %j (an empty label)', (name, base) => {
+    expect(dnsNameWithin(name, base)).toBeUndefined()
   })
 })
 
@@ -49,17 +61,37 @@ describe('emailAddressWithin', () => {
   })
 })
 
-describe('uriWithin and uriHost', () => {
+describe('uriWithin', () => {
   it.each([
     ['https://client.example.test/app', 'client.example.test'],
     ['https://CLIENT.example.test:8443/app?x#y', 'client.example.test'],
-    ['https://user:pass@host.example.test/', 'host.example.test'],
-    ['https://good.example.test@evil.test/', 'evil.test'],
     ['ldap://directory.example.test', 'directory.example.test'],
     ['https://host.example.test?query', 'host.example.test'],
-  ])('%s has host %s', (uri, host) => {
-    expect(uriHost(uri)).toBe(host)
+    ['foo://HOST.example.test/', 'host.example.test'],
+  ])('%s is within the host %s', (uri, host) => {
+    expect(uriWithin(uri, host)).toBe(true)
   })
+
+  it.each([
+    // User info: the RFC 3986 and WHATWG readings agree here, but credentials in a name are refused.
+    'https://user:pass@host.example.test/',
+    'https://good.example.test@evil.test/',
+    // The review's examples: hosts the URL parser reads as another name than RFC 3986 does.
+    'https://evil.example\\.good.org/r4',
+    'https://api.evil%2Eorg/r4',
+    'https://api.evil.org./r4',
+  ])('%s cannot be placed', (uri) => {
+    expect(uriWithin(uri, 'good.org')).toBeUndefined()
+    expect(uriWithin(uri, '.good.org')).toBeUndefined()
+    expect(uriWithin(uri, 'evil.org')).toBeUndefined()
+  })
+
+  it.each(['evil.org.', 'evil%2Eorg', 'https://evil.org/', '', '127.0.0.1'])(
+    'no URI can be placed under the base %j',
+    (base) => {
+      expect(uriWithin('https://api.evil.org/', base)).toBeUndefined()
+    },
+  )
 
   it.each([
     'urn:uuid:0000',
@@ -70,7 +102,6 @@ describe('uriWithin and uriHost', () => {
     'not a uri',
     '//host.example.test/relative',
   ])('%s has no DNS host', (uri) => {
-    expect(uriHost(uri)).toBeUndefined()
     expect(uriWithin(uri, 'example.test')).toBeUndefined()
   })
 
@@ -84,6 +115,62 @@ describe('uriWithin and uriHost', () => {
     ['https://evilexample.test/', '.example.test', false],
   ])('%s within %s: %s', (uri, base, expected) => {
     expect(uriWithin(uri, base)).toBe(expected)
+  })
+})
+
+describe('uriDomainName', () => {
+  it.each([
+    ['https://API.example.test:443/x', 'api.example.test'],
+    // Only a whole dotted quad is an address: these opaque hosts are names.
+    ['foo://a.1.2.3.4/', 'a.1.2.3.4'],
+    ['foo://1.2.3.4.a/', '1.2.3.4.a'],
+  ])('%s: %s', (uri, host) => {
+    expect(uriDomainName(uri)).toBe(host)
+  })
+
+  it.each([
+    'https://127.0.0.1/',
+    'https://11.22.33.44/',
+    'foo://1.2.3.4/',
+    'https://[::1]/',
+    'urn:x',
+    'https://api.evil.org./',
+  ])('%s: none', (uri) => {
+    expect(uriDomainName(uri)).toBeUndefined()
+  })
+})
+
+describe('uriConstraintDomain', () => {
+  it.each([
+    ['good.org', 'good.org'],
+    ['.good.org', '.good.org'],
+    ['.GOOD.Org', '.good.org'],
+    ['xn--bcher-kva.example', 'xn--bcher-kva.example'],
+  ])('%s is the domain %s', (base, domain) => {
+    expect(uriConstraintDomain(base)).toBe(domain)
+  })
+
+  it.each([
+    '',
+    '.',
+    'evil.org.',
+    '.evil.org.',
+    'evil%2Eorg',
+    'a\\b.org',
+    'https://good.org/',
+    'good.org/path',
+    'good.org:443',
+    'user@good.org',
+    'evil.org#.good.org',
+    '127.0.0.1',
+    '[::1]',
+    'bücher.example',
+    '..good.org',
+    '@good.org',
+    '%good.org',
+    '\\good.org',
+  ])('%j is no host name or domain', (base) => {
+    expect(uriConstraintDomain(base)).toBeUndefined()
   })
 })
 
