@@ -30,6 +30,7 @@ export { abortedByCaller, raceCallerSignal, raceSignal } from './http/caller-sig
 export { lazy } from './loading/lazy.js'
 export { lazyImport } from './loading/lazy-import.js'
 export { failSafeLogger } from './logging/fail-safe-logger.js'
+export { headerUnsafeTokenMember } from './oauth/token-response-header-values.js'
 export {
   hasTokenResponseMemberType,
   type TokenResponseMemberType,
