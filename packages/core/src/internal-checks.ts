@@ -36,3 +36,4 @@ export {
   type TokenResponseMemberType,
   tokenResponseMemberTypes,
 } from './oauth/token-response-members.js'
+export { tokenSetBindingMembers } from './tokens/token-set.js'

@@ -1,10 +1,11 @@
 import { ConfigurationError, defaultTimeoutMs, TokenSet } from '@fhir-auth/core/essentials'
-import { isNonBlankString } from '@fhir-auth/core/internal/checks'
+import { headerUnsafeTokenMember, isNonBlankString } from '@fhir-auth/core/internal/checks'
 import type { IdTokenValidator } from '../identity/id-token-validator.js'
 import type { UdapTrustOptions } from '../operation-options.js'
 import type { ProtocolContext } from '../protocol-context.js'
 import type { ProtocolImplementation } from '../protocol-implementation.js'
 import { Session, sessionRefreshModule, type TokensListener } from './session.js'
+import { checkBinding, configuredBinding, requireBinding } from './session-binding.js'
 
 /** What a session needs from its client. */
 export interface SessionSource {
@@ -66,12 +67,32 @@ export function optionalListener(value: unknown): TokensListener | undefined {
 
 /**
  * Reads what `client.resumeSession` is given: a `TokenSet`, its `serialize()` string, or a token
- * response (whose `expires_in` then counts from now: when it was issued is not known).
+ * response (whose `expires_in` then counts from now: when it was issued is not known). A
+ * serialized set must carry its binding, and none that a set carries may differ from this
+ * client's (see `checkBinding`); a token response gets this client's binding. A token that could
+ * not travel in an HTTP header is refused here, before any request.
  *
  * @throws ConfigurationError on `tokens` for anything else.
  * @internal
  */
 export function readTokens(value: unknown, context: ProtocolContext): TokenSet {
+  const tokens = tokensOf(value, context)
+  if (typeof value === 'string') requireBinding(tokens.binding)
+  checkBinding(tokens.binding, configuredBinding(context))
+  const unsafe = headerUnsafeTokenMember({
+    access_token: tokens.accessToken,
+    token_type: tokens.tokenType,
+  })
+  if (unsafe !== undefined) {
+    throw new ConfigurationError({
+      invalidAttribute: 'tokens',
+      message: `tokens has an ${unsafe} that cannot be sent in an HTTP header`,
+    })
+  }
+  return tokens
+}
+
+function tokensOf(value: unknown, context: ProtocolContext): TokenSet {
   if (value instanceof TokenSet) return value
   const logger = context.options.logger
   if (typeof value === 'string') {
@@ -95,6 +116,7 @@ export function readTokens(value: unknown, context: ProtocolContext): TokenSet {
         requestedScopes: context.config.scopes,
         logger,
         clock: context.options.now,
+        binding: configuredBinding(context),
       })
     }
   }

@@ -65,13 +65,15 @@ export interface SessionDependencies {
 /**
  * A signed-in session: the current tokens, kept fresh. `accessToken()` and `fetch()` refresh
  * first when the access token is about to expire and a refresh token exists; concurrent callers
- * share one refresh, and a rotated refresh token replaces the old one. `fetch` sends the token
+ * for the same scopes share one refresh, and a rotated refresh token replaces the old one. `fetch` sends the token
  * only to URLs under the FHIR base URL.
  *
  * @see https://hl7.org/fhir/smart-app-launch/app-launch.html#step-7-app-uses-a-refresh-token-to-obtain-a-new-access-token SMART: refresh
  */
 export class Session {
   #tokens: TokenSet
+  /** `onTokens` failed to take the current tokens: the next call gives them again. */
+  #undelivered = false
   readonly #dependencies: SessionDependencies
   /** Shares one refresh between concurrent callers; its code loads with the first refresh. */
   readonly #refresher = lazy(() =>
@@ -84,6 +86,12 @@ export class Session {
         },
         set tokens(tokens) {
           session.#tokens = tokens
+        },
+        get undelivered() {
+          return session.#undelivered
+        },
+        set undelivered(undelivered) {
+          session.#undelivered = undelivered
         },
       })
     }),
@@ -122,10 +130,11 @@ export class Session {
 
   /**
    * The access token, refreshed first when it expires within `minValiditySeconds` (default 60)
-   * and a refresh token exists.
+   * and a refresh token exists. When `onTokens` failed to take the current tokens, it is given
+   * them again first.
    *
    * @throws TokenError when the token has expired and there is no refresh token, or the refresh
-   *   fails; ConfigurationError on the options.
+   *   fails; StoreError when `onTokens` fails again; ConfigurationError on the options.
    */
   async accessToken(options?: AccessTokenOptions): Promise<string> {
     const checked = readOptions(options, 'accessToken')
@@ -143,10 +152,13 @@ export class Session {
     }
     const signal = optionalSignal(checked.signal)
     const now = this.#dependencies.now()
-    if (!this.#tokens.isExpired({ minValiditySeconds, now })) return this.#tokens.accessToken
-    if (this.#tokens.refreshToken !== undefined) {
+    if (
+      this.#tokens.refreshToken !== undefined &&
+      this.#tokens.isExpired({ minValiditySeconds, now })
+    ) {
       return (await this.#joinRefresh({}, signal)).accessToken
     }
+    if (this.#undelivered) await this.#redeliver(signal)
     if (!this.#tokens.isExpired({ now })) return this.#tokens.accessToken
     throw new TokenError({
       message: 'the access token has expired and the session has no refresh token: authorize again',
@@ -154,13 +166,17 @@ export class Session {
   }
 
   /**
-   * Refreshes now. Concurrent calls share one request (the first caller's `scopes` apply to
-   * it); `onTokens` is awaited with the new tokens before any caller gets them. A caller's
-   * `signal` ends only its own wait.
+   * Refreshes now. Concurrent calls for the same scopes share one request; a call for other
+   * scopes (narrower, or the original grant's) waits for the refresh in flight and then sends
+   * its own. `onTokens` is awaited with the new tokens before any caller gets them. A new ID
+   * token that fails validation for any reason but `sub` is dropped with a warning (the session
+   * keeps its earlier identity). A caller's `signal` ends only its own wait.
    *
    * @throws TokenError when there is no refresh token or the server refuses it; IdTokenError
-   *   when a new ID token fails validation; StoreError when `onTokens` throws or does not
-   *   finish within the client's time limit; ConfigurationError on the options.
+   *   `sub` when a new ID token is for another user (the session then keeps only the rotated
+   *   refresh token); StoreError when `onTokens` throws or does not finish within the client's
+   *   time limit (it is called again, with the newest tokens, by the next `accessToken()`,
+   *   `fetch()` or `refresh()` until it succeeds); ConfigurationError on the options.
    */
   async refresh(options?: SessionRefreshOptions): Promise<TokenSet> {
     const checked = readOptions(options, 'refresh')
@@ -170,7 +186,23 @@ export class Session {
   }
 
   /**
-   * The refresh in flight, or a new one; this caller waits until its signal fires. The signal
+   * `onTokens` again with the current tokens, after it failed to take them (a refresh gives them
+   * with its own new tokens instead); this caller waits until its signal fires.
+   */
+  #redeliver(signal: AbortSignal | undefined): Promise<void> {
+    return raceSignal(
+      () => this.#refresher().then((refresher) => refresher.redeliver()),
+      signal,
+      () =>
+        new TokenError(
+          { message: 'waiting for onTokens was aborted by the caller' },
+          { cause: abortedByCaller('token_endpoint') },
+        ),
+    )
+  }
+
+  /**
+   * The refresh for these scopes in flight, or a new one; this caller waits until its signal fires. The signal
    * also covers loading the refresh code (its first use), so an aborted or stalled load never
    * holds a caller who gave up; without a refresh token nothing loads at all.
    */

@@ -1,3 +1,4 @@
+import { decodeCompactJws } from '../crypto/jws-decode.js'
 import type { Logger } from '../logging/logger.js'
 import { redacted } from '../logging/redact.js'
 import { expiresInSeconds } from './expires-in.js'
@@ -11,6 +12,34 @@ export interface TokenResponseInput {
   readonly access_token: string
   readonly [member: string]: unknown
 }
+
+/**
+ * The server and client a token set is for, recorded by the client that obtained it and kept in
+ * {@link TokenSet.serialize}: a client resumes a session only when none of these differs from
+ * its own. A member is absent when it was not known.
+ */
+export interface TokenSetBinding {
+  /** The token endpoint the tokens came from (and a refresh goes to). */
+  readonly tokenEndpoint?: string | undefined
+  /** The authorization server's issuer identifier. */
+  readonly issuer?: string | undefined
+  /** The FHIR base URL the access token is for. */
+  readonly baseUrl?: string | undefined
+  /** The client the tokens were issued to. */
+  readonly clientId?: string | undefined
+}
+
+/**
+ * The members of a {@link TokenSetBinding}, in the order a mismatch is reported.
+ *
+ * @internal
+ */
+export const tokenSetBindingMembers = Object.freeze([
+  'tokenEndpoint',
+  'issuer',
+  'baseUrl',
+  'clientId',
+] as const)
 
 /** How {@link TokenSet.fromResponse} reads a token response. */
 export interface TokenSetSource {
@@ -27,6 +56,8 @@ export interface TokenSetSource {
    * injected clock, so a set it made agrees with it. Not serialized; the system clock when absent.
    */
   readonly clock?: (() => Date) | undefined
+  /** The server and client the tokens are for; kept through refreshes and serialization. */
+  readonly binding?: TokenSetBinding | undefined
 }
 
 /** Options of {@link TokenSet.isExpired}. */
@@ -36,7 +67,11 @@ export interface ExpiryCheckOptions {
   readonly now?: Date
 }
 
-const serializedVersion = 1
+/**
+ * The form {@link TokenSet.serialize} writes. 2 (0.6) records the binding and whether the ID
+ * token was verified; 1 (0.5) had no binding and kept the ID token claims apart.
+ */
+const serializedVersion = 2
 
 /** What a refresh response leaves as it was when it does not send it (see `withRefresh`). */
 const keptThroughRefresh = [
@@ -94,6 +129,7 @@ export class TokenSet {
   declare readonly obtainedAt: Date
   readonly #requestedScopes: readonly string[]
   readonly #clock: (() => Date) | undefined
+  readonly #binding: TokenSetBinding | undefined
 
   private constructor(raw: TokenResponseInput, source: TokenSetSource) {
     const warn = (member: string, expected: string) =>
@@ -114,6 +150,7 @@ export class TokenSet {
     this.obtainedAt = new Date(source.obtainedAt.getTime())
     this.#requestedScopes = Object.freeze([...(source.requestedScopes ?? [])])
     this.#clock = source.clock
+    this.#binding = source.binding === undefined ? undefined : readBinding(source.binding)
     this.accessToken = raw.access_token
     this.tokenType = text('token_type') ?? 'Bearer'
     this.refreshToken = text('refresh_token')
@@ -145,35 +182,50 @@ export class TokenSet {
   }
 
   /**
-   * Reads a string made by {@link TokenSet.serialize}; `undefined` when it is not one.
-   * The ID token claims in it were validated when the tokens were obtained. `clock` is what
-   * {@link TokenSet.isExpired} reads when given no `now` (a clock is not serialized).
+   * Reads a string made by {@link TokenSet.serialize}; `undefined` when it is not one. The ID
+   * token claims are read from the `id_token` it carries (validated when the tokens were
+   * obtained), never from a member of their own, so they cannot disagree with the token. A
+   * string of the 0.5 form is read without a binding (`binding` is `undefined`), which
+   * `client.resumeSession` refuses. `clock` is what {@link TokenSet.isExpired} reads when given
+   * no `now` (a clock is not serialized).
    */
   static deserialize(text: string, logger?: Logger, clock?: () => Date): TokenSet | undefined {
     try {
       const value = JSON.parse(text) as Record<string, unknown>
       const raw = value.raw as Record<string, unknown> | undefined
       if (
-        value.v !== serializedVersion ||
+        (value.v !== serializedVersion && value.v !== 1) ||
         typeof value.obtainedAt !== 'number' ||
         typeof raw?.access_token !== 'string' ||
         !Array.isArray(value.requestedScopes)
       )
         return undefined
-      const claims = value.idTokenClaims
+      // 0.5 kept the claims of a verified ID token apart; their presence says it was verified.
+      const verified =
+        value.v === 1
+          ? typeof value.idTokenClaims === 'object' && value.idTokenClaims !== null
+          : value.idTokenVerified === true
+      const binding = value.v === 1 ? undefined : value.binding
+      if (binding !== undefined && !isBinding(binding)) return undefined
       return new TokenSet(raw as TokenResponseInput, {
         obtainedAt: new Date(value.obtainedAt),
         requestedScopes: value.requestedScopes.filter((s): s is string => typeof s === 'string'),
-        idTokenClaims:
-          typeof claims === 'object' && claims !== null
-            ? (claims as Record<string, unknown>)
-            : undefined,
+        idTokenClaims: verified ? claimsOf(raw.id_token) : undefined,
         logger,
         clock,
+        binding,
       })
     } catch {
       return undefined
     }
+  }
+
+  /**
+   * The server and client these tokens are for, as the client that obtained them recorded it;
+   * `undefined` for a set made without one (or read from a 0.5 serialization).
+   */
+  get binding(): TokenSetBinding | undefined {
+    return this.#binding
   }
 
   /**
@@ -216,13 +268,17 @@ export class TokenSet {
       ...source,
       requestedScopes: source.requestedScopes ?? this.#requestedScopes,
       clock: source.clock ?? this.#clock,
+      binding: source.binding ?? this.#binding,
       idTokenClaims: source.idTokenClaims ?? (keepsIdentity ? this.idTokenClaims : undefined),
     })
   }
 
   /**
    * The whole set as a string, tokens included, for an application to persist (encrypted at
-   * rest, like any credential) and give back to `client.resumeSession`.
+   * rest, like any credential) and give back to `client.resumeSession`. It records the binding
+   * (token endpoint, issuer, FHIR base URL, client id), so that a client for another server or
+   * client refuses it, and whether the carried ID token was verified; the claims themselves are
+   * read from that ID token when the string is read back.
    */
   serialize(): string {
     return JSON.stringify({
@@ -230,7 +286,8 @@ export class TokenSet {
       raw: this.raw,
       obtainedAt: this.obtainedAt.getTime(),
       requestedScopes: this.#requestedScopes,
-      ...(this.idTokenClaims === undefined ? {} : { idTokenClaims: this.idTokenClaims }),
+      ...(this.#binding === undefined ? {} : { binding: this.#binding }),
+      ...(this.idTokenClaims === undefined ? {} : { idTokenVerified: true }),
     })
   }
 
@@ -255,6 +312,37 @@ export class TokenSet {
   /** Node's `util.inspect` shows the redacted summary. */
   [Symbol.for('nodejs.util.inspect.custom')](): string {
     return `TokenSet ${JSON.stringify(this.toJSON())}`
+  }
+}
+
+/** A frozen copy of the string members of a binding (anything else is left out). */
+function readBinding(binding: TokenSetBinding): TokenSetBinding {
+  const copy: Record<string, string> = {}
+  for (const member of tokenSetBindingMembers) {
+    const value = binding[member]
+    if (typeof value === 'string') copy[member] = value
+  }
+  return Object.freeze(copy)
+}
+
+function isBinding(value: unknown): value is TokenSetBinding {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    !Array.isArray(value) &&
+    tokenSetBindingMembers.every((member) => {
+      const named = (value as Record<string, unknown>)[member]
+      return named === undefined || typeof named === 'string'
+    })
+  )
+}
+
+/** The payload of a compact JWS, unverified (it was verified when obtained); else none. */
+function claimsOf(idToken: unknown): Readonly<Record<string, unknown>> | undefined {
+  try {
+    return decodeCompactJws(idToken).payload
+  } catch {
+    return undefined
   }
 }
 
