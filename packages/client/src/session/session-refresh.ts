@@ -56,8 +56,8 @@ interface QueuedRefresh {
  */
 export class SessionRefresher {
   readonly #session: RefreshedSession
-  /** The last refresh queued (it runs once the one before it has settled). */
-  #latest: QueuedRefresh | undefined
+  /** The refreshes in flight and queued, in order: each runs once the one before has settled. */
+  readonly #queue: QueuedRefresh[] = []
   #redelivering: Promise<void> | undefined
 
   constructor(session: RefreshedSession) {
@@ -65,22 +65,23 @@ export class SessionRefresher {
   }
 
   /**
-   * The refresh for these scopes queued last, or a new one after it. The session checks for a
-   * refresh token and races the caller's signal (around loading this module too), so a caller's
-   * abort ends only its wait.
+   * The refresh for these scopes in flight or queued, or a new one queued after the last. The
+   * session checks for a refresh token and races the caller's signal (around loading this
+   * module too), so a caller's abort ends only its wait.
    */
   join(options: { readonly scopes?: readonly string[] | undefined }): Promise<TokenSet> {
     const scopes = scopesKey(options.scopes)
-    const before = this.#latest
-    if (before !== undefined && before.scopes === scopes) return before.result
+    const same = this.#queue.find((queued) => queued.scopes === scopes)
+    if (same !== undefined) return same.result
+    const before = this.#queue.at(-1)
     const run = () => this.#refreshOnce(options)
     const result = before === undefined ? run() : before.result.then(run, run)
     const queued = { scopes, result }
-    this.#latest = queued
-    const clear = () => {
-      if (this.#latest === queued) this.#latest = undefined
+    this.#queue.push(queued)
+    const settle = () => {
+      this.#queue.splice(this.#queue.indexOf(queued), 1)
     }
-    result.then(clear, clear)
+    result.then(settle, settle)
     return result
   }
 
