@@ -282,6 +282,7 @@ describe('TokenSet serialization: bound, with claims read from the carried ID to
   it('reads idTokenClaims and fhirUser from the id_token, never from other members', () => {
     const stored = JSON.parse(verified().serialize()) as Record<string, unknown>
     expect(stored).not.toHaveProperty('idTokenClaims')
+    expect(stored.v).toBe(1)
     const tampered = JSON.stringify({
       ...stored,
       idTokenClaims: { sub: 'admin', fhirUser: 'Practitioner/admin' },

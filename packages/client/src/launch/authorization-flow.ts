@@ -165,7 +165,7 @@ export async function completeAuthorization(
     idTokenClaims,
     logger: context.options.logger,
     clock: context.options.now,
-    binding: obtainedBinding(context, tokenEndpoint, expected.issuer),
+    binding: obtainedBinding(context, tokenEndpoint),
   })
   return source.open(tokens, onTokens, trust)
 }

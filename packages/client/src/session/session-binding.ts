@@ -3,9 +3,10 @@ import { tokenSetBindingMembers } from '@fhir-auth/core/internal/checks'
 import type { ProtocolContext } from '../protocol-context.js'
 
 /**
- * What a client knows of its own binding without a request: its FHIR base URL and client id,
- * and its issuer and token endpoint when configured (a discovered one is known only after
- * discovery, and is compared before a refresh sends anything).
+ * What a client knows of its own binding without a request: its FHIR base URL, client id and
+ * configured issuer (the SMART `aud`, which defaults to the base URL), and its token endpoint
+ * when configured (a discovered one is known only after discovery, and is compared before a
+ * refresh sends anything).
  *
  * @internal
  */
@@ -20,17 +21,13 @@ export function configuredBinding(context: ProtocolContext): TokenSetBinding {
 }
 
 /**
- * The binding a client records in the tokens it obtains: the token endpoint they came from, the
- * issuer that issued them (when known), its FHIR base URL and its client id.
+ * The binding a client records in the tokens it obtains: its own, with the token endpoint the
+ * tokens came from.
  *
  * @internal
  */
-export function obtainedBinding(
-  context: ProtocolContext,
-  tokenEndpoint: string,
-  issuer: string | undefined,
-): TokenSetBinding {
-  return { ...configuredBinding(context), tokenEndpoint, issuer: issuer ?? context.config.issuer }
+export function obtainedBinding(context: ProtocolContext, tokenEndpoint: string): TokenSetBinding {
+  return { ...configuredBinding(context), tokenEndpoint }
 }
 
 /**

@@ -161,7 +161,7 @@ export async function refreshTokens(
   // A session resumed on a client that discovers its token endpoint is checked here, before
   // its refresh token is sent anywhere.
   const tokenEndpoint = await implementation.tokenEndpoint(trust)
-  const binding = obtainedBinding(source.context, tokenEndpoint, current.binding?.issuer)
+  const binding = obtainedBinding(source.context, tokenEndpoint)
   checkBinding(current.binding, binding)
   // The session's other tokens are secrets too: cut out of any error, should a server echo them.
   const heldSecrets = [current.accessToken, current.idToken ?? '']

@@ -21,7 +21,7 @@ export interface TokenResponseInput {
 export interface TokenSetBinding {
   /** The token endpoint the tokens came from (and a refresh goes to). */
   readonly tokenEndpoint?: string | undefined
-  /** The authorization server's issuer identifier. */
+  /** The issuer the client was configured for (the SMART `aud`; by default the FHIR base URL). */
   readonly issuer?: string | undefined
   /** The FHIR base URL the access token is for. */
   readonly baseUrl?: string | undefined
@@ -68,10 +68,11 @@ export interface ExpiryCheckOptions {
 }
 
 /**
- * The form {@link TokenSet.serialize} writes. 2 (0.6) records the binding and whether the ID
- * token was verified; 1 (0.5) had no binding and kept the ID token claims apart.
+ * The form {@link TokenSet.serialize} writes. 0.6 added members to the 0.5 form (the binding,
+ * and whether the ID token was verified) and stopped writing the claims apart, so the version
+ * stays: a string without `binding` is of the 0.5 form (or of a set made without one).
  */
-const serializedVersion = 2
+const serializedVersion = 1
 
 /** What a refresh response leaves as it was when it does not send it (see `withRefresh`). */
 const keptThroughRefresh = [
@@ -194,18 +195,18 @@ export class TokenSet {
       const value = JSON.parse(text) as Record<string, unknown>
       const raw = value.raw as Record<string, unknown> | undefined
       if (
-        (value.v !== serializedVersion && value.v !== 1) ||
+        value.v !== serializedVersion ||
         typeof value.obtainedAt !== 'number' ||
         typeof raw?.access_token !== 'string' ||
         !Array.isArray(value.requestedScopes)
       )
         return undefined
-      // 0.5 kept the claims of a verified ID token apart; their presence says it was verified.
+      // 0.5 kept the claims of a verified ID token apart: their presence says it was verified.
+      // Only that is read from them; the claims come from the token itself.
       const verified =
-        value.v === 1
-          ? typeof value.idTokenClaims === 'object' && value.idTokenClaims !== null
-          : value.idTokenVerified === true
-      const binding = value.v === 1 ? undefined : value.binding
+        value.idTokenVerified === true ||
+        (typeof value.idTokenClaims === 'object' && value.idTokenClaims !== null)
+      const binding = value.binding
       if (binding !== undefined && !isBinding(binding)) return undefined
       return new TokenSet(raw as TokenResponseInput, {
         obtainedAt: new Date(value.obtainedAt),
