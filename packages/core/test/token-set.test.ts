@@ -276,7 +276,10 @@ describe('TokenSet serialization: bound, with claims read from the carried ID to
     const refreshed = tokens.withRefresh({ access_token: 'at-2' }, { obtainedAt })
     expect(refreshed.binding).toEqual(binding)
     expect(TokenSet.deserialize(refreshed.serialize())?.binding).toEqual(binding)
-    expect(TokenSet.fromResponse({ access_token: 'a' }, { obtainedAt }).binding).toBeUndefined()
+    const unbound = TokenSet.fromResponse({ access_token: 'a' }, { obtainedAt })
+    expect(unbound.binding).toBeUndefined()
+    // Serialized with an empty binding: only the 0.5 form has none.
+    expect(TokenSet.deserialize(unbound.serialize())?.binding).toEqual({})
   })
 
   it('reads idTokenClaims and fhirUser from the id_token, never from other members', () => {

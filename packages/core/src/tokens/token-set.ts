@@ -70,7 +70,7 @@ export interface ExpiryCheckOptions {
 /**
  * The form {@link TokenSet.serialize} writes. 0.6 added members to the 0.5 form (the binding,
  * and whether the ID token was verified) and stopped writing the claims apart, so the version
- * stays: a string without `binding` is of the 0.5 form (or of a set made without one).
+ * stays: a string without `binding` is of the 0.5 form.
  */
 const serializedVersion = 1
 
@@ -279,7 +279,9 @@ export class TokenSet {
    * rest, like any credential) and give back to `client.resumeSession`. It records the binding
    * (token endpoint, issuer, FHIR base URL, client id), so that a client for another server or
    * client refuses it, and whether the carried ID token was verified; the claims themselves are
-   * read from that ID token when the string is read back.
+   * read from that ID token when the string is read back. A set made without a binding (by
+   * `TokenSet.fromResponse` alone) records an empty one: the application that made it vouches
+   * for it, and any client resumes it.
    */
   serialize(): string {
     return JSON.stringify({
@@ -287,7 +289,8 @@ export class TokenSet {
       raw: this.raw,
       obtainedAt: this.obtainedAt.getTime(),
       requestedScopes: this.#requestedScopes,
-      ...(this.#binding === undefined ? {} : { binding: this.#binding }),
+      // Always written, empty for a set made without one: its absence marks the 0.5 form.
+      binding: this.#binding ?? {},
       ...(this.idTokenClaims === undefined ? {} : { idTokenVerified: true }),
     })
   }
