@@ -32,39 +32,37 @@ export function obtainedBinding(context: ProtocolContext, tokenEndpoint: string)
 
 /**
  * Refuses tokens recorded for another server or client: any member both `recorded` and `own`
- * name, named differently (a trailing `/` on a URL is not significant). Nothing is sent before
- * this check, so a session resumed on the wrong client never shows its tokens to that server.
+ * name, named differently (a trailing `/` on a URL is not significant). A serialization with no
+ * binding at all (the 0.5 form) is refused too when `serialized`: nothing says which server or
+ * client its tokens are for, so resuming it could hand them to another one. Nothing is sent
+ * before this check, so a session resumed on the wrong client never shows its tokens.
  *
  * @throws ConfigurationError on `tokens`, naming the member that differs (never a token).
  * @internal
  */
-export function checkBinding(recorded: TokenSetBinding | undefined, own: TokenSetBinding): void {
-  if (recorded === undefined) return
+export function checkBinding(
+  recorded: TokenSetBinding | undefined,
+  own: TokenSetBinding,
+  serialized = false,
+): void {
+  if (recorded === undefined) {
+    if (serialized)
+      throw refused('they name neither (an earlier version wrote them): authorize again')
+    return
+  }
   for (const member of tokenSetBindingMembers) {
     const theirs = recorded[member]
     const ours = own[member]
     if (theirs === undefined || ours === undefined) continue
     if (member === 'clientId' ? theirs === ours : sameUrl(theirs, ours)) continue
-    throw new ConfigurationError({
-      invalidAttribute: 'tokens',
-      message: `the tokens were serialized for another server or client: their ${member} is ${theirs}, this client's is ${ours}`,
-    })
+    throw refused(`their ${member} is ${theirs}, this client's is ${ours}`)
   }
 }
 
-/**
- * Refuses a serialization without a binding (the 0.5 form): nothing says which server or client
- * its tokens are for, so resuming it could hand them to another one.
- *
- * @throws ConfigurationError on `tokens`.
- * @internal
- */
-export function requireBinding(recorded: TokenSetBinding | undefined): void {
-  if (recorded !== undefined) return
-  throw new ConfigurationError({
+function refused(why: string): ConfigurationError {
+  return new ConfigurationError({
     invalidAttribute: 'tokens',
-    message:
-      'the tokens were serialized without the server and client they are for (an earlier version), so they may be serialized for another server or client: authorize again, or pass TokenSet.deserialize(serialized) after checking it yourself',
+    message: `the tokens may be serialized for another server or client: ${why}`,
   })
 }
 

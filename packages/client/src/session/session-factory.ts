@@ -5,7 +5,7 @@ import type { UdapTrustOptions } from '../operation-options.js'
 import type { ProtocolContext } from '../protocol-context.js'
 import type { ProtocolImplementation } from '../protocol-implementation.js'
 import { Session, sessionRefreshModule, type TokensListener } from './session.js'
-import { checkBinding, configuredBinding, requireBinding } from './session-binding.js'
+import { checkBinding, configuredBinding } from './session-binding.js'
 
 /** What a session needs from its client. */
 export interface SessionSource {
@@ -77,8 +77,7 @@ export function optionalListener(value: unknown): TokensListener | undefined {
  */
 export function readTokens(value: unknown, context: ProtocolContext): TokenSet {
   const tokens = tokensOf(value, context)
-  if (typeof value === 'string') requireBinding(tokens.binding)
-  checkBinding(tokens.binding, configuredBinding(context))
+  checkBinding(tokens.binding, configuredBinding(context), typeof value === 'string')
   const unsafe = headerUnsafeTokenMember({
     access_token: tokens.accessToken,
     token_type: tokens.tokenType,

@@ -1,4 +1,4 @@
-import { decodeCompactJws } from '../crypto/jws-decode.js'
+import { base64UrlDecode } from '../crypto/base64.js'
 import type { Logger } from '../logging/logger.js'
 import { redacted } from '../logging/redact.js'
 import { expiresInSeconds } from './expires-in.js'
@@ -151,7 +151,7 @@ export class TokenSet {
     this.obtainedAt = new Date(source.obtainedAt.getTime())
     this.#requestedScopes = Object.freeze([...(source.requestedScopes ?? [])])
     this.#clock = source.clock
-    this.#binding = source.binding === undefined ? undefined : readBinding(source.binding)
+    this.#binding = source.binding && readBinding(source.binding)
     this.accessToken = raw.access_token
     this.tokenType = text('token_type') ?? 'Bearer'
     this.refreshToken = text('refresh_token')
@@ -206,8 +206,8 @@ export class TokenSet {
       const verified =
         value.idTokenVerified === true ||
         (typeof value.idTokenClaims === 'object' && value.idTokenClaims !== null)
-      const binding = value.binding
-      if (binding !== undefined && !isBinding(binding)) return undefined
+      const binding = value.binding === undefined ? undefined : readBinding(value.binding)
+      if (binding === undefined && value.binding !== undefined) return undefined
       return new TokenSet(raw as TokenResponseInput, {
         obtainedAt: new Date(value.obtainedAt),
         requestedScopes: value.requestedScopes.filter((s): s is string => typeof s === 'string'),
@@ -319,32 +319,29 @@ export class TokenSet {
   }
 }
 
-/** A frozen copy of the string members of a binding (anything else is left out). */
-function readBinding(binding: TokenSetBinding): TokenSetBinding {
+/**
+ * A frozen copy of the string members of a binding; `undefined` when `value` is not an object
+ * whose members are strings (or absent).
+ */
+function readBinding(value: unknown): TokenSetBinding | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined
   const copy: Record<string, string> = {}
   for (const member of tokenSetBindingMembers) {
-    const value = binding[member]
-    if (typeof value === 'string') copy[member] = value
+    const named = (value as Record<string, unknown>)[member]
+    if (typeof named === 'string') copy[member] = named
+    else if (named !== undefined) return undefined
   }
   return Object.freeze(copy)
-}
-
-function isBinding(value: unknown): value is TokenSetBinding {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    !Array.isArray(value) &&
-    tokenSetBindingMembers.every((member) => {
-      const named = (value as Record<string, unknown>)[member]
-      return named === undefined || typeof named === 'string'
-    })
-  )
 }
 
 /** The payload of a compact JWS, unverified (it was verified when obtained); else none. */
 function claimsOf(idToken: unknown): Readonly<Record<string, unknown>> | undefined {
   try {
-    return decodeCompactJws(idToken).payload
+    const bytes = base64UrlDecode(String(idToken).split('.')[1] ?? '')
+    const claims = JSON.parse(new TextDecoder().decode(bytes))
+    return typeof claims === 'object' && claims !== null && !Array.isArray(claims)
+      ? claims
+      : undefined
   } catch {
     return undefined
   }
