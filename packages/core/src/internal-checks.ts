@@ -30,10 +30,8 @@ export { abortedByCaller, raceCallerSignal, raceSignal } from './http/caller-sig
 export { lazy } from './loading/lazy.js'
 export { lazyImport } from './loading/lazy-import.js'
 export { failSafeLogger } from './logging/fail-safe-logger.js'
-export { headerUnsafeTokenMember } from './oauth/token-response-header-values.js'
 export {
   hasTokenResponseMemberType,
   type TokenResponseMemberType,
   tokenResponseMemberTypes,
 } from './oauth/token-response-members.js'
-export { tokenSetBindingMembers } from './tokens/token-set.js'

@@ -1,5 +1,5 @@
 import { ConfigurationError, defaultTimeoutMs, TokenSet } from '@fhir-auth/core/essentials'
-import { headerUnsafeTokenMember, isNonBlankString } from '@fhir-auth/core/internal/checks'
+import { isNonBlankString } from '@fhir-auth/core/internal/checks'
 import type { IdTokenValidator } from '../identity/id-token-validator.js'
 import type { UdapTrustOptions } from '../operation-options.js'
 import type { ProtocolContext } from '../protocol-context.js'
@@ -60,7 +60,7 @@ export function optionalListener(value: unknown): TokensListener | undefined {
   if (typeof value === 'function') return value as TokensListener
   throw new ConfigurationError({
     invalidAttribute: 'onTokens',
-    invalidValue: value === null ? 'null' : typeof value,
+    invalidValue: typeof value,
     message: 'onTokens must be a function',
   })
 }
@@ -69,8 +69,7 @@ export function optionalListener(value: unknown): TokensListener | undefined {
  * Reads what `client.resumeSession` is given: a `TokenSet`, its `serialize()` string, or a token
  * response (whose `expires_in` then counts from now: when it was issued is not known). A
  * serialized set must carry its binding, and none that a set carries may differ from this
- * client's (see `checkBinding`); a token response gets this client's binding. A token that could
- * not travel in an HTTP header is refused here, before any request.
+ * client's (see `checkBinding`); a token response gets this client's binding.
  *
  * @throws ConfigurationError on `tokens` for anything else.
  * @internal
@@ -78,16 +77,6 @@ export function optionalListener(value: unknown): TokensListener | undefined {
 export function readTokens(value: unknown, context: ProtocolContext): TokenSet {
   const tokens = tokensOf(value, context)
   checkBinding(tokens.binding, configuredBinding(context), typeof value === 'string')
-  const unsafe = headerUnsafeTokenMember({
-    access_token: tokens.accessToken,
-    token_type: tokens.tokenType,
-  })
-  if (unsafe !== undefined) {
-    throw new ConfigurationError({
-      invalidAttribute: 'tokens',
-      message: `tokens has an ${unsafe} that cannot be sent in an HTTP header`,
-    })
-  }
   return tokens
 }
 
@@ -123,6 +112,6 @@ function tokensOf(value: unknown, context: ProtocolContext): TokenSet {
     invalidAttribute: 'tokens',
     invalidValue: value === null ? 'null' : typeof value,
     message:
-      'tokens must be a TokenSet, the string its serialize() made, or a token response with an access_token',
+      'tokens must be a TokenSet, its serialize() string, or a token response with an access_token',
   })
 }

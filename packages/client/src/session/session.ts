@@ -1,9 +1,4 @@
-import {
-  ConfigurationError,
-  type FetchLike,
-  TokenError,
-  type TokenSet,
-} from '@fhir-auth/core/essentials'
+import { type FetchLike, TokenError, type TokenSet } from '@fhir-auth/core/essentials'
 import {
   abortedByCaller,
   lazy,
@@ -13,8 +8,10 @@ import {
   raceSignal,
   readOptions,
 } from '@fhir-auth/core/internal/checks'
+import { optionalSeconds } from '../seconds-option.js'
 import type { BearerFetchInput } from '../tokens/bearer-fetch.js'
 import { onDemandBearerFetch } from '../tokens/on-demand-bearer-fetch.js'
+import type { RefreshedSession } from './session-refresh.js'
 
 /**
  * How a session refreshes (one refresh shared by concurrent callers, `onTokens` under its time
@@ -71,30 +68,15 @@ export interface SessionDependencies {
  * @see https://hl7.org/fhir/smart-app-launch/app-launch.html#step-7-app-uses-a-refresh-token-to-obtain-a-new-access-token SMART: refresh
  */
 export class Session {
-  #tokens: TokenSet
-  /** `onTokens` failed to take the current tokens: the next call gives them again. */
-  #undelivered = false
+  /**
+   * The current tokens, and whether `onTokens` failed to take them (the next call gives them
+   * again): shared with the refresher, which replaces them.
+   */
+  readonly #state: RefreshedSession
   readonly #dependencies: SessionDependencies
   /** Shares one refresh between concurrent callers; its code loads with the first refresh. */
   readonly #refresher = lazy(() =>
-    sessionRefreshModule().then(({ SessionRefresher }) => {
-      const session = this
-      return new SessionRefresher({
-        dependencies: this.#dependencies,
-        get tokens() {
-          return session.#tokens
-        },
-        set tokens(tokens) {
-          session.#tokens = tokens
-        },
-        get undelivered() {
-          return session.#undelivered
-        },
-        set undelivered(undelivered) {
-          session.#undelivered = undelivered
-        },
-      })
-    }),
+    sessionRefreshModule().then(({ SessionRefresher }) => new SessionRefresher(this.#state)),
   )
   /**
    * `fetch` with `Authorization: Bearer` for URLs under `baseUrl` (relative URLs resolve
@@ -106,7 +88,7 @@ export class Session {
   /** @internal Sessions come from `client.completeAuthorization` and `client.resumeSession`. */
   constructor(dependencies: SessionDependencies) {
     this.#dependencies = dependencies
-    this.#tokens = dependencies.tokens
+    this.#state = { dependencies, tokens: dependencies.tokens, undelivered: false }
     // Bound, like `fetch`: apps hand `session.accessToken` to FHIR clients as a token provider.
     this.accessToken = this.accessToken.bind(this)
     this.refresh = this.refresh.bind(this)
@@ -115,8 +97,8 @@ export class Session {
       fetch: dependencies.fetch,
       accessToken: () => this.accessToken(),
       renew: async (failedToken) => {
-        if (this.#tokens.accessToken !== failedToken) return true // refreshed meanwhile
-        if (this.#tokens.refreshToken === undefined) return false
+        if (this.#state.tokens.accessToken !== failedToken) return true // refreshed meanwhile
+        if (this.#state.tokens.refreshToken === undefined) return false
         await this.refresh()
         return true
       },
@@ -125,7 +107,7 @@ export class Session {
 
   /** The current tokens. */
   get tokens(): TokenSet {
-    return this.#tokens
+    return this.#state.tokens
   }
 
   /**
@@ -138,28 +120,20 @@ export class Session {
    */
   async accessToken(options?: AccessTokenOptions): Promise<string> {
     const checked = readOptions(options, 'accessToken')
-    const minValiditySeconds = checked.minValiditySeconds ?? 60
-    if (
-      typeof minValiditySeconds !== 'number' ||
-      !Number.isFinite(minValiditySeconds) ||
-      minValiditySeconds < 0
-    ) {
-      throw new ConfigurationError({
-        invalidAttribute: 'minValiditySeconds',
-        invalidValue: minValiditySeconds,
-        message: 'minValiditySeconds must be a number of seconds, 0 or more',
-      })
-    }
+    const minValiditySeconds = optionalSeconds(
+      checked.minValiditySeconds ?? 60,
+      'minValiditySeconds',
+    ) as number
     const signal = optionalSignal(checked.signal)
     const now = this.#dependencies.now()
     if (
-      this.#tokens.refreshToken !== undefined &&
-      this.#tokens.isExpired({ minValiditySeconds, now })
+      this.#state.tokens.refreshToken !== undefined &&
+      this.#state.tokens.isExpired({ minValiditySeconds, now })
     ) {
       return (await this.#joinRefresh({}, signal)).accessToken
     }
-    if (this.#undelivered) await this.#redeliver(signal)
-    if (!this.#tokens.isExpired({ now })) return this.#tokens.accessToken
+    if (this.#state.undelivered) await this.#redeliver(signal)
+    if (!this.#state.tokens.isExpired({ now })) return this.#state.tokens.accessToken
     throw new TokenError({
       message: 'the access token has expired and the session has no refresh token: authorize again',
     })
@@ -190,33 +164,35 @@ export class Session {
    * with its own new tokens instead); this caller waits until its signal fires.
    */
   #redeliver(signal: AbortSignal | undefined): Promise<void> {
-    return raceSignal(
-      () => this.#refresher().then((refresher) => refresher.redeliver()),
-      signal,
-      () =>
-        new TokenError(
-          { message: 'waiting for onTokens was aborted by the caller' },
-          { cause: abortedByCaller('token_endpoint') },
-        ),
-    )
+    return this.#wait(() => this.#refresher().then((refresher) => refresher.redeliver()), signal)
   }
 
   /**
-   * The refresh for these scopes in flight, or a new one; this caller waits until its signal fires. The signal
-   * also covers loading the refresh code (its first use), so an aborted or stalled load never
-   * holds a caller who gave up; without a refresh token nothing loads at all.
+   * The refresh for these scopes in flight, or a new one; this caller waits until its signal
+   * fires. Without a refresh token nothing loads at all.
    */
   #joinRefresh(
     options: { readonly scopes?: readonly string[] | undefined },
     signal: AbortSignal | undefined,
   ): Promise<TokenSet> {
-    return raceSignal(
+    return this.#wait(
       () =>
-        this.#tokens.refreshToken === undefined
+        this.#state.tokens.refreshToken === undefined
           ? Promise.reject(
               new TokenError({ message: 'the session has no refresh token: authorize again' }),
             )
           : this.#refresher().then((refresher) => refresher.join(options)),
+      signal,
+    )
+  }
+
+  /**
+   * Work this caller waits for until its signal fires. The signal also covers loading the
+   * refresh code (its first use), so an aborted or stalled load never holds a caller who gave up.
+   */
+  #wait<T>(work: () => Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+    return raceSignal(
+      work,
       signal,
       () =>
         new TokenError(
@@ -228,7 +204,7 @@ export class Session {
 
   /** A summary safe to log: the redacted tokens. */
   toJSON(): Record<string, unknown> {
-    return { baseUrl: this.#dependencies.baseUrl, tokens: this.#tokens.toJSON() }
+    return { baseUrl: this.#dependencies.baseUrl, tokens: this.#state.tokens.toJSON() }
   }
 
   /** Node's `util.inspect` shows the redacted summary. */

@@ -29,18 +29,6 @@ export interface TokenSetBinding {
   readonly clientId?: string | undefined
 }
 
-/**
- * The members of a {@link TokenSetBinding}, in the order a mismatch is reported.
- *
- * @internal
- */
-export const tokenSetBindingMembers = Object.freeze([
-  'tokenEndpoint',
-  'issuer',
-  'baseUrl',
-  'clientId',
-] as const)
-
 /** How {@link TokenSet.fromResponse} reads a token response. */
 export interface TokenSetSource {
   /** The scopes that were asked for: the granted scopes when the response has no `scope`. */
@@ -126,11 +114,15 @@ export class TokenSet {
   declare readonly tenant: string | undefined
   /** The response as received. */
   declare readonly raw: Readonly<TokenResponseInput>
+  /**
+   * The server and client these tokens are for, as the client that obtained them recorded it;
+   * `undefined` for a set made without one (or read from a 0.5 serialization).
+   */
+  declare readonly binding: TokenSetBinding | undefined
   /** When the request was sent, by the client's clock. */
   declare readonly obtainedAt: Date
   readonly #requestedScopes: readonly string[]
   readonly #clock: (() => Date) | undefined
-  readonly #binding: TokenSetBinding | undefined
 
   private constructor(raw: TokenResponseInput, source: TokenSetSource) {
     const warn = (member: string, expected: string) =>
@@ -151,7 +143,7 @@ export class TokenSet {
     this.obtainedAt = new Date(source.obtainedAt.getTime())
     this.#requestedScopes = Object.freeze([...(source.requestedScopes ?? [])])
     this.#clock = source.clock
-    this.#binding = source.binding && readBinding(source.binding)
+    this.binding = source.binding
     this.accessToken = raw.access_token
     this.tokenType = text('token_type') ?? 'Bearer'
     this.refreshToken = text('refresh_token')
@@ -201,32 +193,20 @@ export class TokenSet {
         !Array.isArray(value.requestedScopes)
       )
         return undefined
-      // 0.5 kept the claims of a verified ID token apart: their presence says it was verified.
-      // Only that is read from them; the claims come from the token itself.
-      const verified =
-        value.idTokenVerified === true ||
-        (typeof value.idTokenClaims === 'object' && value.idTokenClaims !== null)
-      const binding = value.binding === undefined ? undefined : readBinding(value.binding)
-      if (binding === undefined && value.binding !== undefined) return undefined
       return new TokenSet(raw as TokenResponseInput, {
         obtainedAt: new Date(value.obtainedAt),
         requestedScopes: value.requestedScopes.filter((s): s is string => typeof s === 'string'),
-        idTokenClaims: verified ? claimsOf(raw.id_token) : undefined,
+        // Only for an ID token that was verified (a 0.5 string, which kept the claims apart,
+        // is read without them: `resumeSession` refuses it anyway).
+        idTokenClaims: value.idTokenVerified === true ? claimsOf(raw.id_token) : undefined,
         logger,
         clock,
-        binding,
+        // A binding that is not an object is none: `resumeSession` refuses the string.
+        binding: typeof value.binding === 'object' ? (value.binding ?? undefined) : undefined,
       })
     } catch {
       return undefined
     }
-  }
-
-  /**
-   * The server and client these tokens are for, as the client that obtained them recorded it;
-   * `undefined` for a set made without one (or read from a 0.5 serialization).
-   */
-  get binding(): TokenSetBinding | undefined {
-    return this.#binding
   }
 
   /**
@@ -269,7 +249,7 @@ export class TokenSet {
       ...source,
       requestedScopes: source.requestedScopes ?? this.#requestedScopes,
       clock: source.clock ?? this.#clock,
-      binding: source.binding ?? this.#binding,
+      binding: source.binding ?? this.binding,
       idTokenClaims: source.idTokenClaims ?? (keepsIdentity ? this.idTokenClaims : undefined),
     })
   }
@@ -290,8 +270,8 @@ export class TokenSet {
       obtainedAt: this.obtainedAt.getTime(),
       requestedScopes: this.#requestedScopes,
       // Always written, empty for a set made without one: its absence marks the 0.5 form.
-      binding: this.#binding ?? {},
-      ...(this.idTokenClaims === undefined ? {} : { idTokenVerified: true }),
+      binding: this.binding ?? {},
+      idTokenVerified: this.idTokenClaims !== undefined || undefined,
     })
   }
 
@@ -319,29 +299,12 @@ export class TokenSet {
   }
 }
 
-/**
- * A frozen copy of the string members of a binding; `undefined` when `value` is not an object
- * whose members are strings (or absent).
- */
-function readBinding(value: unknown): TokenSetBinding | undefined {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined
-  const copy: Record<string, string> = {}
-  for (const member of tokenSetBindingMembers) {
-    const named = (value as Record<string, unknown>)[member]
-    if (typeof named === 'string') copy[member] = named
-    else if (named !== undefined) return undefined
-  }
-  return Object.freeze(copy)
-}
-
 /** The payload of a compact JWS, unverified (it was verified when obtained); else none. */
 function claimsOf(idToken: unknown): Readonly<Record<string, unknown>> | undefined {
   try {
     const bytes = base64UrlDecode(String(idToken).split('.')[1] ?? '')
     const claims = JSON.parse(new TextDecoder().decode(bytes))
-    return typeof claims === 'object' && claims !== null && !Array.isArray(claims)
-      ? claims
-      : undefined
+    return typeof claims === 'object' && claims !== null ? claims : undefined
   } catch {
     return undefined
   }
