@@ -32,10 +32,17 @@
  *   `resumeSession` reading a caller's token response once, into a copy, and `backendTokens`
  *   copying its scopes and `hl7-b2b` context when the handle is made: up-front code, as
  *   `new Client`, `resumeSession` and `backendTokens` are. 24 942 / 29 573 / 22 669 / 10 802 B
- *   (up front 11 102 / 11 635 / 11 635 / 10 802 B).
+ *   (up front 11 102 / 11 635 / 11 635 / 10 802 B). Raised on purpose on 2026-11-28 (+600–700 B
+ *   loaded, +400 B up front) for sessions bound to their server (issue 24, findings 9–13): a
+ *   `TokenSet` records and serializes its binding and reads its ID token claims back from the
+ *   carried ID token, `resumeSession` refuses a session serialized for another server or
+ *   client (synchronously, so up front), a failed `onTokens` is redelivered, refreshes are
+ *   queued per scope set, and a refreshed ID token that fails is dropped rather than fatal:
+ *   25 535 / 30 259 / 23 346 / 11 227 B (up front 11 528 / 12 056 / 12 056 / 11 227 B).
  * - `upFrontLimitBytes`: the same kind of limit for the chunks that load before the app does
  *   anything (the entry chunk and its static imports). Set 2026-11-25 at 10 880 / 11 407 /
- *   11 407 / 10 578 B with a little room; +250 B for all four with the caller review above.
+ *   11 407 / 10 578 B with a little room; +250 B for all four with the caller review above, and
+ *   +400 B for all four with the sessions of issue 24.
  * - `issueBudgetBytes` / `issueGoalBytes`: what issue 16 asked for, for the chunks loaded.
  *   Reported next to the figure (`pass` when met, `miss` when not); see the bench README for why
  *   they are not met yet.
@@ -75,16 +82,16 @@ export const forbiddenSources: readonly string[] = Object.freeze([
 export const browserAppBudgets: readonly BrowserAppBudget[] = Object.freeze([
   {
     app: 'asymmetric',
-    limitBytes: 25_050,
-    upFrontLimitBytes: 11_250,
+    limitBytes: 25_650,
+    upFrontLimitBytes: 11_650,
     issueBudgetBytes: 16_000,
     issueGoalBytes: 12_000,
     note: "issue 16's asymmetric SMART browser app, as the issue names it",
   },
   {
     app: 'publicWithoutOpenid',
-    limitBytes: 22_750,
-    upFrontLimitBytes: 11_750,
+    limitBytes: 23_450,
+    upFrontLimitBytes: 12_150,
     upFrontIssueBudgetBytes: 12_000,
     upFrontIssueGoalBytes: 8_000,
     issueBudgetBytes: 12_000,
@@ -93,16 +100,16 @@ export const browserAppBudgets: readonly BrowserAppBudget[] = Object.freeze([
   },
   {
     app: 'public',
-    limitBytes: 29_650,
-    upFrontLimitBytes: 11_750,
+    limitBytes: 30_350,
+    upFrontLimitBytes: 12_150,
     upFrontIssueBudgetBytes: 12_000,
     upFrontIssueGoalBytes: 8_000,
     note: 'the usual launch (openid fhirUser): the public app plus ID token validation (core/oidc, JWKS, WebCrypto verification); no issue budget of its own',
   },
   {
     app: 'clientImport',
-    limitBytes: 10_950,
-    upFrontLimitBytes: 10_950,
+    limitBytes: 11_350,
+    upFrontLimitBytes: 11_350,
     note: 'what any app pays before it does anything; no issue budget',
   },
 ])
