@@ -73,7 +73,6 @@ export class Session {
    * again): shared with the refresher, which replaces them.
    */
   readonly #state: RefreshedSession
-  readonly #dependencies: SessionDependencies
   /** Shares one refresh between concurrent callers; its code loads with the first refresh. */
   readonly #refresher = lazy(() =>
     sessionRefreshModule().then(({ SessionRefresher }) => new SessionRefresher(this.#state)),
@@ -87,7 +86,6 @@ export class Session {
 
   /** @internal Sessions come from `client.completeAuthorization` and `client.resumeSession`. */
   constructor(dependencies: SessionDependencies) {
-    this.#dependencies = dependencies
     this.#state = { dependencies, tokens: dependencies.tokens, undelivered: false }
     // Bound, like `fetch`: apps hand `session.accessToken` to FHIR clients as a token provider.
     this.accessToken = this.accessToken.bind(this)
@@ -125,7 +123,7 @@ export class Session {
       'minValiditySeconds',
     ) as number
     const signal = optionalSignal(checked.signal)
-    const now = this.#dependencies.now()
+    const now = this.#state.dependencies.now()
     if (
       this.#state.tokens.refreshToken !== undefined &&
       this.#state.tokens.isExpired({ minValiditySeconds, now })
@@ -204,7 +202,7 @@ export class Session {
 
   /** A summary safe to log: the redacted tokens. */
   toJSON(): Record<string, unknown> {
-    return { baseUrl: this.#dependencies.baseUrl, tokens: this.#state.tokens.toJSON() }
+    return { baseUrl: this.#state.dependencies.baseUrl, tokens: this.#state.tokens.toJSON() }
   }
 
   /** Node's `util.inspect` shows the redacted summary. */
