@@ -47,6 +47,7 @@ export {
   silentLogger,
   TokenError,
   TokenSet,
+  type TokenSetBinding,
   type WebStorageLike,
   type WebStorageStoreOptions,
   webStorageStore,

@@ -72,6 +72,13 @@ export interface ProtocolImplementation {
    * leaves out is read from the provider's `openid-configuration` when an ID token arrives.
    */
   openIdProvider(signal: AbortSignal | undefined): Promise<OpenIdProviderHint>
+  /**
+   * The token endpoint this client's token requests go to (configured, else from trusted
+   * discovery): what a session is bound to, checked before a refresh sends its token.
+   */
+  tokenEndpoint(
+    options: Partial<UdapTrustOptions> & { readonly signal?: AbortSignal | undefined },
+  ): Promise<string>
   /** What identifies the backend token these options ask for (DESIGN §9 cache entry). */
   backendTokenIdentity(options: BackendTokensOptions): Promise<BackendTokenIdentity>
 }

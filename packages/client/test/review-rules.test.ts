@@ -8,7 +8,15 @@
  */
 import { AuthorizationError, Client, IdTokenError, TokenSet } from '@fhir-auth/client'
 import { describe, expect, it } from 'vitest'
-import { baseUrl, discoveryUrl, ecKeyPem, fakeServer, json, smartConfiguration } from './support.js'
+import {
+  baseUrl,
+  capturingLogger,
+  discoveryUrl,
+  ecKeyPem,
+  fakeServer,
+  json,
+  smartConfiguration,
+} from './support.js'
 
 const tokenUrl = smartConfiguration.token_endpoint
 const openIdConfiguration = {
@@ -31,7 +39,8 @@ describe('ID tokens the grant asked for', () => {
       [tokenUrl]: () =>
         json({ access_token: 'at-2', token_type: 'Bearer', expires_in: 300, id_token: 'garbage' }),
     })
-    const client = new Client(appConfig, { fetch: server.fetch })
+    const log = capturingLogger()
+    const client = new Client(appConfig, { fetch: server.fetch, logger: log.logger })
     const granted = TokenSet.fromResponse(
       { access_token: 'at-1', refresh_token: 'rt-1', scope: 'patient/*.rs', expires_in: 300 },
       { obtainedAt: new Date(), requestedScopes: ['openid', 'patient/*.rs'] },
@@ -39,10 +48,15 @@ describe('ID tokens the grant asked for', () => {
     expect(granted.scopes).toEqual(['patient/*.rs'])
     expect(granted.requestedScopes).toEqual(['openid', 'patient/*.rs'])
     const session = client.resumeSession(granted)
-    await expect(session.refresh()).rejects.toSatisfy(
-      (error) => IdTokenError.isInstance(error) && error.reason === 'malformed',
-    )
-    expect(session.tokens.accessToken).toBe('at-1')
+    // Validated, and refused: a refreshed ID token that fails (for any reason but sub) is dropped
+    // with a warning naming the reason, and never ends the session (issue 24, finding 10).
+    const refreshed = await session.refresh()
+    expect(refreshed.accessToken).toBe('at-2')
+    expect(refreshed.idToken).toBeUndefined()
+    expect(refreshed.idTokenClaims).toBeUndefined()
+    expect(log.lines.filter((line) => line.level === 'warn')).toEqual([
+      expect.objectContaining({ fields: expect.objectContaining({ reason: 'malformed' }) }),
+    ])
   })
 
   it('a caller-kept launch with a nonce validates the ID token though the configured scopes lack openid', async () => {

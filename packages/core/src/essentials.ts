@@ -145,5 +145,6 @@ export {
   type ExpiryCheckOptions,
   type TokenResponseInput,
   TokenSet,
+  type TokenSetBinding,
   type TokenSetSource,
 } from './tokens/token-set.js'

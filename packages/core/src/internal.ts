@@ -44,6 +44,7 @@ export {
 } from './oauth/discovery-document.js'
 export { type RefreshParts, refreshTokenGrant } from './oauth/refresh-token-grant.js'
 export { heldSecretsOf, keepRefreshToken, readTokenResponse } from './oauth/token-response.js'
+export { isHeaderSafe } from './oauth/token-response-header-values.js'
 export { storeKey } from './stores/key-value-store.js'
 export { checkStoreKey, checkStoreWrite } from './stores/store-arguments.js'
 export { timeLimited } from './time/time-limited.js'

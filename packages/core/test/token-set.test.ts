@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { base64UrlEncodeText } from '../src/crypto/base64.js'
 import { type Logger, TokenSet } from '../src/index.js'
 
 const obtainedAt = new Date('2026-11-24T12:00:00Z')
@@ -7,6 +8,10 @@ function warnings(): Logger & { messages: string[] } {
   const messages: string[] = []
   return { messages, info() {}, error() {}, warn: (message: string) => void messages.push(message) }
 }
+
+/** A compact JWS carrying `claims` (the signature is not checked by a token set). */
+const idTokenWith = (claims: Record<string, unknown>) =>
+  `${base64UrlEncodeText('{"alg":"RS256"}')}.${base64UrlEncodeText(JSON.stringify(claims))}.c2ln`
 
 const smartResponse = {
   access_token: 'at-secret',
@@ -146,11 +151,11 @@ describe('TokenSet.isExpired', () => {
 
 describe('TokenSet persistence and redaction', () => {
   it('serialize and deserialize give the same set back', () => {
-    const tokens = TokenSet.fromResponse(smartResponse, {
-      obtainedAt,
-      requestedScopes: ['openid'],
-      idTokenClaims: { sub: 'u-1', iss: 'https://ehr.example.org' },
-    })
+    const claims = { sub: 'u-1', iss: 'https://ehr.example.org' }
+    const tokens = TokenSet.fromResponse(
+      { ...smartResponse, id_token: idTokenWith(claims) },
+      { obtainedAt, requestedScopes: ['openid'], idTokenClaims: claims },
+    )
     const back = TokenSet.deserialize(tokens.serialize())
     expect(back).toBeInstanceOf(TokenSet)
     expect(back?.toJSON()).toEqual(tokens.toJSON())
@@ -212,10 +217,11 @@ describe('TokenSet persistence and redaction', () => {
   })
 
   it('withRefresh keeps the launch context and ID token a refresh response leaves out, through a resume', () => {
-    const tokens = TokenSet.fromResponse(smartResponse, {
-      obtainedAt,
-      idTokenClaims: { sub: 'u-1', fhirUser: 'Practitioner/d-1' },
-    })
+    const claims = { sub: 'u-1', fhirUser: 'Practitioner/d-1' }
+    const tokens = TokenSet.fromResponse(
+      { ...smartResponse, id_token: idTokenWith(claims) },
+      { obtainedAt, idTokenClaims: claims },
+    )
     const log = warnings()
     const refreshed = tokens.withRefresh(
       { access_token: 'at-2', token_type: 'Bearer', expires_in: 60, refresh_token: null as never },
@@ -246,5 +252,85 @@ describe('TokenSet persistence and redaction', () => {
       { obtainedAt },
     )
     expect([moved.patient, moved.fhirContext, moved.encounter]).toEqual(['p-2', [], 'e-1'])
+  })
+})
+
+describe('TokenSet serialization: bound, with claims read from the carried ID token', () => {
+  const binding = {
+    tokenEndpoint: 'https://ehr.example.org/auth/token',
+    issuer: 'https://ehr.example.org/fhir',
+    baseUrl: 'https://ehr.example.org/fhir',
+    clientId: 'app',
+  }
+  const claims = { sub: 'u-1', fhirUser: 'Practitioner/d-1' }
+  const verified = () =>
+    TokenSet.fromResponse(
+      { access_token: 'at-1', refresh_token: 'rt-1', id_token: idTokenWith(claims) },
+      { obtainedAt, idTokenClaims: claims, binding },
+    )
+
+  it('records the binding and keeps it through a refresh and a resume', () => {
+    const tokens = verified()
+    expect(tokens.binding).toEqual(binding)
+    const refreshed = tokens.withRefresh({ access_token: 'at-2' }, { obtainedAt })
+    expect(refreshed.binding).toEqual(binding)
+    expect(TokenSet.deserialize(refreshed.serialize())?.binding).toEqual(binding)
+    const unbound = TokenSet.fromResponse({ access_token: 'a' }, { obtainedAt })
+    expect(unbound.binding).toBeUndefined()
+    // Serialized with an empty binding: only the 0.5 form has none.
+    expect(TokenSet.deserialize(unbound.serialize())?.binding).toEqual({})
+  })
+
+  it('reads idTokenClaims and fhirUser from the id_token, never from other members', () => {
+    const stored = JSON.parse(verified().serialize()) as Record<string, unknown>
+    expect(stored).not.toHaveProperty('idTokenClaims')
+    expect(stored.v).toBe(1)
+    const tampered = JSON.stringify({
+      ...stored,
+      idTokenClaims: { sub: 'admin', fhirUser: 'Practitioner/admin' },
+      fhirUser: 'Practitioner/admin',
+    })
+    const resumed = TokenSet.deserialize(tampered)
+    expect(resumed?.idTokenClaims).toEqual(claims)
+    expect(resumed?.fhirUser).toBe('Practitioner/d-1')
+  })
+
+  it('gives no claims for an ID token that was never verified, or that is not a JWS', () => {
+    const unverified = TokenSet.fromResponse(
+      { access_token: 'at-1', id_token: idTokenWith(claims) },
+      { obtainedAt, binding },
+    )
+    const resumed = TokenSet.deserialize(unverified.serialize())
+    expect(resumed?.idToken).toBe(unverified.idToken)
+    expect(resumed?.idTokenClaims).toBeUndefined()
+    expect(resumed?.fhirUser).toBeUndefined()
+    const notJws = TokenSet.fromResponse(
+      { access_token: 'at-1', id_token: 'garbage' },
+      { obtainedAt, idTokenClaims: claims },
+    )
+    expect(TokenSet.deserialize(notJws.serialize())?.idTokenClaims).toBeUndefined()
+  })
+
+  it('reads the 0.5 form without a binding and without claims (resumeSession refuses it)', () => {
+    const older = JSON.stringify({
+      v: 1,
+      raw: { access_token: 'at-1', id_token: idTokenWith(claims) },
+      obtainedAt: obtainedAt.getTime(),
+      requestedScopes: ['openid'],
+      idTokenClaims: { sub: 'admin' },
+    })
+    const resumed = TokenSet.deserialize(older)
+    expect(resumed?.accessToken).toBe('at-1')
+    expect(resumed?.binding).toBeUndefined()
+    expect(resumed?.idTokenClaims).toBeUndefined()
+  })
+
+  it('reads a binding that is not an object as none', () => {
+    const stored = JSON.parse(verified().serialize()) as Record<string, unknown>
+    for (const bad of [null, 'x', 7]) {
+      const read = TokenSet.deserialize(JSON.stringify({ ...stored, binding: bad }))
+      expect(read?.accessToken).toBe('at-1')
+      expect(read?.binding).toBeUndefined()
+    }
   })
 })

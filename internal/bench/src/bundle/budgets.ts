@@ -44,10 +44,17 @@
  *   the rule kept to one short function and one message so that the public apps stay within
  *   issue 12's 12 KB up front. 25 165 / 29 789 / 22 878 / 11 024 B (up front 11 323 / 11 850 /
  *   11 850 / 11 024 B).
+ *   Raised on purpose on 2026-11-28 (+600–700 B
+ *   loaded, +400 B up front) for sessions bound to their server (issue 24, findings 9–13): a
+ *   `TokenSet` records and serializes its binding and reads its ID token claims back from the
+ *   carried ID token, `resumeSession` refuses a session serialized for another server or
+ *   client (synchronously, so up front), a failed `onTokens` is redelivered, refreshes are
+ *   queued per scope set, and a refreshed ID token that fails is dropped rather than fatal:
+ *   25 535 / 30 259 / 23 346 / 11 227 B (up front 11 528 / 12 056 / 12 056 / 11 227 B).
  * - `upFrontLimitBytes`: the same kind of limit for the chunks that load before the app does
  *   anything (the entry chunk and its static imports). Set 2026-11-25 at 10 880 / 11 407 /
  *   11 407 / 10 578 B with a little room; +250 B for all four with the caller review above, and
- *   +250 B again with the URI host rule.
+ *   +250 B again with the URI host rule, and +400 B for all four with the sessions of issue 24.
  * - `issueBudgetBytes` / `issueGoalBytes`: what issue 16 asked for, for the chunks loaded.
  *   Reported next to the figure (`pass` when met, `miss` when not); see the bench README for why
  *   they are not met yet.
@@ -87,16 +94,16 @@ export const forbiddenSources: readonly string[] = Object.freeze([
 export const browserAppBudgets: readonly BrowserAppBudget[] = Object.freeze([
   {
     app: 'asymmetric',
-    limitBytes: 25_300,
-    upFrontLimitBytes: 11_500,
+    limitBytes: 25_650,
+    upFrontLimitBytes: 11_650,
     issueBudgetBytes: 16_000,
     issueGoalBytes: 12_000,
     note: "issue 16's asymmetric SMART browser app, as the issue names it",
   },
   {
     app: 'publicWithoutOpenid',
-    limitBytes: 23_000,
-    upFrontLimitBytes: 12_000,
+    limitBytes: 23_450,
+    upFrontLimitBytes: 12_150,
     upFrontIssueBudgetBytes: 12_000,
     upFrontIssueGoalBytes: 8_000,
     issueBudgetBytes: 12_000,
@@ -105,16 +112,16 @@ export const browserAppBudgets: readonly BrowserAppBudget[] = Object.freeze([
   },
   {
     app: 'public',
-    limitBytes: 29_900,
-    upFrontLimitBytes: 12_000,
+    limitBytes: 30_350,
+    upFrontLimitBytes: 12_150,
     upFrontIssueBudgetBytes: 12_000,
     upFrontIssueGoalBytes: 8_000,
     note: 'the usual launch (openid fhirUser): the public app plus ID token validation (core/oidc, JWKS, WebCrypto verification); no issue budget of its own',
   },
   {
     app: 'clientImport',
-    limitBytes: 11_200,
-    upFrontLimitBytes: 11_200,
+    limitBytes: 11_350,
+    upFrontLimitBytes: 11_350,
     note: 'what any app pays before it does anything; no issue budget',
   },
 ])

@@ -137,7 +137,10 @@ export async function runSessionFlows(): Promise<SessionSecretRun> {
   await session.refresh()
   for (const saved of persisted) run.secret('persisted tokens', saved)
   run.session('symmetric store after refresh', session)
-  const resumed = run.session('resumed', publicApp.resumeSession(session.tokens.serialize()))
+  // Resumed in another process: another Client for the same server and client (a session
+  // serialized for one client is refused by any other).
+  const resumedApp = client('symmetric', 's-symmetric')
+  const resumed = run.session('resumed', resumedApp.resumeSession(session.tokens.serialize()))
   await resumed.fetch('Patient/patient-1')
   run.completed.push('store launch, fetch, refresh, resume')
 

@@ -288,14 +288,24 @@ describe('ID token keys and algorithms', () => {
     )
   })
 
-  it('session.refresh validates the new ID token; a refused one leaves the session as it was', async () => {
-    const session = await signIn(appClient(fixture, 'public'))
+  it('session.refresh validates the new ID token; a refused one is dropped and the session goes on', async () => {
+    // Issue 24, finding 10: a refreshed ID token that fails for any reason but sub never ends a
+    // session. It keeps the new access and refresh tokens and its earlier verified identity.
+    const logger = createCapturingLogger()
+    const session = await signIn(appClient(fixture, 'public', {}, { logger }))
     const before = session.tokens
     fixture.sandbox.setIdTokenVariant('wrong-aud')
-    await expect(session.refresh()).rejects.toSatisfy(
-      (error: unknown) => error instanceof IdTokenError && error.reason === 'aud',
-    )
-    expect(session.tokens).toBe(before)
+    const refreshed = await session.refresh()
+    expect(refreshed.accessToken).not.toBe(before.accessToken)
+    expect(refreshed.refreshToken).not.toBe(before.refreshToken)
+    expect(refreshed.idToken).toBe(before.idToken)
+    expect(refreshed.idTokenClaims).toEqual(before.idTokenClaims)
+    expect(logger.entries.filter((entry) => entry.level === 'warn')).toEqual([
+      expect.objectContaining({ fields: expect.objectContaining({ reason: 'aud' }) }),
+    ])
+    // The rotated refresh token works: the sandbox refuses a spent one.
+    fixture.sandbox.setIdTokenVariant(undefined)
+    expect((await session.refresh()).idTokenClaims?.sub).toBe(before.idTokenClaims?.sub)
   })
 
   it('validateIdToken with maxAgeSeconds needs auth_time, which this server sends only when asked', async () => {

@@ -14,6 +14,7 @@ import type {
 } from '../operation-options.js'
 import type { ProtocolContext } from '../protocol-context.js'
 import type { Session } from '../session/session.js'
+import { configuredBinding } from '../session/session-binding.js'
 import type { SessionSource } from '../session/session-factory.js'
 import {
   checkCallbackAfterState,
@@ -155,12 +156,16 @@ export async function completeAuthorization(
     asksIdentity && typeof idToken === 'string'
       ? await source.identity.validate(idToken, { nonce: launch.nonce, signal: options.signal })
       : undefined
+  // The server and client the tokens are for, kept in their serialization (a resume elsewhere
+  // is refused): the endpoint that just answered, so discovery is not asked again.
+  const tokenEndpoint = await implementation.tokenEndpoint({ ...trust, signal: options.signal })
   const tokens = TokenSet.fromResponse(response, {
     obtainedAt,
     requestedScopes: launch.scopes,
     idTokenClaims,
     logger: context.options.logger,
     clock: context.options.now,
+    binding: { ...configuredBinding(context), tokenEndpoint },
   })
   return source.open(tokens, onTokens, trust)
 }

@@ -5,6 +5,7 @@ import type { UdapTrustOptions } from '../operation-options.js'
 import type { ProtocolContext } from '../protocol-context.js'
 import type { ProtocolImplementation } from '../protocol-implementation.js'
 import { Session, sessionRefreshModule, type TokensListener } from './session.js'
+import { checkBinding, configuredBinding } from './session-binding.js'
 
 /** What a session needs from its client. */
 export interface SessionSource {
@@ -59,19 +60,27 @@ export function optionalListener(value: unknown): TokensListener | undefined {
   if (typeof value === 'function') return value as TokensListener
   throw new ConfigurationError({
     invalidAttribute: 'onTokens',
-    invalidValue: value === null ? 'null' : typeof value,
+    invalidValue: typeof value,
     message: 'onTokens must be a function',
   })
 }
 
 /**
  * Reads what `client.resumeSession` is given: a `TokenSet`, its `serialize()` string, or a token
- * response (whose `expires_in` then counts from now: when it was issued is not known).
+ * response (whose `expires_in` then counts from now: when it was issued is not known). A
+ * serialized set must carry its binding, and none that a set carries may differ from this
+ * client's (see `checkBinding`); a token response gets this client's binding.
  *
  * @throws ConfigurationError on `tokens` for anything else.
  * @internal
  */
 export function readTokens(value: unknown, context: ProtocolContext): TokenSet {
+  const tokens = tokensOf(value, context)
+  checkBinding(tokens.binding, configuredBinding(context), typeof value === 'string')
+  return tokens
+}
+
+function tokensOf(value: unknown, context: ProtocolContext): TokenSet {
   if (value instanceof TokenSet) return value
   const logger = context.options.logger
   if (typeof value === 'string') {
@@ -95,6 +104,7 @@ export function readTokens(value: unknown, context: ProtocolContext): TokenSet {
         requestedScopes: context.config.scopes,
         logger,
         clock: context.options.now,
+        binding: configuredBinding(context),
       })
     }
   }
@@ -102,6 +112,6 @@ export function readTokens(value: unknown, context: ProtocolContext): TokenSet {
     invalidAttribute: 'tokens',
     invalidValue: value === null ? 'null' : typeof value,
     message:
-      'tokens must be a TokenSet, the string its serialize() made, or a token response with an access_token',
+      'tokens must be a TokenSet, its serialize() string, or a token response with an access_token',
   })
 }

@@ -1,9 +1,4 @@
-import {
-  ConfigurationError,
-  type FetchLike,
-  TokenError,
-  type TokenSet,
-} from '@fhir-auth/core/essentials'
+import { type FetchLike, TokenError, type TokenSet } from '@fhir-auth/core/essentials'
 import {
   abortedByCaller,
   lazy,
@@ -14,8 +9,10 @@ import {
   raceSignal,
   readOptions,
 } from '@fhir-auth/core/internal/checks'
+import { optionalSeconds } from '../seconds-option.js'
 import type { BearerFetchInput } from '../tokens/bearer-fetch.js'
 import { onDemandBearerFetch } from '../tokens/on-demand-bearer-fetch.js'
+import type { RefreshedSession } from './session-refresh.js'
 
 /**
  * How a session refreshes (one refresh shared by concurrent callers, `onTokens` under its time
@@ -70,28 +67,20 @@ export interface SessionDependencies {
 /**
  * A signed-in session: the current tokens, kept fresh. `accessToken()` and `fetch()` refresh
  * first when the access token is about to expire and a refresh token exists; concurrent callers
- * share one refresh, and a rotated refresh token replaces the old one. `fetch` sends the token
+ * for the same scopes share one refresh, and a rotated refresh token replaces the old one. `fetch` sends the token
  * only to URLs under the FHIR base URL.
  *
  * @see https://hl7.org/fhir/smart-app-launch/app-launch.html#step-7-app-uses-a-refresh-token-to-obtain-a-new-access-token SMART: refresh
  */
 export class Session {
-  #tokens: TokenSet
-  readonly #dependencies: SessionDependencies
+  /**
+   * The current tokens, and whether `onTokens` failed to take them (the next call gives them
+   * again): shared with the refresher, which replaces them.
+   */
+  readonly #state: RefreshedSession
   /** Shares one refresh between concurrent callers; its code loads with the first refresh. */
   readonly #refresher = lazy(() =>
-    sessionRefreshModule().then(({ SessionRefresher }) => {
-      const session = this
-      return new SessionRefresher({
-        dependencies: this.#dependencies,
-        get tokens() {
-          return session.#tokens
-        },
-        set tokens(tokens) {
-          session.#tokens = tokens
-        },
-      })
-    }),
+    sessionRefreshModule().then(({ SessionRefresher }) => new SessionRefresher(this.#state)),
   )
   /**
    * `fetch` with `Authorization: Bearer` for URLs under `baseUrl` (relative URLs resolve
@@ -102,8 +91,7 @@ export class Session {
 
   /** @internal Sessions come from `client.completeAuthorization` and `client.resumeSession`. */
   constructor(dependencies: SessionDependencies) {
-    this.#dependencies = dependencies
-    this.#tokens = dependencies.tokens
+    this.#state = { dependencies, tokens: dependencies.tokens, undelivered: false }
     // Bound, like `fetch`: apps hand `session.accessToken` to FHIR clients as a token provider.
     this.accessToken = this.accessToken.bind(this)
     this.refresh = this.refresh.bind(this)
@@ -112,8 +100,8 @@ export class Session {
       fetch: dependencies.fetch,
       accessToken: () => this.accessToken(),
       renew: async (failedToken) => {
-        if (this.#tokens.accessToken !== failedToken) return true // refreshed meanwhile
-        if (this.#tokens.refreshToken === undefined) return false
+        if (this.#state.tokens.accessToken !== failedToken) return true // refreshed meanwhile
+        if (this.#state.tokens.refreshToken === undefined) return false
         await this.refresh()
         return true
       },
@@ -122,53 +110,54 @@ export class Session {
 
   /** The current tokens. */
   get tokens(): TokenSet {
-    return this.#tokens
+    return this.#state.tokens
   }
 
   /**
    * The access token, refreshed first when it expires within `minValiditySeconds` (default 60)
-   * and a refresh token exists.
+   * and a refresh token exists. When `onTokens` failed to take the current tokens, it is given
+   * them again first.
    *
    * @throws TokenError when the token has expired and there is no refresh token, or the refresh
-   *   fails; ConfigurationError on the options (an unknown option included).
+   *   fails; StoreError when `onTokens` fails again; ConfigurationError on the options (an
+   *   unknown option included).
    */
   async accessToken(options?: AccessTokenOptions): Promise<string> {
     const checked = readOptions(options, 'accessToken', {
       known: accessTokenOptionNames,
       noun: 'option',
     })
-    const minValiditySeconds = checked.minValiditySeconds ?? 60
-    if (
-      typeof minValiditySeconds !== 'number' ||
-      !Number.isFinite(minValiditySeconds) ||
-      minValiditySeconds < 0
-    ) {
-      throw new ConfigurationError({
-        invalidAttribute: 'minValiditySeconds',
-        invalidValue: minValiditySeconds,
-        message: 'minValiditySeconds must be a number of seconds, 0 or more',
-      })
-    }
+    const minValiditySeconds = optionalSeconds(
+      checked.minValiditySeconds ?? 60,
+      'minValiditySeconds',
+    ) as number
     const signal = optionalSignal(checked.signal)
-    const now = this.#dependencies.now()
-    if (!this.#tokens.isExpired({ minValiditySeconds, now })) return this.#tokens.accessToken
-    if (this.#tokens.refreshToken !== undefined) {
+    const now = this.#state.dependencies.now()
+    if (
+      this.#state.tokens.refreshToken !== undefined &&
+      this.#state.tokens.isExpired({ minValiditySeconds, now })
+    ) {
       return (await this.#joinRefresh({}, signal)).accessToken
     }
-    if (!this.#tokens.isExpired({ now })) return this.#tokens.accessToken
+    if (this.#state.undelivered) await this.#redeliver(signal)
+    if (!this.#state.tokens.isExpired({ now })) return this.#state.tokens.accessToken
     throw new TokenError({
       message: 'the access token has expired and the session has no refresh token: authorize again',
     })
   }
 
   /**
-   * Refreshes now. Concurrent calls share one request (the first caller's `scopes` apply to
-   * it); `onTokens` is awaited with the new tokens before any caller gets them. A caller's
-   * `signal` ends only its own wait.
+   * Refreshes now. Concurrent calls for the same scopes share one request; a call for other
+   * scopes (narrower, or the original grant's) waits for the refresh in flight and then sends
+   * its own. `onTokens` is awaited with the new tokens before any caller gets them. A new ID
+   * token that fails validation for any reason but `sub` is dropped with a warning (the session
+   * keeps its earlier identity). A caller's `signal` ends only its own wait.
    *
    * @throws TokenError when there is no refresh token or the server refuses it; IdTokenError
-   *   when a new ID token fails validation; StoreError when `onTokens` throws or does not
-   *   finish within the client's time limit; ConfigurationError on the options (an unknown
+   *   `sub` when a new ID token is for another user (the session then keeps only the rotated
+   *   refresh token); StoreError when `onTokens` throws or does not finish within the client's
+   *   time limit (it is called again, with the newest tokens, by the next `accessToken()`,
+   *   `fetch()` or `refresh()` until it succeeds); ConfigurationError on the options (an unknown
    *   option included).
    */
   async refresh(options?: SessionRefreshOptions): Promise<TokenSet> {
@@ -179,21 +168,39 @@ export class Session {
   }
 
   /**
-   * The refresh in flight, or a new one; this caller waits until its signal fires. The signal
-   * also covers loading the refresh code (its first use), so an aborted or stalled load never
-   * holds a caller who gave up; without a refresh token nothing loads at all.
+   * `onTokens` again with the current tokens, after it failed to take them (a refresh gives them
+   * with its own new tokens instead); this caller waits until its signal fires.
+   */
+  #redeliver(signal: AbortSignal | undefined): Promise<void> {
+    return this.#wait(() => this.#refresher().then((refresher) => refresher.redeliver()), signal)
+  }
+
+  /**
+   * The refresh for these scopes in flight, or a new one; this caller waits until its signal
+   * fires. Without a refresh token nothing loads at all.
    */
   #joinRefresh(
     options: { readonly scopes?: readonly string[] | undefined },
     signal: AbortSignal | undefined,
   ): Promise<TokenSet> {
-    return raceSignal(
+    return this.#wait(
       () =>
-        this.#tokens.refreshToken === undefined
+        this.#state.tokens.refreshToken === undefined
           ? Promise.reject(
               new TokenError({ message: 'the session has no refresh token: authorize again' }),
             )
           : this.#refresher().then((refresher) => refresher.join(options)),
+      signal,
+    )
+  }
+
+  /**
+   * Work this caller waits for until its signal fires. The signal also covers loading the
+   * refresh code (its first use), so an aborted or stalled load never holds a caller who gave up.
+   */
+  #wait<T>(work: () => Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+    return raceSignal(
+      work,
       signal,
       () =>
         new TokenError(
@@ -205,7 +212,7 @@ export class Session {
 
   /** A summary safe to log: the redacted tokens. */
   toJSON(): Record<string, unknown> {
-    return { baseUrl: this.#dependencies.baseUrl, tokens: this.#tokens.toJSON() }
+    return { baseUrl: this.#state.dependencies.baseUrl, tokens: this.#state.tokens.toJSON() }
   }
 
   /** Node's `util.inspect` shows the redacted summary. */

@@ -241,6 +241,10 @@ export class SmartProtocol implements ProtocolImplementation {
     return cancelRegistration()
   }
 
+  tokenEndpoint(options: { readonly signal?: AbortSignal | undefined }): Promise<string> {
+    return this.#discovery.tokenEndpoint(options.signal)
+  }
+
   #contextParts() {
     const { config, options } = this.#context
     return { config, logger: options.logger, now: options.now }

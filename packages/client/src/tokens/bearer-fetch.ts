@@ -1,6 +1,13 @@
-import { ConfigurationError, type FetchLike, HttpError, safeUrl } from '@fhir-auth/core/essentials'
+import {
+  ConfigurationError,
+  type FetchLike,
+  HttpError,
+  safeUrl,
+  TokenError,
+} from '@fhir-auth/core/essentials'
 import {
   abortedByCaller,
+  isHeaderSafe,
   networkCause,
   optionalSignal,
   raceSignal,
@@ -186,6 +193,12 @@ function headersWith(given: RequestInit['headers'], token: string): Headers {
       invalidAttribute: 'headers',
       message: 'headers are not valid HTTP header names and values',
     })
+  }
+  // A token from a server goes through `readTokenResponse`, which refuses one that cannot travel
+  // in a header; one an app resumed from elsewhere is refused here, before `Headers` would quote
+  // it in its own error.
+  if (!isHeaderSafe(token)) {
+    throw new TokenError({ message: 'the access token cannot be sent in an HTTP header' })
   }
   headers.set('authorization', `Bearer ${token}`)
   return headers

@@ -411,6 +411,16 @@ export class UdapProtocol implements ProtocolImplementation {
     }
   }
 
+  async tokenEndpoint(
+    options: Partial<UdapTrustOptions> & { readonly signal?: AbortSignal | undefined },
+  ): Promise<string> {
+    const metadata = await this.#tokenMetadata(options)
+    const tokenEndpoint = this.#context.config.tokenEndpoint ?? metadata?.tokenEndpoint
+    if (tokenEndpoint === undefined)
+      throw new ConfigurationError({ invalidAttribute: 'tokenEndpoint' })
+    return tokenEndpoint
+  }
+
   #parts() {
     const { config, options } = this.#context
     return { config, logger: options.logger, now: options.now }

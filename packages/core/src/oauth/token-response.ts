@@ -7,6 +7,7 @@ import {
 } from '../http/oauth-exchange.js'
 import type { HttpResponse } from '../http/request.js'
 import type { FhirContextItem } from '../tokens/fhir-context.js'
+import { headerUnsafeTokenMember } from './token-response-header-values.js'
 
 /**
  * A token response as the server sent it (RFC 6749 §5.1, snake_case keys), the same type for
@@ -50,7 +51,8 @@ export interface TokenResponse {
  *   assertion) that must not reach an error message if the server echoes them.
  * @throws TokenError with `status`, and `error`, `errorDescription`, `errorUri` from an OAuth
  *   error body; for an unusable 2xx body the `HttpError` is the `cause`. A missing
- *   `access_token` is reported with the names of the fields received, never their values.
+ *   `access_token` is reported with the names of the fields received, never their values; an
+ *   `access_token` or `token_type` that cannot travel in an HTTP header is named, never quoted.
  * @see https://www.rfc-editor.org/rfc/rfc6749#section-5.2
  * @internal
  */
@@ -68,6 +70,15 @@ export function readTokenResponse(
     throw new TokenError({
       status: response.status,
       message: `${label} response has no non-blank string access_token (received fields: ${describeMemberNames(body, requestSecrets)})`,
+    })
+  }
+  // Refused here, once for every grant: sent on, the token would fail inside `fetch` with an
+  // error that quotes the whole header value — the token itself.
+  const unsafe = headerUnsafeTokenMember(body)
+  if (unsafe !== undefined) {
+    throw new TokenError({
+      status: response.status,
+      message: `${label} response has an ${unsafe} that cannot be sent in an HTTP header (a control character, CR, LF, NUL or a character beyond Latin-1)`,
     })
   }
   return body as TokenResponse

@@ -1,3 +1,4 @@
+import { base64UrlDecode } from '../crypto/base64.js'
 import type { Logger } from '../logging/logger.js'
 import { redacted } from '../logging/redact.js'
 import { expiresInSeconds } from './expires-in.js'
@@ -10,6 +11,22 @@ import type { FhirContextItem } from './fhir-context.js'
 export interface TokenResponseInput {
   readonly access_token: string
   readonly [member: string]: unknown
+}
+
+/**
+ * The server and client a token set is for, recorded by the client that obtained it and kept in
+ * {@link TokenSet.serialize}: a client resumes a session only when none of these differs from
+ * its own. A member is absent when it was not known.
+ */
+export interface TokenSetBinding {
+  /** The token endpoint the tokens came from (and a refresh goes to). */
+  readonly tokenEndpoint?: string | undefined
+  /** The issuer the client was configured for (the SMART `aud`; by default the FHIR base URL). */
+  readonly issuer?: string | undefined
+  /** The FHIR base URL the access token is for. */
+  readonly baseUrl?: string | undefined
+  /** The client the tokens were issued to. */
+  readonly clientId?: string | undefined
 }
 
 /** How {@link TokenSet.fromResponse} reads a token response. */
@@ -27,6 +44,8 @@ export interface TokenSetSource {
    * injected clock, so a set it made agrees with it. Not serialized; the system clock when absent.
    */
   readonly clock?: (() => Date) | undefined
+  /** The server and client the tokens are for; kept through refreshes and serialization. */
+  readonly binding?: TokenSetBinding | undefined
 }
 
 /** Options of {@link TokenSet.isExpired}. */
@@ -36,6 +55,11 @@ export interface ExpiryCheckOptions {
   readonly now?: Date
 }
 
+/**
+ * The form {@link TokenSet.serialize} writes. 0.6 added members to the 0.5 form (the binding,
+ * and whether the ID token was verified) and stopped writing the claims apart, so the version
+ * stays: a string without `binding` is of the 0.5 form.
+ */
 const serializedVersion = 1
 
 /** What a refresh response leaves as it was when it does not send it (see `withRefresh`). */
@@ -90,6 +114,11 @@ export class TokenSet {
   declare readonly tenant: string | undefined
   /** The response as received. */
   declare readonly raw: Readonly<TokenResponseInput>
+  /**
+   * The server and client these tokens are for, as the client that obtained them recorded it;
+   * `undefined` for a set made without one (or read from a 0.5 serialization).
+   */
+  declare readonly binding: TokenSetBinding | undefined
   /** When the request was sent, by the client's clock. */
   declare readonly obtainedAt: Date
   readonly #requestedScopes: readonly string[]
@@ -114,6 +143,7 @@ export class TokenSet {
     this.obtainedAt = new Date(source.obtainedAt.getTime())
     this.#requestedScopes = Object.freeze([...(source.requestedScopes ?? [])])
     this.#clock = source.clock
+    this.binding = source.binding
     this.accessToken = raw.access_token
     this.tokenType = text('token_type') ?? 'Bearer'
     this.refreshToken = text('refresh_token')
@@ -145,9 +175,12 @@ export class TokenSet {
   }
 
   /**
-   * Reads a string made by {@link TokenSet.serialize}; `undefined` when it is not one.
-   * The ID token claims in it were validated when the tokens were obtained. `clock` is what
-   * {@link TokenSet.isExpired} reads when given no `now` (a clock is not serialized).
+   * Reads a string made by {@link TokenSet.serialize}; `undefined` when it is not one. The ID
+   * token claims are read from the `id_token` it carries (validated when the tokens were
+   * obtained), never from a member of their own, so they cannot disagree with the token. A
+   * string of the 0.5 form is read without a binding (`binding` is `undefined`), which
+   * `client.resumeSession` refuses. `clock` is what {@link TokenSet.isExpired} reads when given
+   * no `now` (a clock is not serialized).
    */
   static deserialize(text: string, logger?: Logger, clock?: () => Date): TokenSet | undefined {
     try {
@@ -160,16 +193,16 @@ export class TokenSet {
         !Array.isArray(value.requestedScopes)
       )
         return undefined
-      const claims = value.idTokenClaims
       return new TokenSet(raw as TokenResponseInput, {
         obtainedAt: new Date(value.obtainedAt),
         requestedScopes: value.requestedScopes.filter((s): s is string => typeof s === 'string'),
-        idTokenClaims:
-          typeof claims === 'object' && claims !== null
-            ? (claims as Record<string, unknown>)
-            : undefined,
+        // Only for an ID token that was verified (a 0.5 string, which kept the claims apart,
+        // is read without them: `resumeSession` refuses it anyway).
+        idTokenClaims: value.idTokenVerified === true ? claimsOf(raw.id_token) : undefined,
         logger,
         clock,
+        // A binding that is not an object is none: `resumeSession` refuses the string.
+        binding: typeof value.binding === 'object' ? (value.binding ?? undefined) : undefined,
       })
     } catch {
       return undefined
@@ -216,13 +249,19 @@ export class TokenSet {
       ...source,
       requestedScopes: source.requestedScopes ?? this.#requestedScopes,
       clock: source.clock ?? this.#clock,
+      binding: source.binding ?? this.binding,
       idTokenClaims: source.idTokenClaims ?? (keepsIdentity ? this.idTokenClaims : undefined),
     })
   }
 
   /**
    * The whole set as a string, tokens included, for an application to persist (encrypted at
-   * rest, like any credential) and give back to `client.resumeSession`.
+   * rest, like any credential) and give back to `client.resumeSession`. It records the binding
+   * (token endpoint, issuer, FHIR base URL, client id), so that a client for another server or
+   * client refuses it, and whether the carried ID token was verified; the claims themselves are
+   * read from that ID token when the string is read back. A set made without a binding (by
+   * `TokenSet.fromResponse` alone) records an empty one: the application that made it vouches
+   * for it, and any client resumes it.
    */
   serialize(): string {
     return JSON.stringify({
@@ -230,7 +269,9 @@ export class TokenSet {
       raw: this.raw,
       obtainedAt: this.obtainedAt.getTime(),
       requestedScopes: this.#requestedScopes,
-      ...(this.idTokenClaims === undefined ? {} : { idTokenClaims: this.idTokenClaims }),
+      // Always written, empty for a set made without one: its absence marks the 0.5 form.
+      binding: this.binding ?? {},
+      idTokenVerified: this.idTokenClaims !== undefined || undefined,
     })
   }
 
@@ -255,6 +296,17 @@ export class TokenSet {
   /** Node's `util.inspect` shows the redacted summary. */
   [Symbol.for('nodejs.util.inspect.custom')](): string {
     return `TokenSet ${JSON.stringify(this.toJSON())}`
+  }
+}
+
+/** The payload of a compact JWS, unverified (it was verified when obtained); else none. */
+function claimsOf(idToken: unknown): Readonly<Record<string, unknown>> | undefined {
+  try {
+    const bytes = base64UrlDecode(String(idToken).split('.')[1] ?? '')
+    const claims = JSON.parse(new TextDecoder().decode(bytes))
+    return typeof claims === 'object' && claims !== null ? claims : undefined
+  } catch {
+    return undefined
   }
 }
 

@@ -8,6 +8,7 @@
  * @see https://openid.net/specs/openid-connect-core-1_0.html#IDTokenValidation
  */
 import { FhirAuthError, IdTokenError, memoryStore, type Session } from '@fhir-auth/client'
+import { createCapturingLogger } from '@fhir-auth/test-utils'
 import { failureOf } from '@fhir-auth/test-utils/failure'
 import { describe, expect, it } from 'vitest'
 import {
@@ -269,17 +270,28 @@ describe('§8 ID tokens', () => {
     expect(session.tokens.idTokenClaims).toBeUndefined()
   })
 
-  it('session.refresh validates a new ID token (bad signature → IdTokenError)', async () => {
-    const { session } = await launchedSession({
-      refreshAnswer: (srv) => ({
-        access_token: 'at-r',
-        token_type: 'Bearer',
-        expires_in: 3600,
-        id_token: jwt({ alg: 'RS256', kid: 'k1' }, srv.idClaims(), otherRsa.privateKey),
-      }),
-    })
-    const error = await failureOf(session.refresh(), IdTokenError)
-    expect(error.reason).toBe('signature')
+  it('session.refresh validates a new ID token (bad signature → dropped with a warning, the session goes on)', async () => {
+    // Issue 24, finding 10: a refreshed ID token never ends a session; only another sub does.
+    const logger = createCapturingLogger()
+    const { session } = await launchedSession(
+      {
+        refreshAnswer: (srv) => ({
+          access_token: 'at-r',
+          token_type: 'Bearer',
+          expires_in: 3600,
+          id_token: jwt({ alg: 'RS256', kid: 'k1' }, srv.idClaims(), otherRsa.privateKey),
+        }),
+      },
+      { logger },
+    )
+    const before = session.tokens
+    const refreshed = await session.refresh()
+    expect(refreshed.accessToken).toBe('at-r')
+    expect(refreshed.idToken).toBe(before.idToken)
+    expect(refreshed.idTokenClaims).toEqual(before.idTokenClaims)
+    expect(logger.entries.filter((entry) => entry.level === 'warn')).toEqual([
+      expect.objectContaining({ fields: expect.objectContaining({ reason: 'signature' }) }),
+    ])
   })
 
   it('validateIdToken returns the verified claims and checks the nonce and maxAgeSeconds', async () => {
