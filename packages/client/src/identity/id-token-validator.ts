@@ -38,7 +38,8 @@ export interface IdTokenCheck {
 /**
  * ID token validation for one client: the provider from discovery (completed from its
  * `openid-configuration` when discovery names no issuer or key set), one key set per `jwks_uri`
- * kept for the client's life (with its one refetch per unknown `kid`), signatures through the
+ * kept for the client's life (refetched for an unknown `kid` at most once per 30 s on the
+ * client's clock), signatures through the
  * client's crypto backend. Loaded with the OIDC code on the first validation (the `Client`
  * imports it on demand): apps that never ask for `openid` never download either. OpenID
  * discovery is part of it rather than a chunk of its own: it is small, and apart it would split
@@ -79,7 +80,9 @@ export class IdTokenValidator {
     ])
     let keys = this.#keySets.get(provider.jwksUri)
     if (keys === undefined) {
-      keys = new JsonWebKeySet(provider.jwksUri, () => this.#dependencies.transport())
+      keys = new JsonWebKeySet(provider.jwksUri, () => this.#dependencies.transport(), {
+        now: () => this.#dependencies.now(),
+      })
       this.#keySets.set(provider.jwksUri, keys)
     }
     return verifyIdToken(idToken, {
