@@ -83,6 +83,11 @@ export interface AuthorizationIssuer {
   readonly issuer: string | undefined
   /** The server always sends `iss` (`authorization_response_iss_parameter_supported`). */
   readonly issRequired: boolean
+  /**
+   * Why the issuer the server's discovery names is not used, when it is not bound to the server
+   * (ADR 0013): then no `iss` can match.
+   */
+  readonly unbound?: string | undefined
 }
 
 /** Where ID tokens come from and how they are signed. */

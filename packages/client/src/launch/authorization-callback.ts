@@ -63,6 +63,8 @@ export interface CallbackExpectations {
   readonly issuer: string | undefined
   /** The server says it always sends `iss` (`authorization_response_iss_parameter_supported`). */
   readonly issRequired: boolean
+  /** Why the issuer the server names is not used (not bound to it): then every `iss` fails. */
+  readonly unbound?: string | undefined
 }
 
 /**
@@ -112,8 +114,10 @@ export function checkCallbackAfterState(
       state: callback.state,
       message:
         iss === undefined
-          ? `the authorization response has no iss although ${expected.issuer} always sends one (RFC 9207)`
-          : `the authorization response comes from another issuer than ${expected.issuer} (RFC 9207)`,
+          ? `the authorization response has no iss although ${expected.issuer ?? 'the server'} always sends one (RFC 9207)`
+          : expected.unbound === undefined
+            ? `the authorization response comes from another issuer than ${expected.issuer} (RFC 9207)`
+            : `the authorization response names an issuer, but ${expected.unbound} (RFC 9207)`,
     })
   }
   if (callback.code === undefined) {

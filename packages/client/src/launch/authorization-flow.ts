@@ -177,8 +177,18 @@ function callerKeptLaunch(
   options: Partial<CompleteAuthorizationOptions>,
 ): LaunchRecord | undefined {
   const { config } = source.context
+  const scopes = config.scopes ?? []
   const state = requireNonBlankString(options.state, 'state')
   const codeVerifier = requireNonBlankString(options.codeVerifier, 'codeVerifier')
+  if (scopes.includes('openid') && (options.nonce ?? '') === '') {
+    // Without it the ID token's nonce is not compared: a token injected into this callback
+    // (OIDC Core §3.1.3.7 item 11) would pass.
+    throw new ConfigurationError({
+      invalidAttribute: 'nonce',
+      message:
+        'nonce is required when the scopes include openid: pass the nonce beginAuthorization returned with the state and codeVerifier',
+    })
+  }
   const nonce =
     options.nonce === undefined ? undefined : requireNonBlankString(options.nonce, 'nonce')
   if (state !== callbackState) return undefined
@@ -187,7 +197,7 @@ function callerKeptLaunch(
     codeVerifier,
     nonce,
     redirectUri: config.redirectUri ?? '',
-    scopes: config.scopes ?? [],
+    scopes,
     issuer: '',
     createdAt: 0,
   }
