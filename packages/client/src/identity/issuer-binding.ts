@@ -21,7 +21,8 @@ export type ClaimingMetadata = Pick<
 /**
  * The verdict on a claimed issuer. Bound: the issuer, and where its ID token keys are (the
  * SMART configuration's `jwks_uri` when bound by the configuration or the FHIR base URL, the
- * verified `openid-configuration`'s otherwise). Unbound: why, in words an error message can end
+ * verified `openid-configuration`'s otherwise), and its ID token algorithms (the SMART
+ * configuration's, else the `openid-configuration`'s). Unbound: why, in words an error message can end
  * with.
  */
 export type IssuerBinding =
@@ -77,7 +78,8 @@ export async function bindSmartIssuer(
     provider: {
       issuer,
       jwksUri: text(document.jwks_uri),
-      algorithms: document.id_token_signing_alg_values_supported,
+      // The SMART configuration may narrow the algorithms; when it is silent, the issuer says.
+      algorithms: algorithms ?? document.id_token_signing_alg_values_supported,
     },
   }
 }

@@ -180,6 +180,7 @@ function callerKeptLaunch(
   const scopes = config.scopes ?? []
   const state = requireNonBlankString(options.state, 'state')
   const codeVerifier = requireNonBlankString(options.codeVerifier, 'codeVerifier')
+  if (state !== callbackState) return undefined
   if (scopes.includes('openid') && (options.nonce ?? '') === '') {
     // Without it the ID token's nonce is not compared: a token injected into this callback
     // (OIDC Core §3.1.3.7 item 11) would pass.
@@ -191,7 +192,6 @@ function callerKeptLaunch(
   }
   const nonce =
     options.nonce === undefined ? undefined : requireNonBlankString(options.nonce, 'nonce')
-  if (state !== callbackState) return undefined
   return {
     state,
     codeVerifier,
