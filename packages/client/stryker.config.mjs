@@ -2,6 +2,7 @@
 import { strykerConfig } from '../../scripts/mutation/stryker-config.mjs'
 
 export default strykerConfig('client', [
+  'src/identity/issuer-binding.ts',
   'src/launch/authorization-callback.ts',
   'src/launch/launch-record.ts',
   'src/tokens/bearer-fetch.ts',

@@ -157,6 +157,21 @@ describe('bindSmartIssuer', () => {
     )
   })
 
+  it('leaves an issuer unbound when neither document names an endpoint: nothing is vouched for', async () => {
+    const { authorization_endpoint: _a, token_endpoint: _t, ...keysOnly } = consistent
+    const { transport } = serving(() => json(keysOnly))
+    const bare = { ...metadata, authorizationEndpoint: undefined, tokenEndpoint: undefined }
+    expect(await bindSmartIssuer(issuer, bare, known, transport)).toEqual(
+      unboundBecause('its openid-configuration names another authorization_endpoint'),
+    )
+    const { transport: again } = serving(() =>
+      json({ ...keysOnly, authorization_endpoint: `${issuer}/authorize` }),
+    )
+    expect(
+      await bindSmartIssuer(issuer, { ...metadata, tokenEndpoint: undefined }, known, again),
+    ).toEqual(unboundBecause('its openid-configuration names another token_endpoint'))
+  })
+
   it('leaves the issuer unbound when its openid-configuration is another issuer’s', async () => {
     const { transport } = serving(() => json({ ...consistent, issuer: 'https://evil.example' }))
     expect(await bindSmartIssuer(issuer, metadata, known, transport)).toEqual(
