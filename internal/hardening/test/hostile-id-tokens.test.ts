@@ -66,6 +66,17 @@ function signed(headerText: string, payloadText: string, key: KeyObject = privat
 const validToken = () =>
   signed('{"alg":"RS256","kid":"k1","typ":"JWT"}', JSON.stringify(validClaims()))
 
+/**
+ * The server's own openid-configuration: it names the SMART configuration's endpoints, which
+ * binds the issuer (the origin, not the FHIR base URL) to the server (ADR 0013).
+ */
+const openIdProvider = {
+  issuer: origin,
+  authorization_endpoint: `${origin}/auth`,
+  token_endpoint: `${origin}/token`,
+  jwks_uri: `${origin}/jwks`,
+}
+
 /** A client whose server answers discovery, the key set and the OpenID configuration as told. */
 function client(
   crypto: CryptoBackend,
@@ -82,7 +93,7 @@ function client(
       return answers.discovery ?? json(validSmartConfiguration(origin))
     if (url === `${origin}/jwks`) return answers.jwks ?? json(validJwks)
     if (url === `${origin}/.well-known/openid-configuration`)
-      return answers.openIdConfiguration ?? json({ issuer: origin, jwks_uri: `${origin}/jwks` })
+      return answers.openIdConfiguration ?? json(openIdProvider)
     if (url === `${origin}/token`) return answers.token ?? { status: 500, body: '' }
     return { status: 404, body: '' }
   })
@@ -233,11 +244,7 @@ describe('key sets and OpenID configurations a server got wrong', () => {
     const token = validToken()
     await fc.assert(
       fc.asyncProperty(
-        hostileBody({
-          issuer: origin,
-          jwks_uri: `${origin}/jwks`,
-          id_token_signing_alg_values_supported: ['RS256'],
-        }),
+        hostileBody({ ...openIdProvider, id_token_signing_alg_values_supported: ['RS256'] }),
         async (body) => {
           const app = client(backends[0][1], {
             discovery: json(withoutKeySet),
