@@ -58,8 +58,14 @@ export interface ProtocolImplementation {
    * scopes include `openid`, and what a launch record keeps.
    */
   startAuthorization(options: AuthorizationUrlOptions | undefined): Promise<StartedAuthorization>
-  /** The server that answers the authorization callback, for RFC 9207's `iss` check. */
-  authorizationIssuer(signal: AbortSignal | undefined): Promise<AuthorizationIssuer>
+  /**
+   * The server that answers the authorization callback, for RFC 9207's `iss` check.
+   * `carriesIss`: the callback has an `iss` to compare (else the issuer need not be bound).
+   */
+  authorizationIssuer(
+    signal: AbortSignal | undefined,
+    carriesIss?: boolean,
+  ): Promise<AuthorizationIssuer>
   /**
    * What discovery says of the OpenID provider whose ID tokens this client accepts. Whatever it
    * leaves out is read from the provider's `openid-configuration` when an ID token arrives.

@@ -137,7 +137,10 @@ export async function completeAuthorization(
     })
   }
   const implementation = await source.implementation()
-  const expected = await implementation.authorizationIssuer(options.signal)
+  const expected = await implementation.authorizationIssuer(
+    options.signal,
+    callback.iss !== undefined,
+  )
   const code = checkCallbackAfterState(callback, expected)
   const obtainedAt = context.options.now()
   const trust = context.checks.trustInputsOf(options)

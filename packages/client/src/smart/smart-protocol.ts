@@ -103,8 +103,15 @@ export class SmartProtocol implements ProtocolImplementation {
     return this.#authorize(input, true)
   }
 
-  /** The issuer the SMART configuration names, when it is bound to this server (ADR 0013). */
-  async authorizationIssuer(signal: AbortSignal | undefined): Promise<AuthorizationIssuer> {
+  /**
+   * The issuer the SMART configuration names, when it is bound to this server (ADR 0013). A
+   * callback without `iss` compares no issuer: the binding (maybe a request) waits for one that
+   * does, or for the first ID token.
+   */
+  async authorizationIssuer(
+    signal: AbortSignal | undefined,
+    carriesIss = true,
+  ): Promise<AuthorizationIssuer> {
     const metadata = await this.#discoverable(signal)
     const issRequired = metadata?.raw.authorization_response_iss_parameter_supported === true
     // Without an issuer in the SMART configuration, the configured one stands for it, as it
@@ -112,6 +119,8 @@ export class SmartProtocol implements ProtocolImplementation {
     if (metadata?.issuer === undefined) {
       return { issuer: metadata && this.#context.config.issuer, issRequired }
     }
+    // Nothing to compare: the issuer as claimed can only be named in a message.
+    if (!carriesIss) return { issuer: metadata.issuer, issRequired }
     const binding = await this.#issuerBinding.of(metadata.issuer, metadata, signal)
     return binding.bound
       ? { issuer: metadata.issuer, issRequired }
