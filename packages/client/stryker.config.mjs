@@ -2,9 +2,9 @@
 import { strykerConfig } from '../../scripts/mutation/stryker-config.mjs'
 
 export default strykerConfig('client', [
-  'src/identity/issuer-binding.ts',
   'src/launch/authorization-callback.ts',
   'src/launch/launch-record.ts',
+  'src/smart/issuer-binding.ts',
   'src/tokens/bearer-fetch.ts',
   'src/tokens/shared-token-cache.ts',
 ])

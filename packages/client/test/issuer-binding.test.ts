@@ -4,15 +4,16 @@
  * client keeps the verdict. Through `Client` against loopback servers in the integration tests
  * (internal/integration-tests/test/smart/issuer-binding.test.ts).
  */
-import { DiscoveryError } from '@fhir-auth/core'
+import { DiscoveryError, IdTokenError } from '@fhir-auth/core'
 import type { RouteHandler } from '@fhir-auth/test-utils/fake-fetch'
 import { describe, expect, it } from 'vitest'
 import {
   bindSmartIssuer,
   type ClaimingMetadata,
   type KnownServer,
+  openIdConfigurationDocument,
   SmartIssuerBinding,
-} from '../src/identity/issuer-binding.js'
+} from '../src/smart/issuer-binding.js'
 import { fakeServer, json } from './support.js'
 
 const base = 'https://fhir.example.org/r4'
@@ -225,5 +226,31 @@ describe('SmartIssuerBinding (one client’s verdict)', () => {
     )
     expect(server.requests).toHaveLength(0)
     expect((await kept.of(issuer, metadata, new AbortController().signal)).bound).toBe(true)
+  })
+})
+
+describe('openIdConfigurationDocument (OIDC Discovery §4.3)', () => {
+  it('returns the document of exactly the issuer asked for', async () => {
+    const { server, transport } = serving(() => json(consistent))
+    await expect(openIdConfigurationDocument(issuer, transport)).resolves.toEqual(consistent)
+    expect(server.requests.map((request) => request.url)).toEqual([openIdUrl])
+  })
+
+  it('refuses a document that cannot be read (jwks) or is another issuer’s (iss)', async () => {
+    const unreadable = serving(() => new Response('', { status: 500 })).transport
+    await expect(openIdConfigurationDocument(issuer, unreadable)).rejects.toSatisfy(
+      (error: unknown) =>
+        error instanceof IdTokenError &&
+        error.reason === 'jwks' &&
+        error.message === `the OpenID configuration of ${issuer} could not be read` &&
+        error.cause !== undefined,
+    )
+    const another = serving(() => json({ ...consistent, issuer: `${issuer}/` })).transport
+    await expect(openIdConfigurationDocument(issuer, another)).rejects.toSatisfy(
+      (error: unknown) =>
+        error instanceof IdTokenError &&
+        error.reason === 'iss' &&
+        error.message === `the OpenID configuration at ${openIdUrl} is for another issuer`,
+    )
   })
 })

@@ -25,7 +25,6 @@ import {
   type SmartMetadata,
   type TokenResponse,
 } from '@fhir-auth/smart/launch'
-import { SmartIssuerBinding } from '../identity/issuer-binding.js'
 import type {
   AuthorizationUrlOptions,
   AuthorizationUrlResult,
@@ -45,6 +44,7 @@ import type {
 } from '../protocol-implementation.js'
 import type { BackendTokenIdentity } from '../tokens/backend-token-identity.js'
 import type { SmartBackendServices } from './backend-token.js'
+import { SmartIssuerBinding } from './issuer-binding.js'
 import { SmartDiscovery } from './smart-discovery.js'
 
 /**

@@ -1,8 +1,7 @@
 import { IdTokenError, safeUrl, type TransportOptions } from '@fhir-auth/core/essentials'
-import { raceCallerSignal } from '@fhir-auth/core/internal'
+import { fetchDiscoveryDocument, raceCallerSignal } from '@fhir-auth/core/internal'
 import type { SmartMetadata } from '@fhir-auth/smart/launch'
 import type { OpenIdProviderHint } from '../protocol-implementation.js'
-import { openIdConfigurationDocument, openIdConfigurationUrl } from './openid-configuration.js'
 
 /** What the client itself knows its server by: what a claimed issuer may be bound to. */
 export interface KnownServer {
@@ -162,4 +161,36 @@ function withoutTrailingSlash(url: string): string {
 
 function text(value: unknown): string | undefined {
   return typeof value === 'string' ? value : undefined
+}
+
+/**
+ * The `openid-configuration` document of `issuer`, as served, once its `issuer` member is
+ * exactly the one asked for (OIDC Discovery §4.3: otherwise the document MUST NOT be used).
+ *
+ * @throws IdTokenError `jwks` when the document cannot be fetched, `iss` when it is another
+ *   issuer's.
+ * @see https://openid.net/specs/openid-connect-discovery-1_0.html#ProviderConfigurationValidation OIDC Discovery §4.3
+ */
+export async function openIdConfigurationDocument(
+  issuer: string,
+  transport: TransportOptions,
+): Promise<Record<string, unknown>> {
+  const url = openIdConfigurationUrl(issuer)
+  let document: Record<string, unknown>
+  try {
+    document = await fetchDiscoveryDocument({ url, label: 'OpenID discovery', transport })
+  } catch (error) {
+    throw new IdTokenError('jwks', `the OpenID configuration of ${issuer} could not be read`, {
+      cause: error,
+    })
+  }
+  if (document.issuer !== issuer) {
+    throw new IdTokenError('iss', `the OpenID configuration at ${url} is for another issuer`)
+  }
+  return document
+}
+
+/** `{issuer}/.well-known/openid-configuration` (a trailing `/` of the issuer is dropped first). */
+export function openIdConfigurationUrl(issuer: string): string {
+  return `${issuer.replace(/\/+$/, '')}/.well-known/openid-configuration`
 }
