@@ -243,7 +243,7 @@ describe('openIdConfigurationDocument (OIDC Discovery §4.3)', () => {
         error instanceof IdTokenError &&
         error.reason === 'jwks' &&
         error.message === `the OpenID configuration of ${issuer} could not be read` &&
-        error.cause !== undefined,
+        String((error.cause as Error | undefined)?.message).includes('OpenID discovery'),
     )
     const another = serving(() => json({ ...consistent, issuer: `${issuer}/` })).transport
     await expect(openIdConfigurationDocument(issuer, another)).rejects.toSatisfy(
