@@ -70,6 +70,7 @@ export { createUdapServerIdentity, type UdapServerIdentity } from './udap-server
 export {
   smartCapabilities,
   validOAuthErrorBody,
+  validOpenIdConfiguration,
   validRegistrationResponse,
   validSmartConfiguration,
   validTokenResponse,

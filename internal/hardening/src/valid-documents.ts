@@ -58,6 +58,26 @@ export function validSmartConfiguration(origin: string): Record<string, unknown>
   }
 }
 
+/**
+ * The `openid-configuration` of the authorization server at `origin` whose SMART configuration is
+ * {@link validSmartConfiguration}: the same issuer and endpoints, so the issuer (the origin, not
+ * the FHIR base URL) is bound to the server (ADR 0013).
+ *
+ * @see https://openid.net/specs/openid-connect-discovery-1_0.html#ProviderMetadata
+ */
+export function validOpenIdConfiguration(origin: string): Record<string, unknown> {
+  const smart = validSmartConfiguration(origin)
+  return {
+    issuer: smart.issuer,
+    authorization_endpoint: smart.authorization_endpoint,
+    token_endpoint: smart.token_endpoint,
+    jwks_uri: smart.jwks_uri,
+    response_types_supported: ['code'],
+    subject_types_supported: ['public'],
+    id_token_signing_alg_values_supported: ['RS256'],
+  }
+}
+
 /** A complete app-launch token response (RFC 6749 §5.1 plus SMART launch context). */
 export function validTokenResponse(
   accessToken: string,

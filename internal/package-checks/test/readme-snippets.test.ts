@@ -103,6 +103,16 @@ const openIdConfiguration = {
   issuer: 'https://ehr.example.org',
   jwks_uri: 'https://ehr.example.org/auth/jwks',
 }
+/**
+ * The issuer's own openid-configuration: the same endpoints, so the issuer, which is not the FHIR
+ * base URL, is bound to the server (ADR 0013). Read once, with the first ID token.
+ */
+const ehrOpenIdProvider = {
+  issuer: openIdConfiguration.issuer,
+  authorization_endpoint: ehrConfiguration.authorization_endpoint,
+  token_endpoint: ehrConfiguration.token_endpoint,
+  jwks_uri: openIdConfiguration.jwks_uri,
+}
 
 describe('README of @fhir-auth/client: EHR launch', () => {
   it('keeps the launch, completes it into a session with a validated ID token, reads FHIR, resumes and refreshes', async () => {
@@ -123,6 +133,11 @@ describe('README of @fhir-auth/client: EHR launch', () => {
             id_token: identity.idToken(nonce),
             patient: 'patient-123',
           }),
+      },
+      {
+        method: 'GET',
+        url: 'https://ehr.example.org/.well-known/openid-configuration',
+        respond: () => jsonResponse(ehrOpenIdProvider),
       },
       {
         method: 'GET',
@@ -247,6 +262,11 @@ describe('root README: Using it', () => {
             id_token: identity.idToken(nonce),
             patient: 'patient-7',
           }),
+      },
+      {
+        method: 'GET',
+        url: 'https://ehr.example.org/.well-known/openid-configuration',
+        respond: () => jsonResponse(ehrOpenIdProvider),
       },
       {
         method: 'GET',

@@ -405,7 +405,7 @@ export class Client {
   }
 
   /**
-   * Backend access tokens that are reused (DESIGN §9): `accessToken()` returns a cached token
+   * Backend access tokens that are reused (docs/guides/backend-services-at-scale.md): `accessToken()` returns a cached token
    * until it expires within `minValiditySeconds` (default 60); concurrent callers — in this
    * process, or in every process sharing `store` — share one token request. One cache entry per
    * token endpoint, client, scopes and `hl7-b2b` context.

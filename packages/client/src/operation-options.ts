@@ -188,7 +188,7 @@ export interface ValidateIdTokenOptions extends CancellableOptions {
   readonly maxAgeSeconds?: number | undefined
 }
 
-/** Options of `client.backendTokens` (DESIGN §9): `requestBackendToken`'s, plus reuse. */
+/** Options of `client.backendTokens` (docs/guides/backend-services-at-scale.md): `requestBackendToken`'s, plus reuse. */
 export interface BackendTokensOptions
   extends Omit<RequestBackendTokenOptions, 'signal' | 'privateKey' | 'kid'> {
   /**

@@ -60,12 +60,17 @@ export interface ProtocolImplementation {
    */
   startAuthorization(options: AuthorizationUrlOptions | undefined): Promise<StartedAuthorization>
   /**
-   * The server that answers the authorization callback, for RFC 9207's `iss` check. `trust`:
-   * the UDAP trust inputs the completion was given (its metadata says whether `iss` is required).
+   * The server that answers the authorization callback, for RFC 9207's `iss` check.
+   * `carriesIss`: the callback has an `iss` to compare (else the issuer need not be bound);
+   * `trust`: the UDAP trust inputs the completion was given (its metadata says whether `iss` is
+   * required).
    */
   authorizationIssuer(
     signal: AbortSignal | undefined,
-    trust?: Partial<UdapTrustOptions>,
+    callback?: {
+      readonly carriesIss?: boolean | undefined
+      readonly trust?: Partial<UdapTrustOptions> | undefined
+    },
   ): Promise<AuthorizationIssuer>
   /**
    * What discovery says of the OpenID provider whose ID tokens this client accepts. Whatever it
@@ -79,7 +84,7 @@ export interface ProtocolImplementation {
   tokenEndpoint(
     options: Partial<UdapTrustOptions> & { readonly signal?: AbortSignal | undefined },
   ): Promise<string>
-  /** What identifies the backend token these options ask for (DESIGN §9 cache entry). */
+  /** What identifies the backend token these options ask for (the cache identity of ADR 0010). */
   backendTokenIdentity(options: BackendTokensOptions): Promise<BackendTokenIdentity>
 }
 
@@ -97,6 +102,11 @@ export interface AuthorizationIssuer {
   readonly issuer: string | undefined
   /** The server always sends `iss` (`authorization_response_iss_parameter_supported`). */
   readonly issRequired: boolean
+  /**
+   * Why the issuer the server's discovery names is not used, when it is not bound to the server
+   * (ADR 0013): then no `iss` can match.
+   */
+  readonly unbound?: string | undefined
 }
 
 /** Where ID tokens come from and how they are signed. */

@@ -6,7 +6,7 @@
  * @packageDocumentation
  */
 
-export { JsonWebKeySet } from './oidc/json-web-key-set.js'
+export { JsonWebKeySet, type JsonWebKeySetOptions } from './oidc/json-web-key-set.js'
 export { publicJwkToSpki } from './oidc/public-jwk-spki.js'
 export {
   type IdTokenClaims,

@@ -168,10 +168,11 @@ describe('verifyIdToken', () => {
     await expectReason(verifyIdToken(42, expectations), 'malformed')
   })
 
-  it('refetches the key set once for an unknown kid (rotation), not again for the same missing kid', async () => {
+  it('refetches the key set for an unknown kid (rotation), then not again for 30 s', async () => {
     const old = await signer('RS256', 'k1')
     const rotated = await signer('RS256', 'k2')
-    const { set, served } = keySet([old.jwk])
+    let clock = now.getTime()
+    const { set, served } = keySet([old.jwk], { now: () => new Date(clock) })
     const expectations = {
       issuer,
       clientId,
@@ -187,6 +188,10 @@ describe('verifyIdToken', () => {
     ).resolves.toBeDefined()
     expect(served.fetches).toBe(2)
     const stranger = await signer('RS256', 'k3')
+    clock += 29_999
+    await expectReason(verifyIdToken(await sign(stranger, goodClaims()), expectations), 'jwks')
+    expect(served.fetches).toBe(2)
+    clock += 1
     await expectReason(verifyIdToken(await sign(stranger, goodClaims()), expectations), 'jwks')
     await expectReason(verifyIdToken(await sign(stranger, goodClaims()), expectations), 'jwks')
     expect(served.fetches).toBe(3)

@@ -10,7 +10,12 @@
 import { generateKeyPairSync, type KeyObject, sign } from 'node:crypto'
 import { Client, type KeyValueStore, memoryStore } from '@fhir-auth/client'
 import type { FetchLike } from '@fhir-auth/core'
-import { type ScriptedAnswer, scriptedFetch, validSmartConfiguration } from '../../src/index.js'
+import {
+  type ScriptedAnswer,
+  scriptedFetch,
+  validOpenIdConfiguration,
+  validSmartConfiguration,
+} from '../../src/index.js'
 import { type OptionsResources, type OptionsTarget, optionsTimeoutMs } from './options-targets.js'
 
 const origin = 'https://ehr.sessions.test'
@@ -55,6 +60,9 @@ const server = scriptedFetch((call) => {
   const url = call.url.split('?')[0] ?? ''
   if (url === `${baseUrl}/.well-known/smart-configuration`) {
     return json(validSmartConfiguration(origin))
+  }
+  if (url === `${origin}/.well-known/openid-configuration`) {
+    return json(validOpenIdConfiguration(origin))
   }
   if (url === `${origin}/jwks`) return json({ keys: [signingKey().jwk] })
   if (url === `${origin}/token`) {

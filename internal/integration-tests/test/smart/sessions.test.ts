@@ -298,6 +298,7 @@ describe('validateIdToken', () => {
     const session = await client.completeAuthorization(callbackUrl, {
       state: begun.state,
       codeVerifier: begun.codeVerifier,
+      nonce: begun.nonce,
     })
     const idToken = session.tokens.idToken as string
     const claims = await client.validateIdToken(idToken, { nonce: begun.nonce })

@@ -24,6 +24,11 @@ export interface IdTokenValidatorDependencies {
   readonly crypto: () => Promise<CryptoBackend>
   readonly transport: (signal?: AbortSignal) => TransportOptions
   readonly now: () => Date
+  /**
+   * What an `IdTokenError` `jwks` or `iss` adds to its message: how to name the right issuer
+   * when discovery cannot (UDAP metadata names no OpenID issuer).
+   */
+  readonly issuerAdvice?: string | undefined
 }
 
 /** What one validation checks besides the provider's rules. */
@@ -36,13 +41,12 @@ export interface IdTokenCheck {
 }
 
 /**
- * ID token validation for one client: the provider from discovery (completed from its
- * `openid-configuration` when discovery names no issuer or key set), one key set per `jwks_uri`
- * kept for the client's life (with its one refetch per unknown `kid`), signatures through the
- * client's crypto backend. Loaded with the OIDC code on the first validation (the `Client`
- * imports it on demand): apps that never ask for `openid` never download either. OpenID
- * discovery is part of it rather than a chunk of its own: it is small, and apart it would split
- * the OIDC code into a chunk shared by the two.
+ * ID token validation for one client: the provider from discovery (an issuer bound to the
+ * server, ADR 0013; completed from its `openid-configuration` when discovery names no issuer or
+ * key set), one key set per `jwks_uri` kept for the client's life (refetched for an unknown
+ * `kid` at most once per 30 s on the client's clock), signatures through the client's crypto
+ * backend. Loaded with the OIDC code on the first validation (the `Client` imports it on
+ * demand): apps that never ask for `openid` never download either.
  *
  * @internal
  */
@@ -63,7 +67,7 @@ export class IdTokenValidator {
    */
   validate(idToken: unknown, check: IdTokenCheck): Promise<IdTokenClaims> {
     return raceSignal(
-      () => this.#validate(idToken, check),
+      () => this.#validate(idToken, check).catch((error: unknown) => this.#advised(error)),
       check.signal,
       () =>
         new IdTokenError('jwks', 'the ID token check was aborted by the caller', {
@@ -79,7 +83,9 @@ export class IdTokenValidator {
     ])
     let keys = this.#keySets.get(provider.jwksUri)
     if (keys === undefined) {
-      keys = new JsonWebKeySet(provider.jwksUri, () => this.#dependencies.transport())
+      keys = new JsonWebKeySet(provider.jwksUri, () => this.#dependencies.transport(), {
+        now: () => this.#dependencies.now(),
+      })
       this.#keySets.set(provider.jwksUri, keys)
     }
     return verifyIdToken(idToken, {
@@ -93,6 +99,19 @@ export class IdTokenValidator {
       subject: check.subject,
       maxAgeSeconds: check.maxAgeSeconds,
     })
+  }
+
+  /** An issuer or key set failure with the protocol's advice on the issuer, else as it was. */
+  #advised(error: unknown): never {
+    const advice = this.#dependencies.issuerAdvice
+    if (
+      advice !== undefined &&
+      error instanceof IdTokenError &&
+      (error.reason === 'jwks' || error.reason === 'iss')
+    ) {
+      throw new IdTokenError(error.reason, `${error.message}. ${advice}`, { cause: error.cause })
+    }
+    throw error
   }
 
   async #resolveProvider(signal: AbortSignal | undefined): Promise<OpenIdProvider> {
@@ -134,5 +153,10 @@ export function clientIdTokenValidator(
     crypto: () => context.cryptoBackend(),
     transport: (signal) => context.transport(signal),
     now: () => context.options.now(),
+    issuerAdvice: context.flow === null ? undefined : udapIssuerAdvice,
   })
 }
+
+/** UDAP metadata names no OpenID issuer: only the configuration can (UDAP guide, "OpenID"). */
+const udapIssuerAdvice =
+  "UDAP metadata names no OpenID issuer: ID tokens are checked against the configured issuer, else baseUrl. Configure `issuer` with the authorization server's OpenID issuer (the `iss` of its ID tokens)"

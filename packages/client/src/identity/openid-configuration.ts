@@ -1,7 +1,8 @@
 import { IdTokenError, isUsableUrl, type TransportOptions } from '@fhir-auth/core/essentials'
-import { fetchDiscoveryDocument } from '@fhir-auth/core/internal'
 import { idTokenAlgorithms } from '@fhir-auth/core/oidc'
 import type { OpenIdProvider } from '../protocol-implementation.js'
+// Read by the SMART issuer binding too, on the request path, where the OIDC code must not load.
+import { openIdConfigurationDocument } from '../smart/issuer-binding.js'
 
 /**
  * Reads an OpenID provider's `{issuer}/.well-known/openid-configuration`: its `issuer` (which
@@ -17,18 +18,7 @@ export async function openIdConfiguration(
   issuer: string,
   transport: TransportOptions,
 ): Promise<OpenIdProvider> {
-  const url = `${issuer.replace(/\/+$/, '')}/.well-known/openid-configuration`
-  let document: Record<string, unknown>
-  try {
-    document = await fetchDiscoveryDocument({ url, label: 'OpenID discovery', transport })
-  } catch (error) {
-    throw new IdTokenError('jwks', `the OpenID configuration of ${issuer} could not be read`, {
-      cause: error,
-    })
-  }
-  if (document.issuer !== issuer) {
-    throw new IdTokenError('iss', `the OpenID configuration at ${url} is for another issuer`)
-  }
+  const document = await openIdConfigurationDocument(issuer, transport)
   const jwksUri = document.jwks_uri
   if (
     typeof jwksUri !== 'string' ||

@@ -63,10 +63,12 @@ export interface CallbackExpectations {
   readonly issuer: string | undefined
   /** The server says it always sends `iss` (`authorization_response_iss_parameter_supported`). */
   readonly issRequired: boolean
+  /** Why the issuer the server names is not used (not bound to it): then every `iss` fails. */
+  readonly unbound?: string | undefined
 }
 
 /**
- * The checks that come before the state lookup, in DESIGN §8's order: an `error` parameter, then
+ * The checks that come before the state lookup, in the order of docs/guides/tokens-over-time.md (RFC 9207 for `iss`): an `error` parameter, then
  * a missing `state`.
  *
  * @throws AuthorizationError with the server's `error` fields, or `state_mismatch`.
@@ -112,8 +114,10 @@ export function checkCallbackAfterState(
       state: callback.state,
       message:
         iss === undefined
-          ? `the authorization response has no iss although ${expected.issuer} always sends one (RFC 9207)`
-          : `the authorization response comes from another issuer than ${expected.issuer} (RFC 9207)`,
+          ? `the authorization response has no iss although ${expected.issuer ?? 'the server'} always sends one (RFC 9207)`
+          : expected.unbound === undefined
+            ? `the authorization response comes from another issuer than ${expected.issuer} (RFC 9207)`
+            : `the authorization response names an issuer, but ${expected.unbound} (RFC 9207)`,
     })
   }
   if (callback.code === undefined) {

@@ -80,7 +80,7 @@ export async function beginAuthorization(
 }
 
 /**
- * `client.completeAuthorization`: the callback checked in DESIGN §8's order — an `error`
+ * `client.completeAuthorization`: the callback checked in the order of docs/guides/tokens-over-time.md — an `error`
  * parameter, the `state` (a stored launch, taken out so a replay fails, or the caller's), RFC
  * 9207 `iss`, the `code` — then the code exchange, then the ID token when `openid` was asked.
  * No token request is sent when a check fails.
@@ -107,7 +107,7 @@ export async function completeAuthorization(
         'completeAuthorization needs the store the launch was kept in (webStorageStore in a browser), or the state and codeVerifier you kept',
     })
   }
-  // DESIGN §12: nothing happens for a signal already aborted — the launch stays in the store.
+  // docs/guides/errors-and-logging.md#cancellation: nothing happens for a signal already aborted — the launch stays in the store.
   if (options.signal?.aborted) {
     throw new TokenError(
       { message: 'completeAuthorization was aborted by the caller before it started' },
@@ -139,7 +139,10 @@ export async function completeAuthorization(
   }
   const implementation = await source.implementation()
   const trust = context.checks.trustInputsOf(options)
-  const expected = await implementation.authorizationIssuer(options.signal, trust)
+  const expected = await implementation.authorizationIssuer(options.signal, {
+    carriesIss: callback.iss !== undefined,
+    trust,
+  })
   const code = checkCallbackAfterState(callback, expected)
   const obtainedAt = context.options.now()
   const response = await implementation.requestAccessToken({
@@ -182,17 +185,27 @@ function callerKeptLaunch(
   options: Partial<CompleteAuthorizationOptions>,
 ): LaunchRecord | undefined {
   const { config } = source.context
+  const scopes = config.scopes ?? []
   const state = requireNonBlankString(options.state, 'state')
   const codeVerifier = requireNonBlankString(options.codeVerifier, 'codeVerifier')
+  if (state !== callbackState) return undefined
+  if (scopes.includes('openid') && (options.nonce ?? '') === '') {
+    // Without it the ID token's nonce is not compared: a token injected into this callback
+    // (OIDC Core §3.1.3.7 item 11) would pass.
+    throw new ConfigurationError({
+      invalidAttribute: 'nonce',
+      message:
+        'nonce is required when the scopes include openid: pass the nonce beginAuthorization returned with the state and codeVerifier',
+    })
+  }
   const nonce =
     options.nonce === undefined ? undefined : requireNonBlankString(options.nonce, 'nonce')
-  if (state !== callbackState) return undefined
   return {
     state,
     codeVerifier,
     nonce,
     redirectUri: config.redirectUri ?? '',
-    scopes: config.scopes ?? [],
+    scopes,
     issuer: '',
     createdAt: 0,
   }

@@ -1,6 +1,7 @@
 import {
   ConfigurationError,
   generateState,
+  IdTokenError,
   type RegistrationResponse,
 } from '@fhir-auth/core/essentials'
 import {
@@ -43,6 +44,7 @@ import type {
 } from '../protocol-implementation.js'
 import type { BackendTokenIdentity } from '../tokens/backend-token-identity.js'
 import type { SmartBackendServices } from './backend-token.js'
+import { SmartIssuerBinding } from './issuer-binding.js'
 import { SmartDiscovery } from './smart-discovery.js'
 
 /**
@@ -58,6 +60,7 @@ import { SmartDiscovery } from './smart-discovery.js'
 export class SmartProtocol implements ProtocolImplementation {
   readonly #context: ProtocolContext
   readonly #discovery: SmartDiscovery
+  readonly #issuerBinding: SmartIssuerBinding
   // Signing and registration are loaded on first use: a browser app doing launches as a public
   // client never downloads them. Backend services travel in the signing chunk, since every
   // backend token is signed (only smart's small request function for them is up front, handed
@@ -72,6 +75,10 @@ export class SmartProtocol implements ProtocolImplementation {
   constructor(context: ProtocolContext) {
     this.#context = context
     this.#discovery = new SmartDiscovery(context)
+    this.#issuerBinding = new SmartIssuerBinding(
+      () => ({ issuer: context.config.issuer, baseUrl: context.config.baseUrl }),
+      () => context.transport(),
+    )
   }
 
   get #clientType() {
@@ -97,23 +104,49 @@ export class SmartProtocol implements ProtocolImplementation {
     return this.#authorize(input, true)
   }
 
-  async authorizationIssuer(signal: AbortSignal | undefined): Promise<AuthorizationIssuer> {
+  /**
+   * The issuer the SMART configuration names, when it is bound to this server (ADR 0013). A
+   * callback without `iss` compares no issuer: the binding (maybe a request) waits for one that
+   * does, or for the first ID token.
+   */
+  async authorizationIssuer(
+    signal: AbortSignal | undefined,
+    { carriesIss = true }: { readonly carriesIss?: boolean | undefined } = {},
+  ): Promise<AuthorizationIssuer> {
     const metadata = await this.#discoverable(signal)
-    return {
-      // Without an issuer in the SMART configuration, the configured one stands for it, as it
-      // does for ID token validation.
-      issuer: metadata && (metadata.issuer ?? this.#context.config.issuer),
-      issRequired: metadata?.raw.authorization_response_iss_parameter_supported === true,
+    const issRequired = metadata?.raw.authorization_response_iss_parameter_supported === true
+    // Without an issuer in the SMART configuration, the configured one stands for it, as it
+    // does for ID token validation.
+    if (metadata?.issuer === undefined) {
+      return { issuer: metadata && this.#context.config.issuer, issRequired }
     }
+    // Nothing to compare: the issuer as claimed can only be named in a message.
+    if (!carriesIss) return { issuer: metadata.issuer, issRequired }
+    const binding = await this.#issuerBinding.of(metadata.issuer, metadata, signal)
+    return binding.bound
+      ? { issuer: metadata.issuer, issRequired }
+      : { issuer: undefined, issRequired, unbound: binding.why }
   }
 
+  /**
+   * The SMART configuration's issuer and keys when the issuer is bound to this server (ADR
+   * 0013); without an issuer there, nothing (the configured issuer's openid-configuration then).
+   *
+   * @throws IdTokenError `iss` when the issuer it names is not bound.
+   */
   async openIdProvider(signal: AbortSignal | undefined): Promise<OpenIdProviderHint> {
     const metadata = await this.#discoverable(signal)
-    return {
-      issuer: metadata?.issuer,
-      jwksUri: metadata?.jwksUri,
-      algorithms: metadata?.raw.id_token_signing_alg_values_supported,
+    if (metadata?.issuer === undefined) {
+      return {
+        issuer: undefined,
+        jwksUri: metadata?.jwksUri,
+        algorithms: metadata?.raw.id_token_signing_alg_values_supported,
+      }
     }
+    const binding = await this.#issuerBinding.of(metadata.issuer, metadata, signal)
+    if (!binding.bound)
+      throw new IdTokenError('iss', `the ID token cannot be checked: ${binding.why}`)
+    return binding.provider
   }
 
   /** The SMART configuration, or nothing without a baseUrl to discover it from. */

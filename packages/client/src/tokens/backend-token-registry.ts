@@ -56,7 +56,7 @@ export class BackendTokenRegistry {
       signal: _signal,
       ...request
     } = options as typeof options & { readonly signal?: unknown } & Record<string, unknown>
-    // The members of the token's identity are copied now (DESIGN §9: one entry per scopes and
+    // The members of the token's identity are copied now (ADR 0010: one entry per scopes and
     // hl7-b2b context): an app reusing its array or object for its next handle must not change
     // what this one asks for, nor get under this handle's entry a token of another context.
     for (const name of ['scopes', 'b2b']) {

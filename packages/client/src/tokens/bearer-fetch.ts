@@ -144,7 +144,7 @@ export function bearerFetch(
     const request = await readInput(input, init)
     const url = resolve(request.url)
     const signal = request.init.signal ?? undefined
-    // DESIGN §12: a signal already aborted sends nothing, not even a refresh.
+    // docs/guides/errors-and-logging.md#cancellation: a signal already aborted sends nothing, not even a refresh.
     const untilAborted = <T>(work: () => Promise<T>) =>
       raceSignal(work, signal, () =>
         transportFailure(request.init, url, 'aborted', 'was aborted by the caller'),

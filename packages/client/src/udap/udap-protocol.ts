@@ -227,7 +227,7 @@ export class UdapProtocol implements ProtocolImplementation {
     const clientUri = this.#context.checks.optionalString(options.clientUri, 'clientUri')
     const registeredId = this.#context.clientId()
     const clientId = registeredId ?? clientUri
-    // DESIGN §11: a bad own chain is refused before anything is sent, discovery included, as
+    // ADR 0004: a bad own chain is refused before anything is sent, discovery included, as
     // requestBackendToken does.
     await this.#signing.check(
       clientUri ?? (registeredId === undefined ? undefined : this.#context.registration?.clientUri),
@@ -256,7 +256,7 @@ export class UdapProtocol implements ProtocolImplementation {
    */
   async authorizationIssuer(
     signal?: AbortSignal,
-    trust?: Partial<UdapTrustOptions>,
+    { trust }: { readonly trust?: Partial<UdapTrustOptions> | undefined } = {},
   ): Promise<AuthorizationIssuer> {
     let metadata = this.#discovery.latest
     if (hasTrustInputs(trust)) {

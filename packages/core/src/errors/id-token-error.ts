@@ -4,8 +4,8 @@ import { FhirAuthError, type FhirAuthErrorOptions } from './fhir-auth-error.js'
  * Which rule an ID token broke (OpenID Connect Core §3.1.3.7):
  * `malformed` (not a JWS of JSON objects, or a `crit` header), `alg` (`none`, HMAC, or not an
  * allowed algorithm for this server; or a key of another type), `signature`, `iss`, `aud`,
- * `azp`, `exp`, `iat`, `nonce`, `jwks` (no key for the token's `kid`, even after one refetch,
- * or the key set could not be fetched), `sub` (a refreshed ID token for another user, §12.2),
+ * `azp`, `exp`, `iat`, `nbf` (not valid yet beyond the leeway), `nonce`, `jwks` (no key for
+ * the token's `kid`, even after a refetch, or the key set could not be fetched), `sub` (a refreshed ID token for another user, §12.2),
  * `auth_time` (older than the `maxAgeSeconds` asked for).
  */
 export type IdTokenFailureReason =
@@ -17,6 +17,7 @@ export type IdTokenFailureReason =
   | 'azp'
   | 'exp'
   | 'iat'
+  | 'nbf'
   | 'nonce'
   | 'jwks'
   | 'sub'

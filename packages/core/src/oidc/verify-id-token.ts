@@ -38,7 +38,7 @@ export interface IdTokenExpectations {
   readonly subject?: string | undefined
   /** Refuse an authentication older than this (`auth_time` required then). */
   readonly maxAgeSeconds?: number | undefined
-  /** Clock skew allowed on `exp`, `iat` and `auth_time`; default 60 s. */
+  /** Clock skew allowed on `exp`, `iat`, `nbf` and `auth_time`; default 60 s. */
   readonly leewaySeconds?: number | undefined
 }
 
@@ -71,7 +71,7 @@ export function idTokenAlgorithms(advertised: unknown): VerificationAlgorithm[] 
  * Validates an ID token as OpenID Connect Core §3.1.3.7 says, in this order: structure, `alg`
  * (pinned to the allowed list, never trusted from the header alone), the key (by `kid`, of the
  * algorithm's type), the signature through the crypto backend, then `iss`, `aud`, `azp`, `exp`,
- * `iat`, `nonce`, `sub` and `auth_time`.
+ * `iat`, `nbf`, `nonce`, `sub` and `auth_time`.
  *
  * @throws IdTokenError with the `reason` of the first rule broken.
  * @see https://openid.net/specs/openid-connect-core-1_0.html#IDTokenValidation OIDC Core §3.1.3.7
@@ -191,6 +191,7 @@ function checkClaims(
   if (typeof claims.iat !== 'number' || claims.iat - leeway > now) {
     throw new IdTokenError('iat', 'the ID token was issued in the future (or has no numeric iat)')
   }
+  checkNotBefore(claims.nbf, now, leeway)
   if (expected.nonce !== undefined && claims.nonce !== expected.nonce) {
     throw new IdTokenError('nonce', 'the ID token nonce is not the one sent')
   }
@@ -204,4 +205,21 @@ function checkClaims(
     }
   }
   return claims as IdTokenClaims
+}
+
+/**
+ * `nbf`, when present: a token not yet valid (beyond the leeway) is refused like one issued in
+ * the future. OIDC Core does not list it, but an ID token is a JWT and RFC 7519 says a JWT
+ * MUST NOT be accepted before its `nbf`.
+ *
+ * @see https://www.rfc-editor.org/rfc/rfc7519#section-4.1.5 RFC 7519 §4.1.5
+ */
+function checkNotBefore(nbf: unknown, now: number, leeway: number): void {
+  if (nbf === undefined) return
+  if (typeof nbf !== 'number' || !Number.isFinite(nbf)) {
+    throw new IdTokenError('malformed', 'the ID token nbf is not a number')
+  }
+  if (nbf - leeway > now) {
+    throw new IdTokenError('nbf', 'the ID token is not valid yet (nbf is in the future)')
+  }
 }

@@ -12,7 +12,11 @@ import {
   type Jwk,
   type VerificationAlgorithm,
 } from '../../src/index.js'
-import { type IdTokenExpectations, JsonWebKeySet } from '../../src/oidc.js'
+import {
+  type IdTokenExpectations,
+  JsonWebKeySet,
+  type JsonWebKeySetOptions,
+} from '../../src/oidc.js'
 import {
   type GeneratedKeyPair,
   generateTestKeyPair,
@@ -72,18 +76,22 @@ export function goodClaims(extra: Record<string, unknown> = {}) {
 }
 
 /** A key set whose served keys can change; counts fetches. */
-export function keySet(initial: Jwk[]) {
+export function keySet(initial: Jwk[], options?: JsonWebKeySetOptions) {
   const served = { keys: initial, fetches: 0, status: 200 }
-  const set = new JsonWebKeySet(jwksUri, () => ({
-    fetch: async (url: string) => {
-      expect(url).toBe(jwksUri)
-      served.fetches += 1
-      return new Response(JSON.stringify({ keys: served.keys }), {
-        status: served.status,
-        headers: { 'content-type': 'application/json' },
-      })
-    },
-  }))
+  const set = new JsonWebKeySet(
+    jwksUri,
+    () => ({
+      fetch: async (url: string) => {
+        expect(url).toBe(jwksUri)
+        served.fetches += 1
+        return new Response(JSON.stringify({ keys: served.keys }), {
+          status: served.status,
+          headers: { 'content-type': 'application/json' },
+        })
+      },
+    }),
+    options,
+  )
   return { set, served }
 }
 

@@ -19,6 +19,7 @@ import {
   ISSUER,
   JWKS,
   OPENID_CONFIGURATION,
+  OPENID_PROVIDER,
 } from './support/fake-smart-server.js'
 import { begin, beginLaunch, freshProbe, launchedSession } from './support/probe-client.js'
 import { renderingsOf } from './support/renderings.js'
@@ -114,6 +115,8 @@ describe('§8 ID tokens', () => {
   it('a jwks_uri that breaks the HTTP policy (plain http, not loopback) is refused without a request', async () => {
     const { error, server } = await idTokenFailure((s) => s.idToken(), {
       discovery: (doc) => ({ ...doc, jwks_uri: 'http://auth.example.org/jwks' }),
+      // The issuer's own document names the same key set (ADR 0013: else the issuer is unbound).
+      openidConfiguration: () => ({ ...OPENID_PROVIDER, jwks_uri: 'http://auth.example.org/jwks' }),
     })
     expect(error.reason).toBe('jwks')
     expect(server.requests.some((request) => request.url.startsWith('http://'))).toBe(false)
@@ -193,16 +196,16 @@ describe('§8 ID tokens', () => {
         delete doc.jwks_uri
         return doc
       },
-      openidConfiguration: () => ({ issuer: ISSUER, jwks_uri: `${ISSUER}/jwks` }),
+      openidConfiguration: () => ({ ...OPENID_PROVIDER, jwks_uri: `${ISSUER}/jwks` }),
     })
     expect(session.tokens.idTokenClaims?.sub).toBe('user-1')
     expect(server.count(OPENID_CONFIGURATION)).toBe(1)
     expect(server.count(JWKS)).toBe(1)
   })
 
-  it('with jwks_uri in the SMART configuration, openid-configuration is not fetched', async () => {
+  it('with jwks_uri in the SMART configuration, openid-configuration is fetched once, to bind the issuer (ADR 0013)', async () => {
     const { server } = await launchedSession()
-    expect(server.count(OPENID_CONFIGURATION)).toBe(0)
+    expect(server.count(OPENID_CONFIGURATION)).toBe(1)
     expect(server.count(JWKS)).toBe(1)
   })
 

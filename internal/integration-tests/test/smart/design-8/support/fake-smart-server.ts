@@ -17,6 +17,16 @@ export const TOKEN = `${ISSUER}/token`
 export const JWKS = `${ISSUER}/jwks`
 export const OPENID_CONFIGURATION = `${ISSUER}/.well-known/openid-configuration`
 export const SMART_CONFIGURATION = `${BASE}/.well-known/smart-configuration`
+/**
+ * The authorization server's own openid-configuration: it names the SMART configuration's
+ * endpoints, which binds the issuer to this server (ADR 0013).
+ */
+export const OPENID_PROVIDER = {
+  issuer: ISSUER,
+  authorization_endpoint: AUTHORIZE,
+  token_endpoint: TOKEN,
+  jwks_uri: JWKS,
+}
 export const REDIRECT = 'https://app.example.org/callback'
 export const CLIENT_ID = 'probe-app'
 export const SCOPES = ['launch/patient', 'patient/*.rs', 'openid', 'fhirUser', 'offline_access']
@@ -164,8 +174,7 @@ export function fakeServer(options: FakeServerOptions = {}): FakeServer {
   }
   const routes = fakeRoutes({
     [SMART_CONFIGURATION]: () => json(options.discovery?.({ ...document }) ?? document),
-    [OPENID_CONFIGURATION]: () =>
-      json(options.openidConfiguration?.() ?? { issuer: ISSUER, jwks_uri: JWKS }),
+    [OPENID_CONFIGURATION]: () => json(options.openidConfiguration?.() ?? OPENID_PROVIDER),
     [JWKS]: () => json(options.jwks?.() ?? { keys: [rsaJwk] }),
     [TOKEN]: (request) => {
       const form = new URLSearchParams(request.bodyText)
