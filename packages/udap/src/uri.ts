@@ -27,7 +27,7 @@ export function isAbsoluteUri(value: unknown): value is string {
 
 /**
  * An endpoint member as the client reads it: a blank string (`""`, spaces) counts as absent
- * (DESIGN §12), so it is never resolved or reported as a malformed URL.
+ * (ADR 0003), so it is never resolved or reported as a malformed URL.
  *
  * @internal
  */

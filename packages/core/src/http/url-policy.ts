@@ -27,7 +27,7 @@ export type UrlProblem = 'invalid-url' | 'insecure-url'
  * Checks a URL against the transport policy: HTTPS, or HTTP to a loopback host when
  * `allowInsecureLocalhost` is set (an explicit development policy). Anything else —
  * `javascript:`, `data:`, `file:`, plain HTTP to another host — is refused, and so is a URL
- * with user info (`https://user:pass@…`, DESIGN §12), configured or discovered: its credentials
+ * with user info (`https://user:pass@…`, ADR 0003), configured or discovered: its credentials
  * would travel to the server and into logs (`invalid-url`).
  *
  * @returns `undefined` when usable, else the problem.
@@ -50,7 +50,7 @@ export function isUsableUrl(value: string, allowInsecureLocalhost: boolean): boo
 
 /**
  * A base URL as every flow uses it: without trailing slashes. A trailing `/` on a FHIR base URL
- * is not significant (DESIGN §12): SMART `aud`, the discovery URLs and the UDAP `iss`
+ * is not significant (ADR 0003): SMART `aud`, the discovery URLs and the UDAP `iss`
  * comparison all use this form, so `https://ehr.example.org/fhir/` and
  * `https://ehr.example.org/fhir` name the same server.
  *

@@ -96,7 +96,7 @@ export class TokenSet {
   /** `undefined` when the server gave no `expires_in`. */
   declare readonly expiresAt: Date | undefined
   /**
-   * The granted `scope`, else the scopes asked for: `string[]` as DESIGN §8 has it (an array of
+   * The granted `scope`, else the scopes asked for: `string[]` as the TokenSet documents it (an array of
    * this set's own, so changing it changes nothing else).
    */
   declare readonly scopes: string[]
