@@ -167,7 +167,7 @@ describe('authorize for scripts (--url-only, then --redirect-url)', () => {
   it('prints state and code verifier, then exchanges the code of the given redirect URL', async () => {
     const first = await runCli(authorizeArguments('cli-public', '--url-only', '--json'))
     expect(first.exitCode, first.stderr).toBe(0)
-    const { authorizationRequest, state, codeVerifier } = JSON.parse(first.stdout)
+    const { authorizationRequest, state, codeVerifier, nonce } = JSON.parse(first.stdout)
     const authorized = await sandbox.authorize({ url: authorizationRequest.url })
     expect(authorized.state).toBe(state)
 
@@ -180,6 +180,9 @@ describe('authorize for scripts (--url-only, then --redirect-url)', () => {
         state,
         '--code-verifier-env',
         'CODE_VERIFIER',
+        // openid is asked: the ID token must carry the nonce the first run printed.
+        '--nonce',
+        nonce,
         '--json',
       ),
       { env: { CODE_VERIFIER: codeVerifier } },
@@ -191,7 +194,7 @@ describe('authorize for scripts (--url-only, then --redirect-url)', () => {
 
   it('warns, and still exchanges, when the pasted URL is not at the redirect URI', async () => {
     const first = await runCli(authorizeArguments('cli-public', '--url-only', '--json'))
-    const { authorizationRequest, state, codeVerifier } = JSON.parse(first.stdout)
+    const { authorizationRequest, state, codeVerifier, nonce } = JSON.parse(first.stdout)
     const authorized = await sandbox.authorize({ url: authorizationRequest.url })
     const elsewhere = (authorized.redirectUrl?.href ?? '').replace('/callback', '/elsewhere')
     const result = await runCli(
@@ -203,6 +206,8 @@ describe('authorize for scripts (--url-only, then --redirect-url)', () => {
         state,
         '--code-verifier-env',
         'CODE_VERIFIER',
+        '--nonce',
+        nonce,
         '--json',
       ),
       { env: { CODE_VERIFIER: codeVerifier } },
@@ -337,6 +342,18 @@ describe('authorize: the ID token and the redirect checks (completeAuthorization
     expect(result.stderr).toContain('no ID token: the server sent none (ask for the openid scope)')
   })
 
+  it('with openid, a second run without --nonce is a usage error that names --nonce, and exchanges nothing', async () => {
+    const { printed, redirectUrl } = await firstRun()
+    const exchangesBefore = sandbox.requests.filter((entry) => entry.path === '/token').length
+    const result = await secondRun(redirectUrl, printed)
+    expect(result.exitCode, result.stderr).not.toBe(0)
+    expect(result.stderr).toMatch(/^error: nonce is required when the scopes include openid/)
+    expect(result.stderr).toContain('(set --nonce to the nonce --url-only printed)')
+    expect(sandbox.requests.filter((entry) => entry.path === '/token')).toHaveLength(
+      exchangesBefore,
+    )
+  })
+
   it('refuses an ID token without the nonce given with --nonce (exit 1, reason nonce)', async () => {
     const { printed, redirectUrl } = await firstRun()
     const result = await secondRun(redirectUrl, printed, '--nonce', 'not-the-nonce-sent')
@@ -348,7 +365,7 @@ describe('authorize: the ID token and the redirect checks (completeAuthorization
     const { printed, redirectUrl } = await firstRun()
     redirectUrl.searchParams.set('iss', 'https://evil.example')
     const exchangesBefore = sandbox.requests.filter((entry) => entry.path === '/token').length
-    const result = await secondRun(redirectUrl, printed)
+    const result = await secondRun(redirectUrl, printed, '--nonce', printed.nonce)
     expect(result.exitCode, result.stderr).toBe(1)
     expect(result.stderr).toMatch(/RFC 9207/)
     expect(sandbox.requests.filter((entry) => entry.path === '/token')).toHaveLength(
@@ -361,7 +378,7 @@ describe('authorize: the ID token and the redirect checks (completeAuthorization
     const code = redirectUrl.searchParams.get('code') ?? ''
     redirectUrl.searchParams.set('error', 'invalid_request')
     redirectUrl.searchParams.set('error_description', `${'x'.repeat(500)}${code}`)
-    const result = await secondRun(redirectUrl, printed)
+    const result = await secondRun(redirectUrl, printed, '--nonce', printed.nonce)
     expect(result.exitCode, result.stderr).toBe(1)
     expect(result.stderr).toMatch(/^error: authorization failed: invalid_request/)
     expect(code.length).toBeGreaterThan(8)

@@ -178,7 +178,7 @@ describe('no secret reaches stderr (progress, warnings, errors, --verbose detail
     const results: Record<string, CliResult> = {}
     for (const variable of ['GOOD_SECRET', 'BAD_SECRET']) {
       const first = await runCli([...argv(variable), '--url-only', '--json'], { env })
-      const { authorizationRequest, state, codeVerifier } = JSON.parse(first.stdout)
+      const { authorizationRequest, state, codeVerifier, nonce } = JSON.parse(first.stdout)
       const authorized = await smart.authorize({ url: authorizationRequest.url })
       const code = authorized.code ?? ''
       const redirectUrl = authorized.redirectUrl?.href ?? ''
@@ -191,6 +191,7 @@ describe('no secret reaches stderr (progress, warnings, errors, --verbose detail
           state,
           '--code-verifier-env',
           'VERIFIER',
+          ...(nonce === undefined ? [] : ['--nonce', nonce]),
         ],
         { env: { ...env, VERIFIER: codeVerifier }, stderrIsTty: true },
       )

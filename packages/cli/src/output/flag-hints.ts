@@ -21,6 +21,7 @@ export const defaultAttributeHints: Readonly<Record<string, string>> = Object.fr
   registrationEndpoint: 'set --registration-endpoint',
   authorization: 'set --authorization or --initial-access-token',
   launch: 'set --launch',
+  nonce: 'set --nonce to the nonce --url-only printed',
   b2b: 'set --b2b-organization-id and --b2b-purpose-of-use',
   metadata: 'in --metadata',
   client_name: 'in --metadata',
