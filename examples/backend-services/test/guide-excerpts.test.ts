@@ -2,7 +2,9 @@
  * docs/README.md promises that every code excerpt of a guide comes from a runnable example. For
  * the two backend services guides this test holds the promise: each TypeScript block must be a
  * run of consecutive lines (indentation aside) of a source file of this example or of udap-b2b,
- * so an excerpt cannot drift from the code the tests run.
+ * or of the complete program the guide opens with (internal/package-checks/test/guide-programs,
+ * which the integration tests run against the sandbox), so an excerpt cannot drift from the code
+ * the tests run.
  */
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -10,14 +12,17 @@ import { describe, expect, it } from 'vitest'
 
 const root = join(import.meta.dirname, '..', '..', '..')
 const guides = ['docs/guides/backend-services.md', 'docs/guides/backend-services-at-scale.md']
-const exampleSources = ['examples/backend-services/src', 'examples/udap-b2b/src'].flatMap(
-  (directory) =>
-    readdirSync(join(root, directory))
-      .filter((name) => name.endsWith('.ts'))
-      .map((name) => ({
-        path: `${directory}/${name}`,
-        lines: normalized(readFileSync(join(root, directory, name), 'utf8')),
-      })),
+const exampleSources = [
+  'examples/backend-services/src',
+  'examples/udap-b2b/src',
+  'internal/package-checks/test/guide-programs',
+].flatMap((directory) =>
+  readdirSync(join(root, directory))
+    .filter((name) => name.endsWith('.ts'))
+    .map((name) => ({
+      path: `${directory}/${name}`,
+      lines: normalized(readFileSync(join(root, directory, name), 'utf8')),
+    })),
 )
 
 /** Lines without their indentation; blank lines dropped. */
@@ -45,7 +50,7 @@ function sourceOf(excerpt: string): string | undefined {
 
 describe('guide excerpts come from the examples', () => {
   for (const guide of guides) {
-    it(`${guide}: every TypeScript block is code of examples/backend-services or udap-b2b`, () => {
+    it(`${guide}: every TypeScript block is code of examples/backend-services, udap-b2b or the guide's program`, () => {
       const blocks = typeScriptBlocks(readFileSync(join(root, guide), 'utf8'))
       expect(blocks.length).toBeGreaterThan(0)
       for (const block of blocks) expect(sourceOf(block), block).toBeDefined()
