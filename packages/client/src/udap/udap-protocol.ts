@@ -411,9 +411,15 @@ export class UdapProtocol implements ProtocolImplementation {
     }
   }
 
+  /**
+   * The token endpoint a refresh would use, for a session's binding check. The signing identity
+   * is checked first, as before every signed request: a bad own chain sends nothing, not even
+   * the discovery this may need.
+   */
   async tokenEndpoint(
     options: Partial<UdapTrustOptions> & { readonly signal?: AbortSignal | undefined },
   ): Promise<string> {
+    await this.#signing.check(this.#context.registration?.clientUri)
     const metadata = await this.#tokenMetadata(options)
     const tokenEndpoint = this.#context.config.tokenEndpoint ?? metadata?.tokenEndpoint
     if (tokenEndpoint === undefined)
