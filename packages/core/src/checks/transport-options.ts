@@ -1,4 +1,3 @@
-import type { TransportOptions } from '../http/transport.js'
 import { wrongType } from './wrong-type.js'
 
 /**
@@ -52,15 +51,4 @@ export function optionalSignal(value: unknown): AbortSignal | undefined {
   if (value === undefined || value === null) return undefined
   if (value instanceof AbortSignal) return value
   throw wrongType('signal', 'an AbortSignal', value)
-}
-
-/**
- * The transport settings of an options object, and nothing else: flow options also hold
- * codes, secrets and signers, which have no business in the request description.
- *
- * @internal
- */
-export function transportOf(options: TransportOptions): TransportOptions {
-  const { fetch, timeoutMs, signal, allowInsecureLocalhost, maxResponseBytes } = options
-  return { fetch, timeoutMs, signal, allowInsecureLocalhost, maxResponseBytes }
 }
