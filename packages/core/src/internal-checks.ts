@@ -22,7 +22,6 @@ export {
 export { optionalScopes } from './checks/scopes.js'
 export {
   optionalSignal,
-  requireMaxResponseBytes,
   requireTimeoutMs,
 } from './checks/transport-options.js'
 export { wrongType } from './checks/wrong-type.js'

@@ -4,8 +4,9 @@ import { wrongType } from './wrong-type.js'
  * Returns `value` when it is an integer from 1 to `max`.
  *
  * @throws ConfigurationError on `attribute`, describing a number by its value (`3000000000`).
+ * @internal
  */
-function requireCount(value: unknown, attribute: string, max: number, unit: string): number {
+export function requireCount(value: unknown, attribute: string, max: number, unit: string): number {
   if (Number.isInteger(value) && (value as number) >= 1 && (value as number) <= max) {
     return value as number
   }
@@ -29,16 +30,6 @@ function requireCount(value: unknown, attribute: string, max: number, unit: stri
  */
 export function requireTimeoutMs(value: unknown): number {
   return requireCount(value, 'timeoutMs', 2_147_483_647, 'ms')
-}
-
-/**
- * Returns `value` when it is a usable body size cap: a positive integer number of bytes.
- *
- * @throws ConfigurationError on `maxResponseBytes`.
- * @internal
- */
-export function requireMaxResponseBytes(value: unknown): number {
-  return requireCount(value, 'maxResponseBytes', Number.MAX_SAFE_INTEGER, 'bytes')
 }
 
 /**

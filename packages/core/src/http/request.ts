@@ -1,8 +1,5 @@
-import {
-  optionalSignal,
-  requireMaxResponseBytes,
-  requireTimeoutMs,
-} from '../checks/transport-options.js'
+import { requireMaxResponseBytes } from '../checks/response-size.js'
+import { optionalSignal, requireTimeoutMs } from '../checks/transport-options.js'
 import { HttpError, type HttpErrorReason } from '../errors/http-error.js'
 import { type Deadline, startDeadline } from './deadline.js'
 import { encodeForm } from './encoding.js'
