@@ -1,4 +1,9 @@
-import type { ClientConfig, CryptoBackend, TransportOptions } from '@fhir-auth/core/essentials'
+import type {
+  ClientConfig,
+  CryptoBackend,
+  TokenSetBinding,
+  TransportOptions,
+} from '@fhir-auth/core/essentials'
 import {
   lazy,
   optionalScopes,
@@ -12,6 +17,7 @@ import type { ClientType } from './client-type.js'
 import { defaultCryptoModule } from './default-crypto/on-demand.js'
 import { checkClientCredentialsFlow, type UdapFlow } from './flow.js'
 import { optionalStore } from './launch/store-option.js'
+import { checkBinding } from './session/session-binding.js'
 import { optionalListener } from './session/session-factory.js'
 import { trustInputsOf } from './trust-inputs.js'
 
@@ -50,6 +56,7 @@ export class ProtocolContext {
    * that a browser would have to fetch up front.
    */
   readonly checks = {
+    checkBinding,
     checkClientCredentialsFlow,
     optionalListener,
     optionalScopes,
@@ -77,6 +84,22 @@ export class ProtocolContext {
   /** The `client_id` in use: that of a registration this client made, else the configured one. */
   clientId(): string | undefined {
     return this.registration?.clientId ?? this.config.clientId
+  }
+
+  /**
+   * What this client knows of its own binding without a request: its FHIR base URL, client id
+   * and configured issuer (the SMART `aud`, which defaults to the base URL), and its token
+   * endpoint when configured. A discovered token endpoint is known only after discovery: the
+   * refresh compares it before it sends anything, and records it.
+   */
+  binding(): TokenSetBinding {
+    const { config } = this
+    return {
+      tokenEndpoint: config.tokenEndpoint,
+      issuer: config.issuer,
+      baseUrl: config.baseUrl,
+      clientId: this.clientId(),
+    }
   }
 
   /**

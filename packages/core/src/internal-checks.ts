@@ -12,23 +12,17 @@
 
 export { requireBasicAuthEncoding } from './checks/basic-auth-encoding.js'
 export { describeKind } from './checks/describe-kind.js'
-export {
-  isNonBlankString,
-  optionalString,
-  requireNonBlankString,
-} from './checks/non-blank-string.js'
+export { isNonBlankString, optionalString } from './checks/non-blank-string.js'
 export {
   type OptionNameSet,
   optionNames,
   type ReadOptionsRules,
   readOptions,
 } from './checks/options-object.js'
-export { optionalScopes, requireScopes, usableScopes } from './checks/scopes.js'
+export { optionalScopes } from './checks/scopes.js'
 export {
   optionalSignal,
-  requireMaxResponseBytes,
   requireTimeoutMs,
-  transportOf,
 } from './checks/transport-options.js'
 export { wrongType } from './checks/wrong-type.js'
 export { abortedByCaller, raceCallerSignal, raceSignal } from './http/caller-signal.js'

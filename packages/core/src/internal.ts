@@ -14,6 +14,9 @@
  * @packageDocumentation
  */
 
+export { requireScopes, usableScopes } from './checks/request-scopes.js'
+export { requireNonBlankString } from './checks/required-string.js'
+export { requireMaxResponseBytes } from './checks/response-size.js'
 export { sha256Base64Url } from './crypto/sha256.js'
 export {
   describeMemberNames,
@@ -24,7 +27,9 @@ export {
   sendFlowRequest,
   successJsonObject,
 } from './http/oauth-exchange.js'
-export { networkCause, sanitizeCause } from './http/transport-failure.js'
+export { sanitizeCause } from './http/sanitized-cause.js'
+export { networkCause } from './http/transport-failure.js'
+export { transportOf } from './http/transport-of.js'
 export * from './internal-checks.js'
 export {
   addNonce,

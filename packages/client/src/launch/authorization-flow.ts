@@ -14,7 +14,6 @@ import type {
 } from '../operation-options.js'
 import type { ProtocolContext } from '../protocol-context.js'
 import type { Session } from '../session/session.js'
-import { configuredBinding } from '../session/session-binding.js'
 import type { SessionSource } from '../session/session-factory.js'
 import {
   checkCallbackAfterState,
@@ -168,7 +167,7 @@ export async function completeAuthorization(
     idTokenClaims,
     logger: context.options.logger,
     clock: context.options.now,
-    binding: { ...configuredBinding(context), tokenEndpoint },
+    binding: { ...context.binding(), tokenEndpoint },
   })
   return source.open(tokens, onTokens, trust)
 }

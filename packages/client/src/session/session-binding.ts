@@ -1,23 +1,4 @@
 import { ConfigurationError, type TokenSetBinding } from '@fhir-auth/core/essentials'
-import type { ProtocolContext } from '../protocol-context.js'
-
-/**
- * What a client knows of its own binding without a request: its FHIR base URL, client id and
- * configured issuer (the SMART `aud`, which defaults to the base URL), and its token endpoint
- * when configured. A discovered token endpoint is known only after discovery: the refresh
- * compares it before it sends anything, and records it.
- *
- * @internal
- */
-export function configuredBinding(context: ProtocolContext): TokenSetBinding {
-  const { config } = context
-  return {
-    tokenEndpoint: config.tokenEndpoint,
-    issuer: config.issuer,
-    baseUrl: config.baseUrl,
-    clientId: context.clientId(),
-  }
-}
 
 /**
  * Refuses tokens recorded for another server or client: any member both `recorded` and `own`
@@ -34,7 +15,7 @@ export function checkBinding(
   own: TokenSetBinding,
   serialized = false,
 ): void {
-  // The members in the order `configuredBinding` names them, which is the order reported.
+  // The members in the order `ProtocolContext.binding` names them, which is the order reported.
   const differs = recorded
     ? (Object.keys(own) as (keyof TokenSetBinding)[]).find(
         (member) => recorded[member] && own[member] && recorded[member] !== own[member],

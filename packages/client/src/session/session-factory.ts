@@ -5,7 +5,7 @@ import type { UdapTrustOptions } from '../operation-options.js'
 import type { ProtocolContext } from '../protocol-context.js'
 import type { ProtocolImplementation } from '../protocol-implementation.js'
 import { Session, sessionRefreshModule, type TokensListener } from './session.js'
-import { checkBinding, configuredBinding } from './session-binding.js'
+import { checkBinding } from './session-binding.js'
 
 /** What a session needs from its client. */
 export interface SessionSource {
@@ -76,7 +76,7 @@ export function optionalListener(value: unknown): TokensListener | undefined {
  */
 export function readTokens(value: unknown, context: ProtocolContext): TokenSet {
   const tokens = tokensOf(value, context)
-  checkBinding(tokens.binding, configuredBinding(context), typeof value === 'string')
+  checkBinding(tokens.binding, context.binding(), typeof value === 'string')
   return tokens
 }
 
@@ -104,7 +104,7 @@ function tokensOf(value: unknown, context: ProtocolContext): TokenSet {
         requestedScopes: context.config.scopes,
         logger,
         clock: context.options.now,
-        binding: configuredBinding(context),
+        binding: context.binding(),
       })
     }
   }

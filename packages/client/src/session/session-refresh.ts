@@ -8,7 +8,6 @@ import { sanitizeCause, timeLimited } from '@fhir-auth/core/internal'
 import type { IdTokenClaims } from '@fhir-auth/core/oidc'
 import type { UdapTrustOptions } from '../operation-options.js'
 import type { SessionDependencies, TokensListener } from './session.js'
-import { checkBinding, configuredBinding } from './session-binding.js'
 import type { SessionSource } from './session-factory.js'
 
 /** What a {@link SessionRefresher} reads and replaces of its session. */
@@ -161,8 +160,8 @@ export async function refreshTokens(
   // A session resumed on a client that discovers its token endpoint is checked here, before
   // its refresh token is sent anywhere.
   const tokenEndpoint = await implementation.tokenEndpoint(trust)
-  const binding = { ...configuredBinding(source.context), tokenEndpoint }
-  checkBinding(current.binding, binding)
+  const binding = { ...source.context.binding(), tokenEndpoint }
+  source.context.checks.checkBinding(current.binding, binding)
   // The session's other tokens are secrets too: cut out of any error, should a server echo them.
   const heldSecrets = [current.accessToken, current.idToken ?? '']
   const response = await implementation.refreshToken(

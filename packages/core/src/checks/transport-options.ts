@@ -1,12 +1,12 @@
-import type { TransportOptions } from '../http/transport.js'
 import { wrongType } from './wrong-type.js'
 
 /**
  * Returns `value` when it is an integer from 1 to `max`.
  *
  * @throws ConfigurationError on `attribute`, describing a number by its value (`3000000000`).
+ * @internal
  */
-function requireCount(value: unknown, attribute: string, max: number, unit: string): number {
+export function requireCount(value: unknown, attribute: string, max: number, unit: string): number {
   if (Number.isInteger(value) && (value as number) >= 1 && (value as number) <= max) {
     return value as number
   }
@@ -33,16 +33,6 @@ export function requireTimeoutMs(value: unknown): number {
 }
 
 /**
- * Returns `value` when it is a usable body size cap: a positive integer number of bytes.
- *
- * @throws ConfigurationError on `maxResponseBytes`.
- * @internal
- */
-export function requireMaxResponseBytes(value: unknown): number {
-  return requireCount(value, 'maxResponseBytes', Number.MAX_SAFE_INTEGER, 'bytes')
-}
-
-/**
  * Returns the caller's `AbortSignal`, or `undefined` when none is given (`null` counts as none).
  *
  * @throws ConfigurationError on `signal` for anything that is not an `AbortSignal`.
@@ -52,15 +42,4 @@ export function optionalSignal(value: unknown): AbortSignal | undefined {
   if (value === undefined || value === null) return undefined
   if (value instanceof AbortSignal) return value
   throw wrongType('signal', 'an AbortSignal', value)
-}
-
-/**
- * The transport settings of an options object, and nothing else: flow options also hold
- * codes, secrets and signers, which have no business in the request description.
- *
- * @internal
- */
-export function transportOf(options: TransportOptions): TransportOptions {
-  const { fetch, timeoutMs, signal, allowInsecureLocalhost, maxResponseBytes } = options
-  return { fetch, timeoutMs, signal, allowInsecureLocalhost, maxResponseBytes }
 }

@@ -1,14 +1,12 @@
-import {
-  optionalSignal,
-  requireMaxResponseBytes,
-  requireTimeoutMs,
-} from '../checks/transport-options.js'
+import { requireMaxResponseBytes } from '../checks/response-size.js'
+import { optionalSignal, requireTimeoutMs } from '../checks/transport-options.js'
 import { HttpError, type HttpErrorReason } from '../errors/http-error.js'
 import { type Deadline, startDeadline } from './deadline.js'
 import { encodeForm } from './encoding.js'
 import { safeUrl } from './safe-url.js'
+import { sanitizeCause } from './sanitized-cause.js'
 import { defaultMaxResponseBytes, defaultTimeoutMs, type TransportOptions } from './transport.js'
-import { networkCause, sanitizeCause } from './transport-failure.js'
+import { networkCause } from './transport-failure.js'
 import { checkUrl, insecureUrlAdvice } from './url-policy.js'
 
 const maxRedirects = 5

@@ -10,8 +10,10 @@ import { networkCodeMeanings } from '#network-code-meanings'
  * The name and code of a transport error (`TypeError`, `ECONNREFUSED`…), read defensively: a
  * hostile `fetch` may throw anything, with getters that throw. Only name- and code-shaped strings
  * are kept, so nothing carrying request data can travel on.
+ *
+ * @internal
  */
-function describeError(error: unknown): { name: string; code: string | undefined } {
+export function describeError(error: unknown): { name: string; code: string | undefined } {
   try {
     const record = error as { name?: unknown; code?: unknown; cause?: { code?: unknown } }
     const name =
@@ -40,18 +42,4 @@ export function networkCause(error: unknown): string {
     return meaning === undefined ? code : `${meaning} (${code})`
   }
   return name === 'TypeError' || name === 'Error' ? 'network error' : name
-}
-
-/**
- * Keeps only a transport error's name and code: a custom `fetch` may quote the request — and so
- * its body, with codes, verifiers, assertions or secrets — in its message or attach it to the error.
- *
- * @internal
- */
-export function sanitizeCause(error: unknown): Error {
-  const { name, code } = describeError(error)
-  const copy = new Error(code === undefined ? name : `${name} (${code})`)
-  copy.name = name
-  if (code !== undefined) Object.defineProperty(copy, 'code', { value: code, enumerable: true })
-  return copy
 }

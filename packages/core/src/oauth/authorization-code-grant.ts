@@ -1,4 +1,5 @@
-import { optionalString, requireNonBlankString } from '../checks/non-blank-string.js'
+import { optionalString } from '../checks/non-blank-string.js'
+import { requireNonBlankString } from '../checks/required-string.js'
 
 /** The parts of an authorization code request and its exchange that OAuth itself defines. */
 export interface CodeRequestParts {

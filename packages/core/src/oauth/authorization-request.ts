@@ -1,4 +1,4 @@
-import { requireNonBlankString } from '../checks/non-blank-string.js'
+import { requireNonBlankString } from '../checks/required-string.js'
 import { generateCodeVerifier } from '../crypto/pkce.js'
 import { generateState } from '../crypto/random.js'
 import { sha256Base64Url } from '../crypto/sha256.js'

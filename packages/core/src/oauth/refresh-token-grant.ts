@@ -1,5 +1,5 @@
-import { requireNonBlankString } from '../checks/non-blank-string.js'
-import { usableScopes } from '../checks/scopes.js'
+import { usableScopes } from '../checks/request-scopes.js'
+import { requireNonBlankString } from '../checks/required-string.js'
 import { heldSecretsOf } from './token-response.js'
 
 /** What refreshing needs. */
