@@ -72,13 +72,8 @@ export {
 } from './errors/fhir-auth-error.js'
 export { HttpError, type HttpErrorFields, type HttpErrorReason } from './errors/http-error.js'
 export { IdTokenError, type IdTokenFailureReason } from './errors/id-token-error.js'
-export {
-  type OAuthErrorBody,
-  type OAuthErrorFields,
-  parseOAuthErrorBody,
-  RegistrationError,
-  TokenError,
-} from './errors/oauth-error.js'
+export { type OAuthErrorFields, RegistrationError, TokenError } from './errors/oauth-error.js'
+export { type OAuthErrorBody, parseOAuthErrorBody } from './errors/oauth-error-body.js'
 export { StoreError, type StoreOperation } from './errors/store-error.js'
 export {
   type BasicAuthEncoding,
