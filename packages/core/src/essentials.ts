@@ -134,7 +134,8 @@ export {
   type WebStorageStoreOptions,
   webStorageStore,
 } from './stores/web-storage-store.js'
-export { type Clock, epochSeconds, systemClock } from './time/clock.js'
+export { type Clock, systemClock } from './time/clock.js'
+export { epochSeconds } from './time/epoch-seconds.js'
 export type { FhirContextItem } from './tokens/fhir-context.js'
 export {
   type ExpiryCheckOptions,
