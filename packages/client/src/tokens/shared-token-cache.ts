@@ -1,8 +1,4 @@
-import {
-  type KeyValueStore,
-  type Logger,
-  storeKeyPrefix,
-} from '@fhir-auth/core/essentials'
+import { type KeyValueStore, type Logger, storeKeyPrefix } from '@fhir-auth/core/essentials'
 import {
   type CachedToken,
   cachedTokenOf,
