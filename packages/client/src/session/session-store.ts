@@ -3,8 +3,8 @@ import { lazy, lazyImport, optionNames, readOptions } from '@fhir-auth/core/inte
 import { defaultLaunchStore } from '#default-launch-store'
 import { optionalStore } from '../launch/store-option.js'
 import { optionalSeconds } from '../seconds-option.js'
-import { Session, type TokensListener } from './session.js'
-import { optionalListener, type SessionSource } from './session-factory.js'
+import type { Session, TokensListener } from './session.js'
+import type { SessionSource } from './session-factory.js'
 
 /** Options of `client.sessions`. */
 export interface SessionStoreOptions {
@@ -63,14 +63,16 @@ export interface SessionStore {
   signOut(id: string): Promise<boolean>
 }
 
-/** The names `client.sessions` and `open` take: any other is refused. */
+/** The names `client.sessions` takes: any other is refused. */
 const sessionStoreOptionNames = optionNames<SessionStoreOptions>({ store: 1, ttlSeconds: 1 })
-const openOptionNames = optionNames<OpenSessionOptions>({ onTokens: 1 })
 
 /** Twelve hours: a working day's sessions, refreshed on every write. */
 const defaultTtlSeconds = 12 * 60 * 60
 
-/** The store-backed sessions themselves, loaded by a `SessionStore`'s first call. */
+/**
+ * What a `SessionStore` does (its arguments' checks included), loaded by its first call: an app
+ * that keeps no sessions in a store never downloads it.
+ */
 const storedSessionsModule = lazyImport(() => import('./stored-sessions.js'))
 
 /**
@@ -91,7 +93,7 @@ export function sessionStore(source: SessionSource, input: unknown): SessionStor
     throw new ConfigurationError({
       invalidAttribute: 'store',
       message:
-        'sessions() needs a store here (there is no default outside Node): webStorageStore(localStorage), redisStore()…',
+        'sessions() needs a store outside Node: webStorageStore(localStorage), redisStore()…',
     })
   }
   const ttlSeconds = optionalSeconds(options.ttlSeconds ?? undefined, 'ttlSeconds')
@@ -108,41 +110,9 @@ export function sessionStore(source: SessionSource, input: unknown): SessionStor
     ),
   )
   return {
-    async save(session) {
-      if (!(session instanceof Session)) {
-        throw new ConfigurationError({
-          invalidAttribute: 'session',
-          invalidValue: session === null ? 'null' : typeof session,
-          message: 'save() takes a Session',
-        })
-      }
-      return (await sessions()).save(session)
-    },
-    async open(id, input) {
-      const checked = readOptions(input, 'open', { known: openOptionNames, noun: 'option' })
-      const onTokens = optionalListener(checked.onTokens)
-      return (await sessions()).open(sessionId(id), onTokens)
-    },
-    async delete(id) {
-      await (await sessions()).delete(sessionId(id))
-    },
-    async signOut(id) {
-      await (await sessions()).delete(sessionId(id))
-      return false
-    },
+    save: async (session) => (await sessions()).save(session),
+    open: async (id, options) => (await sessions()).open(id, options),
+    delete: async (id) => (await sessions()).delete(id),
+    signOut: async (id) => (await sessions()).signOut(id),
   }
-}
-
-/**
- * A session id as given: any string (one this store never gave out is simply not found).
- *
- * @throws ConfigurationError on `id` for anything else.
- */
-function sessionId(id: unknown): string {
-  if (typeof id === 'string') return id
-  throw new ConfigurationError({
-    invalidAttribute: 'id',
-    invalidValue: id === null ? 'null' : typeof id,
-    message: 'a session id is the string save() returned',
-  })
 }

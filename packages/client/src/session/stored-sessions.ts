@@ -1,11 +1,21 @@
-import { defaultTimeoutMs, generateState, type KeyValueStore } from '@fhir-auth/core/essentials'
+import {
+  ConfigurationError,
+  defaultTimeoutMs,
+  generateState,
+  type KeyValueStore,
+} from '@fhir-auth/core/essentials'
+import { optionNames, readOptions } from '@fhir-auth/core/internal/checks'
 import type { GuardedStore } from '../tokens/guarded-store.js'
 import { storeFailed } from '../tokens/guarded-store.js'
 import { Session, type TokensListener } from './session.js'
 import { checkBinding, configuredBinding } from './session-binding.js'
-import type { SessionSource } from './session-factory.js'
+import { optionalListener, type SessionSource } from './session-factory.js'
+import type { OpenSessionOptions, SessionStore } from './session-store.js'
 import { guardedSessionStore, SessionEntry, sessionStoreError } from './stored-session-entry.js'
 import { sharedRefresh } from './stored-session-refresh.js'
+
+/** The names `open` takes: any other is refused. */
+const openOptionNames = optionNames<OpenSessionOptions>({ onTokens: 1 })
 
 /**
  * What a `SessionStore` does once its code has loaded: sessions saved under ids from the CSPRNG
@@ -13,7 +23,7 @@ import { sharedRefresh } from './stored-session-refresh.js'
  *
  * @internal
  */
-export class StoredSessions {
+export class StoredSessions implements SessionStore {
   readonly #source: SessionSource
   readonly #store: GuardedStore
   readonly #ttlSeconds: number
@@ -24,8 +34,18 @@ export class StoredSessions {
     this.#ttlSeconds = ttlSeconds
   }
 
-  /** @throws ConfigurationError on `tokens` (another client's session); StoreError. */
+  /**
+   * @throws ConfigurationError on `session` (not a `Session`) and `tokens` (another client's
+   *   session); StoreError.
+   */
   async save(session: Session): Promise<string> {
+    if (!(session instanceof Session)) {
+      throw new ConfigurationError({
+        invalidAttribute: 'session',
+        invalidValue: session === null ? 'null' : typeof session,
+        message: 'save() takes a Session',
+      })
+    }
     checkBinding(session.tokens.binding, configuredBinding(this.#source.context))
     // 256 bits from the CSPRNG, base64url: the user's credential for the session.
     const id = generateState()
@@ -36,9 +56,11 @@ export class StoredSessions {
     return id
   }
 
-  /** @throws StoreError. */
-  async open(id: string, onTokens: TokensListener | undefined): Promise<Session | undefined> {
-    const entry = await this.#entry(id)
+  /** @throws ConfigurationError on `id` and the options (an unknown option included); StoreError. */
+  async open(id: string, input?: OpenSessionOptions): Promise<Session | undefined> {
+    const checked = readOptions(input, 'open', { known: openOptionNames, noun: 'option' })
+    const onTokens: TokensListener | undefined = optionalListener(checked.onTokens)
+    const entry = await this.#entry(sessionId(id))
     const tokens = await entry?.read()
     if (tokens === storeFailed) throw sessionStoreError('get', 'the session was not opened')
     if (entry === undefined || tokens === undefined) {
@@ -61,16 +83,36 @@ export class StoredSessions {
     })
   }
 
-  /** @throws StoreError. */
+  /** @throws ConfigurationError on `id`; StoreError. */
   async delete(id: string): Promise<void> {
-    const entry = await this.#entry(id)
+    const entry = await this.#entry(sessionId(id))
     if (entry === undefined) return
     if ((await this.#store.delete(entry.tokensKey)) === storeFailed) {
       throw sessionStoreError('delete', 'the session was not deleted')
     }
   }
 
+  /** Deletes: revocation is not in this version, so nothing was revoked. */
+  async signOut(id: string): Promise<boolean> {
+    await this.delete(id)
+    return false
+  }
+
   #entry(id: string): Promise<SessionEntry | undefined> {
     return SessionEntry.of(id, this.#store, this.#source.context, this.#ttlSeconds)
   }
+}
+
+/**
+ * A session id as given: any string (one this store never gave out is simply not found).
+ *
+ * @throws ConfigurationError on `id` for anything else.
+ */
+function sessionId(id: unknown): string {
+  if (typeof id === 'string') return id
+  throw new ConfigurationError({
+    invalidAttribute: 'id',
+    invalidValue: id === null ? 'null' : typeof id,
+    message: 'a session id is the string save() returned',
+  })
 }
