@@ -3,8 +3,8 @@ import { lazy, lazyImport, optionNames, readOptions } from '@fhir-auth/core/inte
 import { defaultLaunchStore } from '#default-launch-store'
 import { optionalStore } from '../launch/store-option.js'
 import { optionalSeconds } from '../seconds-option.js'
-import type { Session, TokensListener } from './session.js'
-import type { SessionSource } from './session-factory.js'
+import { Session, type TokensListener } from './session.js'
+import { optionalListener, type SessionSource } from './session-factory.js'
 
 /** Options of `client.sessions`. */
 export interface SessionStoreOptions {
@@ -106,7 +106,11 @@ export function sessionStore(source: SessionSource, input: unknown): SessionStor
   }
   const sessions = lazy(() =>
     storedSessionsModule().then(
-      ({ StoredSessions }) => new StoredSessions(source, store, ttlSeconds ?? defaultTtlSeconds),
+      ({ StoredSessions }) =>
+        new StoredSessions(source, store, ttlSeconds ?? defaultTtlSeconds, {
+          Session,
+          optionalListener,
+        }),
     ),
   )
   return {

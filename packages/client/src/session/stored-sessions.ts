@@ -7,12 +7,22 @@ import {
 import { optionNames, readOptions } from '@fhir-auth/core/internal/checks'
 import type { GuardedStore } from '../tokens/guarded-store.js'
 import { storeFailed } from '../tokens/guarded-store.js'
-import { Session, type TokensListener } from './session.js'
+import type { Session, TokensListener } from './session.js'
 import { checkBinding, configuredBinding } from './session-binding.js'
-import { optionalListener, type SessionSource } from './session-factory.js'
+import type { optionalListener, SessionSource } from './session-factory.js'
 import type { OpenSessionOptions, SessionStore } from './session-store.js'
 import { guardedSessionStore, SessionEntry, sessionStoreError } from './stored-session-entry.js'
 import { sharedRefresh } from './stored-session-refresh.js'
+
+/**
+ * The main chunk's session code, handed over rather than imported: a static import of it here
+ * would move it out of the client's entry chunk into one shared with this chunk, which every
+ * app would then load up front (ADR 0012).
+ */
+export interface SessionParts {
+  readonly Session: typeof Session
+  readonly optionalListener: typeof optionalListener
+}
 
 /** The names `open` takes: any other is refused. */
 const openOptionNames = optionNames<OpenSessionOptions>({ onTokens: 1 })
@@ -27,11 +37,18 @@ export class StoredSessions implements SessionStore {
   readonly #source: SessionSource
   readonly #store: GuardedStore
   readonly #ttlSeconds: number
+  readonly #parts: SessionParts
 
-  constructor(source: SessionSource, store: KeyValueStore, ttlSeconds: number) {
+  constructor(
+    source: SessionSource,
+    store: KeyValueStore,
+    ttlSeconds: number,
+    parts: SessionParts,
+  ) {
     this.#source = source
     this.#store = guardedSessionStore(store, source.context)
     this.#ttlSeconds = ttlSeconds
+    this.#parts = parts
   }
 
   /**
@@ -39,7 +56,7 @@ export class StoredSessions implements SessionStore {
    *   session); StoreError.
    */
   async save(session: Session): Promise<string> {
-    if (!(session instanceof Session)) {
+    if (!(session instanceof this.#parts.Session)) {
       throw new ConfigurationError({
         invalidAttribute: 'session',
         invalidValue: session === null ? 'null' : typeof session,
@@ -59,7 +76,7 @@ export class StoredSessions implements SessionStore {
   /** @throws ConfigurationError on `id` and the options (an unknown option included); StoreError. */
   async open(id: string, input?: OpenSessionOptions): Promise<Session | undefined> {
     const checked = readOptions(input, 'open', { known: openOptionNames, noun: 'option' })
-    const onTokens: TokensListener | undefined = optionalListener(checked.onTokens)
+    const onTokens: TokensListener | undefined = this.#parts.optionalListener(checked.onTokens)
     const entry = await this.#entry(sessionId(id))
     const tokens = await entry?.read()
     if (tokens === storeFailed) throw sessionStoreError('get', 'the session was not opened')
@@ -72,7 +89,7 @@ export class StoredSessions implements SessionStore {
       return undefined
     }
     const { options, config } = this.#source.context
-    return new Session({
+    return new this.#parts.Session({
       tokens,
       baseUrl: config.baseUrl,
       fetch: options.fetch,
