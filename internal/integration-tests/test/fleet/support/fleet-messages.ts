@@ -56,6 +56,8 @@ export interface SessionWorkerSetup {
   readonly redirectUri: string
   readonly scopes: readonly string[]
   readonly redisUrl: string
+  /** The root nodes of a Redis Cluster: the worker connects with `createCluster` instead. */
+  readonly clusterUrls?: readonly string[]
   readonly encryptionKeyHex: string
   readonly timeoutMs: number
   /** The id `sessions.save` gave: every worker opens it. */

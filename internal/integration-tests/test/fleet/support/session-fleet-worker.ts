@@ -6,7 +6,7 @@
  */
 import { Client, type FetchLike, type Logger, type Session } from '@fhir-auth/client'
 import { redisStore } from '@fhir-auth/store-redis'
-import { createClient } from 'redis'
+import { createClient, createCluster } from 'redis'
 import {
   type FromWorker,
   type SessionWorkerSetup,
@@ -27,7 +27,10 @@ function send(message: FromWorker): void {
 async function setUp(setup: SessionWorkerSetup): Promise<void> {
   index = setup.index
   resource = setup.resource
-  const redis = await createClient({ url: setup.redisUrl }).connect()
+  const redis =
+    setup.clusterUrls === undefined
+      ? await createClient({ url: setup.redisUrl }).connect()
+      : await createCluster({ rootNodes: setup.clusterUrls.map((url) => ({ url })) }).connect()
   const taggedFetch: FetchLike = (url, init) => {
     const headers = new Headers(init.headers)
     headers.set(workerHeader, String(setup.index))
