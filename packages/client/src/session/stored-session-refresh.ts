@@ -33,6 +33,9 @@ export function sharedRefresh(
 ): SessionDependencies['refresh'] {
   const { options } = source.context
   return async (current, { scopes }) => {
+    // Discovery (once per client) before the lock: the lock lives one request timeout, and
+    // should cover the refresh request, not the requests that find the token endpoint.
+    await (await source.implementation()).tokenEndpoint(trust)
     let lastRead: TokenSet | undefined
     const read = async () => {
       const stored = await entry.read()
