@@ -280,6 +280,41 @@ describe('bad input', () => {
     expect(session?.tokens.refreshToken).toBe('rt-0')
   })
 
+  it('tokens a refresh could not write: StoreError, kept by the session, written by its next call', async () => {
+    const { server, refreshes } = rotatingServer()
+    const inner = memoryStore()
+    let failWrites = false
+    const store: KeyValueStore = {
+      get: (key) => inner.get(key),
+      set: (key, value, ttl) =>
+        failWrites && key.startsWith('fhir-auth:session:')
+          ? Promise.reject(new Error('down'))
+          : inner.set(key, value, ttl),
+      delete: (key) => inner.delete(key),
+      setIfAbsent: (key, value, ttl) => inner.setIfAbsent(key, value, ttl),
+    }
+    let offset = 0
+    const client = processClient(server.fetch, () => offset)
+    const sessions = client.sessions({ store })
+    const id = await sessions.save(client.resumeSession(firstTokens))
+    const delivered: string[] = []
+    const session = await sessions.open(id, {
+      onTokens: (tokens) => void delivered.push(tokens.accessToken),
+    })
+    failWrites = true
+    offset = 250_000
+    expect(await rejection(session?.accessToken() as Promise<string>)).toBeInstanceOf(StoreError)
+    expect(session?.tokens.refreshToken).toBe('rt-1')
+    expect(delivered).toEqual([])
+    // The store answers again (past the guarded store's pause): the next call writes them.
+    failWrites = false
+    await new Promise((resolve) => setTimeout(resolve, 1_100))
+    expect(await session?.accessToken()).toBe('at-1')
+    expect(delivered).toEqual(['at-1'])
+    expect((await client.sessions({ store }).open(id))?.tokens.refreshToken).toBe('rt-1')
+    expect(refreshes()).toBe(1)
+  })
+
   it('unknown options and wrong types are ConfigurationErrors', async () => {
     const { client, sessions } = setup()
     expect(

@@ -2,10 +2,17 @@ import { defaultTimeoutMs, TokenError, TokenSet } from '@fhir-auth/core/essentia
 import type { UdapTrustOptions } from '../operation-options.js'
 import { underFleetLock } from '../tokens/fleet-lock.js'
 import { storeFailed } from '../tokens/guarded-store.js'
-import type { SessionDependencies } from './session.js'
+import type { SessionDependencies, TokensListener } from './session.js'
 import type { SessionSource } from './session-factory.js'
 import { RefreshFailure, refreshTokens } from './session-refresh.js'
 import { type SessionEntry, sessionStoreError } from './stored-session-entry.js'
+
+/** What a session opened from a `SessionStore` refreshes and delivers its tokens with. */
+export interface SharedRefresh {
+  readonly refresh: SessionDependencies['refresh']
+  /** The session's `onTokens`: the store first, then the app's listener. */
+  readonly onTokens: TokensListener
+}
 
 /**
  * The refresh of a session opened from a `SessionStore`, shared by every process that opened
@@ -18,9 +25,11 @@ import { type SessionEntry, sessionStoreError } from './stored-session-entry.js'
  *
  * A store that fails or does not answer in time is a `StoreError` and nothing is sent: a
  * refresh whose rotated token could not be kept would end the session for every other process.
- * A refresh whose tokens could not be written leaves this session with them (a
- * {@link RefreshFailure}) and the caller with the `StoreError`. An entry that is gone (deleted,
- * signed out, expired) is a `TokenError`: a signed-out session is not brought back.
+ * Tokens a refresh got but could not write stay with this session, and its `onTokens` — which
+ * writes to the store before it calls the app's `listener` — fails with a `StoreError`; the
+ * session's next `accessToken()`, `fetch()` or `refresh()` writes them again (never over newer
+ * ones) until the store takes them. An entry that is gone (deleted, signed out, expired) is a
+ * `TokenError`: a signed-out session is not brought back.
  *
  * @see docs/adr/0010-backend-tokens-shared-by-a-fleet.md in the fhir-auth repository
  * @see https://www.rfc-editor.org/rfc/rfc9700#section-4.14.2 RFC 9700 §4.14.2
@@ -30,17 +39,31 @@ export function sharedRefresh(
   source: SessionSource,
   entry: SessionEntry,
   trust: Partial<UdapTrustOptions>,
-): SessionDependencies['refresh'] {
+  listener: TokensListener | undefined,
+): SharedRefresh {
   const { options } = source.context
-  return async (current, { scopes }) => {
+  /** Token sets the store holds (read from it, or written to it): nothing to write again. */
+  const stored = new WeakSet<TokenSet>()
+  const read = async () => {
+    const tokens = await entry.read()
+    if (tokens instanceof TokenSet) stored.add(tokens)
+    return tokens
+  }
+  const write = async (tokens: TokenSet) => {
+    const written = (await entry.write(tokens)) !== storeFailed
+    if (written) stored.add(tokens)
+    return written
+  }
+
+  const refresh: SharedRefresh['refresh'] = async (current, { scopes }) => {
     // Discovery (once per client) before the lock: the lock lives one request timeout, and
     // should cover the refresh request, not the requests that find the token endpoint.
     await (await source.implementation()).tokenEndpoint(trust)
     let lastRead: TokenSet | undefined
-    const read = async () => {
-      const stored = await entry.read()
-      if (stored !== storeFailed) lastRead = stored
-      return stored
+    const readLast = async () => {
+      const tokens = await read()
+      if (tokens !== storeFailed) lastRead = tokens
+      return tokens
     }
     return underFleetLock(
       {
@@ -53,13 +76,13 @@ export function sharedRefresh(
           message:
             'Session refresh: the process holding the lock has written no tokens within twice the request timeout; refreshing directly',
         },
-        read,
+        read: readLast,
         // Another process's tokens answer only a refresh of the original grant's scopes.
-        isDone: (stored): stored is TokenSet =>
+        isDone: (tokens): tokens is TokenSet =>
           scopes === undefined &&
-          stored instanceof TokenSet &&
-          stored.obtainedAt.getTime() > current.obtainedAt.getTime() &&
-          !stored.isExpired({ now: options.now() }),
+          tokens instanceof TokenSet &&
+          tokens.obtainedAt.getTime() > current.obtainedAt.getTime() &&
+          !tokens.isExpired({ now: options.now() }),
         work: async (turn) => {
           if (turn === 'store-failed') {
             throw sessionStoreError('get', 'the session was not refreshed')
@@ -73,41 +96,37 @@ export function sharedRefresh(
           // Another process's newer tokens carry the refresh token that is still good.
           const newest =
             lastRead.obtainedAt.getTime() > current.obtainedAt.getTime() ? lastRead : current
-          return refreshAndWrite(source, entry, trust, newest, current, scopes)
+          try {
+            const tokens = await refreshTokens(source, trust, newest, scopes)
+            // Not written: the session keeps them, and its onTokens writes them again.
+            await write(tokens)
+            return tokens
+          } catch (error) {
+            // A rotated refresh token of a refresh that still failed is kept (or written by
+            // onTokens); so are the store's newer tokens when the session's own refresh failed.
+            if (error instanceof RefreshFailure) await write(error.keep)
+            else if (newest !== current) throw new RefreshFailure(newest, error)
+            throw error
+          }
         },
       },
-      await read(),
+      await readLast(),
     )
   }
-}
 
-async function refreshAndWrite(
-  source: SessionSource,
-  entry: SessionEntry,
-  trust: Partial<UdapTrustOptions>,
-  newest: TokenSet,
-  current: TokenSet,
-  scopes: readonly string[] | undefined,
-): Promise<TokenSet> {
-  let tokens: TokenSet
-  try {
-    tokens = await refreshTokens(source, trust, newest, scopes)
-  } catch (error) {
-    if (error instanceof RefreshFailure) {
-      // The server rotated the refresh token and the refresh still failed: keep the new one.
-      if ((await entry.write(error.keep)) === storeFailed) {
-        throw new RefreshFailure(
-          error.keep,
-          sessionStoreError('set', 'the rotated refresh token was not kept'),
-        )
+  const onTokens: TokensListener = async (tokens) => {
+    if (!stored.has(tokens)) {
+      // Written again after a store failure, but never over what another process wrote since.
+      const inStore = await read()
+      if (inStore === storeFailed) {
+        throw sessionStoreError('get', 'the refreshed tokens are not kept yet')
       }
-      throw error
+      const newer = inStore?.obtainedAt.getTime() ?? Number.NEGATIVE_INFINITY
+      if (newer < tokens.obtainedAt.getTime() && !(await write(tokens))) {
+        throw sessionStoreError('set', 'the refreshed tokens are not kept yet')
+      }
     }
-    // The session takes the store's newer tokens even when its own refresh failed.
-    throw newest === current ? error : new RefreshFailure(newest, error)
+    await listener?.(tokens)
   }
-  if ((await entry.write(tokens)) === storeFailed) {
-    throw new RefreshFailure(tokens, sessionStoreError('set', 'the refreshed tokens were not kept'))
-  }
-  return tokens
+  return { refresh, onTokens }
 }

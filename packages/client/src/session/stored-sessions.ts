@@ -89,14 +89,15 @@ export class StoredSessions implements SessionStore {
       return undefined
     }
     const { options, config } = this.#source.context
+    const shared = sharedRefresh(this.#source, entry, {}, onTokens)
     return new this.#parts.Session({
       tokens,
       baseUrl: config.baseUrl,
       fetch: options.fetch,
       now: options.now,
-      onTokens,
+      onTokens: shared.onTokens,
       timeoutMs: options.timeoutMs ?? defaultTimeoutMs,
-      refresh: sharedRefresh(this.#source, entry, {}),
+      refresh: shared.refresh,
     })
   }
 
