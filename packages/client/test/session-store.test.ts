@@ -315,6 +315,36 @@ describe('bad input', () => {
     expect(refreshes()).toBe(1)
   })
 
+  it('every write keeps the session for ttlSeconds (12 h by default); another client’s session is not saved', async () => {
+    const { server } = rotatingServer()
+    const inner = memoryStore()
+    const ttls: number[] = []
+    const store: KeyValueStore = {
+      get: (key) => inner.get(key),
+      set: (key, value, ttl) => {
+        if (key.startsWith('fhir-auth:session:')) ttls.push(ttl)
+        return inner.set(key, value, ttl)
+      },
+      delete: (key) => inner.delete(key),
+      setIfAbsent: (key, value, ttl) => inner.setIfAbsent(key, value, ttl),
+    }
+    let offset = 0
+    const client = processClient(server.fetch, () => offset)
+    await client.sessions({ store }).save(client.resumeSession(firstTokens))
+    const sessions = client.sessions({ store, ttlSeconds: 3600 })
+    const session = await sessions.open(await sessions.save(client.resumeSession(firstTokens)))
+    offset = 250_000
+    await session?.accessToken()
+    expect(ttls).toEqual([12 * 3600, 3600, 3600])
+    const other = new Client({
+      baseUrl: 'https://other.example.org/fhir',
+      clientId: 'app',
+      redirectUri: 'https://app.example.org/cb',
+    })
+    const foreign = await configurationRejection(sessions.save(other.resumeSession(firstTokens)))
+    expect(foreign.invalidAttribute).toBe('tokens')
+  })
+
   it('unknown options and wrong types are ConfigurationErrors', async () => {
     const { client, sessions } = setup()
     expect(
