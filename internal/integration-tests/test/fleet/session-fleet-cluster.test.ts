@@ -61,7 +61,7 @@ beforeAll(async () => {
       redisUrl: cluster.urls[0] as string,
       clusterUrls: cluster.urls,
       encryptionKeyHex,
-      timeoutMs: 3_000,
+      timeoutMs: 8_000,
       sessionId,
       resource: 'Patient/patient-3',
     },

@@ -27,7 +27,7 @@ import { type SessionWorkerSetup, workerHeader } from './support/fleet-messages.
 const fleetSize = 4
 const concurrentFetches = 10
 /** The lock's time to live is this, rounded up to seconds: a dead holder costs about that long. */
-const timeoutMs = 3_000
+const timeoutMs = 8_000
 /**
  * Access tokens live 120 s and are renewed 60 s before they expire (the default
  * `minValiditySeconds`): each window moves the workers' clocks 70 s further, past the renewal
