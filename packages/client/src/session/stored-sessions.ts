@@ -5,8 +5,7 @@ import {
   type KeyValueStore,
 } from '@fhir-auth/core/essentials'
 import { optionNames, readOptions } from '@fhir-auth/core/internal/checks'
-import type { GuardedStore } from '../tokens/guarded-store.js'
-import { storeFailed } from '../tokens/guarded-store.js'
+import { type GuardedStore, storeFailed } from '../tokens/guarded-store.js'
 import type { Session, TokensListener } from './session.js'
 import { checkBinding, configuredBinding } from './session-binding.js'
 import type { optionalListener, SessionSource } from './session-factory.js'
