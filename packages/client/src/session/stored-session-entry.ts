@@ -7,7 +7,6 @@ import {
 import { sha256Base64Url, storeKey } from '@fhir-auth/core/internal'
 import type { ProtocolContext } from '../protocol-context.js'
 import { GuardedStore, type StoreFailed, storeFailed } from '../tokens/guarded-store.js'
-import { checkBinding, configuredBinding } from './session-binding.js'
 
 /** A session id as `save` makes them: 256 bits, base64url without padding. */
 const sessionIdPattern = /^[A-Za-z0-9_-]{43}$/
@@ -102,7 +101,7 @@ export class SessionEntry {
     }
     if (tokens === undefined) return warn('its value is not a serialized session (altered?)')
     try {
-      checkBinding(tokens.binding, configuredBinding(this.#context), true)
+      this.#context.checks.checkBinding(tokens.binding, this.#context.binding(), true)
     } catch {
       return warn('it was kept for another server or client')
     }

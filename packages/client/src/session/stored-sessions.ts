@@ -7,7 +7,6 @@ import {
 import { optionNames, readOptions } from '@fhir-auth/core/internal/checks'
 import { type GuardedStore, storeFailed } from '../tokens/guarded-store.js'
 import type { Session, TokensListener } from './session.js'
-import { checkBinding, configuredBinding } from './session-binding.js'
 import type { optionalListener, SessionSource } from './session-factory.js'
 import type { OpenSessionOptions, SessionStore } from './session-store.js'
 import { guardedSessionStore, SessionEntry, sessionStoreError } from './stored-session-entry.js'
@@ -62,7 +61,8 @@ export class StoredSessions implements SessionStore {
         message: 'save() takes a Session',
       })
     }
-    checkBinding(session.tokens.binding, configuredBinding(this.#source.context))
+    const { context } = this.#source
+    context.checks.checkBinding(session.tokens.binding, context.binding())
     // 256 bits from the CSPRNG, base64url: the user's credential for the session.
     const id = generateState()
     const entry = (await this.#entry(id)) as SessionEntry
