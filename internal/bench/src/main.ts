@@ -15,6 +15,7 @@ import { runBundleSection } from './bundle/bundle-section.js'
 import { parseBenchArguments, type SectionName, usage } from './cli-arguments.js'
 import { runColdImportSection } from './cold-import/cold-import-section.js'
 import { runCryptoSection } from './crypto/crypto-section.js'
+import { runSessionFleetSection } from './fleet/session-fleet-section.js'
 import { runFootprintSection } from './footprint/footprint-section.js'
 import type { SectionReport, Verdict } from './report/figure.js'
 import { renderTable } from './report/render-table.js'
@@ -28,6 +29,7 @@ const sectionRunners: Readonly<Record<SectionName, () => Promise<SectionReport>>
   crypto: runCryptoSection,
   token: runBackendTokenSection,
   session: runSessionSection,
+  fleet: runSessionFleetSection,
   reuse: runTokenReuseSection,
   import: runColdImportSection,
   footprint: runFootprintSection,

@@ -7,9 +7,10 @@
  * That retry has a named cause and a bound; any other failure is reported at once.
  */
 import { spawn, spawnSync } from 'node:child_process'
-import { existsSync } from 'node:fs'
+import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { createServer } from 'node:net'
-import { join } from 'node:path'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
 
 /** A running Redis and how to stop it. */
 export interface RedisServer {
@@ -53,6 +54,73 @@ export async function startRedisServer(): Promise<RedisServer> {
   }
 }
 
+/** A running Redis Cluster of loopback nodes (no replicas) and how to stop it. */
+export interface RedisCluster {
+  readonly nodes: readonly RedisServer[]
+  /** `redis://127.0.0.1:<port>` of every node: the root nodes for `createCluster`. */
+  readonly urls: readonly string[]
+  stop(): Promise<void>
+}
+
+/**
+ * Starts a Redis Cluster: `size` nodes (`--cluster-enabled yes`, each with its own cluster
+ * config file in a fresh temporary directory), joined with `redis-cli --cluster create …
+ * --cluster-replicas 0 --cluster-yes`; resolves once every node reports `cluster_state:ok`.
+ *
+ * @throws Error when a node does not start or the cluster does not form within 30 s.
+ */
+export async function startRedisCluster(size = 3): Promise<RedisCluster> {
+  const binary = redisServerPath()
+  if (!existsSync(binary)) installSystemPackages()
+  const directory = mkdtempSync(join(tmpdir(), 'fhir-auth-redis-cluster-'))
+  const nodes: RedisServer[] = []
+  const stopAll = async () => {
+    await Promise.all(nodes.map((node) => node.stop()))
+    rmSync(directory, { recursive: true, force: true })
+  }
+  try {
+    while (nodes.length < size) {
+      const port = await freePort()
+      const started = await launch(binary, port, [
+        '--cluster-enabled',
+        'yes',
+        '--cluster-config-file',
+        join(directory, `nodes-${port}.conf`),
+        '--cluster-node-timeout',
+        '5000',
+        '--dir',
+        directory,
+      ])
+      if (started !== 'port-taken') nodes.push(started)
+    }
+    const cli = join(dirname(binary), 'redis-cli')
+    const addresses = nodes.map((node) => `127.0.0.1:${node.port}`)
+    const created = spawnSync(
+      cli,
+      ['--cluster', 'create', ...addresses, '--cluster-replicas', '0', '--cluster-yes'],
+      { encoding: 'utf8', timeout: 30_000 },
+    )
+    if (created.status !== 0) {
+      throw new Error(`redis-cli --cluster create failed:\n${created.stdout}${created.stderr}`)
+    }
+    const deadline = Date.now() + 30_000
+    for (const node of nodes) {
+      for (;;) {
+        const info = spawnSync(cli, ['-p', String(node.port), 'cluster', 'info'], {
+          encoding: 'utf8',
+        })
+        if (info.stdout.includes('cluster_state:ok')) break
+        if (Date.now() > deadline) throw new Error(`the cluster did not form:\n${info.stdout}`)
+        await new Promise((resolve) => setTimeout(resolve, 100))
+      }
+    }
+  } catch (error) {
+    await stopAll()
+    throw error
+  }
+  return { nodes, urls: nodes.map((node) => node.url), stop: stopAll }
+}
+
 let installAttempted = false
 
 /** Runs the repository's installer of the Debian packages the tests use; its failure is reported by the caller. */
@@ -76,10 +144,15 @@ function freePort(): Promise<number> {
   })
 }
 
-function launch(binary: string, port: number): Promise<RedisServer | 'port-taken'> {
+function launch(
+  binary: string,
+  port: number,
+  extraArguments: readonly string[] = [],
+): Promise<RedisServer | 'port-taken'> {
   const child = spawn(
     binary,
     [
+      ...extraArguments,
       '--port',
       String(port),
       '--bind',

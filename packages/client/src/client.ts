@@ -48,6 +48,11 @@ import {
   readTokens,
   type SessionSource,
 } from './session/session-factory.js'
+import {
+  type SessionStore,
+  type SessionStoreOptions,
+  sessionStore,
+} from './session/session-store.js'
 import { checkTokenResponse } from './smart/token-response-guard.js'
 import { BackendTokenRegistry } from './tokens/backend-token-registry.js'
 import type { BackendTokens } from './tokens/backend-tokens.js'
@@ -416,6 +421,19 @@ export class Client {
    */
   backendTokens(options?: BackendTokensOptions): BackendTokens {
     return this.#backendTokens.handle(options)
+  }
+
+  /**
+   * Sessions a fleet shares (docs/guides/tokens-over-time.md): `save` keeps a session's tokens in
+   * `store` under a new random id, and `open` gives it back in any process sharing the store,
+   * refreshed once per expiry window for all of them (a rotated refresh token is never lost).
+   *
+   * @throws ConfigurationError on the options (checked now), and on `store` where there is no
+   *   default (browsers).
+   * @see https://github.com/fhir-auth/fhir-auth/blob/main/docs/guides/tokens-over-time.md
+   */
+  sessions(options?: SessionStoreOptions): SessionStore {
+    return sessionStore(this.#sessions, options)
   }
 
   /**

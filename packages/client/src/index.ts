@@ -90,5 +90,10 @@ export {
   type SessionRefreshOptions,
   type TokensListener,
 } from './session/session.js'
+export type {
+  OpenSessionOptions,
+  SessionStore,
+  SessionStoreOptions,
+} from './session/session-store.js'
 export { BackendTokens } from './tokens/backend-tokens.js'
 export type { BearerFetchInput } from './tokens/bearer-fetch.js'

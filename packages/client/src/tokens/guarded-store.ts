@@ -14,6 +14,15 @@ export interface GuardedStoreOptions {
   readonly operationLimitMs: number
   /** After a failure, how long the store is left alone (every operation fails at once). */
   readonly retryAfterMs: number
+  /**
+   * What the first failure of an outage logs: `${store} <what happened>; ${consequence}`, with
+   * `event`. By default, that backend tokens are requested directly meanwhile.
+   */
+  readonly unavailable?: {
+    readonly store: string
+    readonly consequence: string
+    readonly event: string
+  }
 }
 
 /**
@@ -102,13 +111,17 @@ export class GuardedStore {
     this.#downUntil = Date.now() + this.#options.retryAfterMs
     if (!this.#warned) {
       this.#warned = true
-      this.#options.logger.warn(
-        `Backend token store ${what}; requesting tokens directly while it is unavailable`,
-        { event: 'backend_tokens.store_unavailable' },
-      )
+      const { store, consequence, event } = this.#options.unavailable ?? backendTokensUnavailable
+      this.#options.logger.warn(`${store} ${what}; ${consequence}`, { event })
     }
     return storeFailed
   }
+}
+
+const backendTokensUnavailable = {
+  store: 'Backend token store',
+  consequence: 'requesting tokens directly while it is unavailable',
+  event: 'backend_tokens.store_unavailable',
 }
 
 /** `set` and `delete` promise nothing about their value. */

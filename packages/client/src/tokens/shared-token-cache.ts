@@ -1,9 +1,4 @@
-import {
-  generateState,
-  type KeyValueStore,
-  type Logger,
-  storeKeyPrefix,
-} from '@fhir-auth/core/essentials'
+import { type KeyValueStore, type Logger, storeKeyPrefix } from '@fhir-auth/core/essentials'
 import {
   type CachedToken,
   cachedTokenOf,
@@ -11,6 +6,7 @@ import {
   parseCachedToken,
   type TokenResponseLike,
 } from './cached-token.js'
+import { underFleetLock } from './fleet-lock.js'
 import { GuardedStore, type StoreFailed, storeFailed } from './guarded-store.js'
 
 export type { CachedToken, TokenResponseLike } from './cached-token.js'
@@ -45,9 +41,6 @@ export interface SharedTokenCacheOptions {
 }
 
 type Read = CachedToken | undefined | StoreFailed
-
-const firstPollMs = 10
-const longestPollMs = 200
 
 /**
  * One backend token shared by every caller in this process and, through a shared
@@ -129,50 +122,30 @@ export class SharedTokenCache {
   }
 
   /** `firstRead`: what the caller that started this acquisition just read (not read again). */
-  async #acquire(minValiditySeconds: number, firstRead: Read): Promise<CachedToken> {
-    const waitUntil = Date.now() + 2 * this.#options.timeoutMs
-    let stored = firstRead
-    for (let poll = firstPollMs; ; poll = Math.min(poll * 2, longestPollMs)) {
-      if (this.#isFresh(stored, minValiditySeconds)) return stored
-      // Without a store, this process's callers already share this one acquisition.
-      if (stored === storeFailed || this.#store === undefined) return this.#requestToken(false)
-      const lockTtlSeconds = Math.ceil(this.#options.timeoutMs / 1000)
-      const owner = generateState()
-      const won = await this.#store.setIfAbsent(this.#lockKey, owner, lockTtlSeconds)
-      if (won === storeFailed) return this.#requestToken(false)
-      if (won) return this.#requestAsLockHolder(owner, minValiditySeconds)
-      if (Date.now() >= waitUntil) {
-        this.#options.logger.warn(
-          'Backend token: the process holding the lock has not written a token within twice the request timeout; requesting one directly',
-          { event: 'backend_tokens.lock_wait_exceeded' },
-        )
-        return this.#requestToken(true)
-      }
-      await sleep(Math.min(poll + Math.random() * poll, Math.max(0, waitUntil - Date.now())))
-      stored = await this.#readToken()
+  #acquire(minValiditySeconds: number, firstRead: Read): Promise<CachedToken> {
+    // Without a store, this process's callers already share this one acquisition.
+    if (this.#store === undefined) {
+      return this.#isFresh(firstRead, minValiditySeconds)
+        ? Promise.resolve(firstRead)
+        : this.#requestToken(false)
     }
-  }
-
-  async #requestAsLockHolder(owner: string, minValiditySeconds: number): Promise<CachedToken> {
-    try {
-      // The previous holder may have written its token and freed the lock since our last read.
-      const stored = await this.#readToken()
-      if (this.#isFresh(stored, minValiditySeconds)) return stored
-      return await this.#requestToken(stored !== storeFailed)
-    } finally {
-      // Awaited, so the caller's operation ends with the lock freed: an app that closes its store
-      // right after its last call leaves no lock behind and no failed delete in its logs. Bounded
-      // and never failing: at most two store operations, each within the store's time limit, and
-      // a store failure is the GuardedStore's warning, not an error (the lock's time to live
-      // frees it then).
-      await this.#releaseLock(owner)
-    }
-  }
-
-  /** Frees the lock when it is still this holder's (it may have expired and been taken since). */
-  async #releaseLock(owner: string): Promise<void> {
-    const holder = await this.#store?.get(this.#lockKey)
-    if (holder === owner) await this.#store?.delete(this.#lockKey)
+    return underFleetLock(
+      {
+        store: this.#store,
+        lockKey: this.#lockKey,
+        timeoutMs: this.#options.timeoutMs,
+        logger: this.#options.logger,
+        deadlineWarning: {
+          event: 'backend_tokens.lock_wait_exceeded',
+          message:
+            'Backend token: the process holding the lock has not written a token within twice the request timeout; requesting one directly',
+        },
+        read: () => this.#readToken(),
+        isDone: (read): read is CachedToken => this.#isFresh(read, minValiditySeconds),
+        work: (turn) => this.#requestToken(turn !== 'store-failed'),
+      },
+      firstRead,
+    )
   }
 
   async #requestToken(writeToStore: boolean): Promise<CachedToken> {
@@ -200,8 +173,4 @@ export class SharedTokenCache {
       token !== storeFailed && isFresh(token, minValiditySeconds, this.#options.now().getTime())
     )
   }
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms))
 }

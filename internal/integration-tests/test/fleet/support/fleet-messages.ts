@@ -46,3 +46,22 @@ export type FromWorker = { readonly type: 'ready'; readonly index: number } | Ru
 
 /** The header that tells the server which worker sent a request. */
 export const workerHeader = 'x-fleet-worker'
+
+/** What a session worker (session-fleet-worker.ts) needs: one session id on the shared Redis. */
+export interface SessionWorkerSetup {
+  readonly type: 'setup'
+  readonly index: number
+  readonly fhirBaseUrl: string
+  readonly clientId: string
+  readonly redirectUri: string
+  readonly scopes: readonly string[]
+  readonly redisUrl: string
+  /** The root nodes of a Redis Cluster: the worker connects with `createCluster` instead. */
+  readonly clusterUrls?: readonly string[]
+  readonly encryptionKeyHex: string
+  readonly timeoutMs: number
+  /** The id `sessions.save` gave: every worker opens it. */
+  readonly sessionId: string
+  /** The FHIR resource each call reads with `session.fetch`, relative to the base URL. */
+  readonly resource: string
+}

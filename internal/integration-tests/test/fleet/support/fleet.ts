@@ -7,7 +7,8 @@ import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import type { FromWorker, RunReport, WorkerRun, WorkerSetup } from './fleet-messages.js'
 
-const workerPath = join(import.meta.dirname, 'fleet-worker.ts')
+/** The backend-token worker; the session fleet (session-fleet.ts) runs its own. */
+const backendTokenWorker = join(import.meta.dirname, 'fleet-worker.ts')
 const tsx = createRequire(import.meta.url).resolve('tsx')
 
 /** One worker process and its messages. */
@@ -18,7 +19,7 @@ class Worker {
   readonly exited: Promise<void>
   #stderr = ''
 
-  constructor(index: number) {
+  constructor(index: number, workerPath: string) {
     this.index = index
     this.process = fork(workerPath, [], {
       execArgv: ['--import', tsx, '--conditions=@fhir-auth/source'],
@@ -36,7 +37,7 @@ class Worker {
   }
 
   /** Sends `message` and resolves with the worker's answer of type `answer`. */
-  request<T extends FromWorker>(message: WorkerSetup | WorkerRun, answer: T['type']): Promise<T> {
+  request<T extends FromWorker>(message: { readonly type: string }, answer: T['type']): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       const onExit = (code: number | null, signal: string | null) =>
         reject(new Error(`fleet worker ${this.index} exited (${code ?? signal}):\n${this.#stderr}`))
@@ -50,32 +51,43 @@ class Worker {
   }
 }
 
-/** A running fleet. */
-export interface Fleet {
+/** A running fleet; its workers' runs take `Run` and report `Report`. */
+export interface Fleet<
+  Run extends { readonly type: 'run' } = WorkerRun,
+  Report extends RunReport = RunReport,
+> {
   readonly size: number
   /**
    * Every live worker makes `calls` `accessToken()` calls (`concurrency` at a time) with its
    * clock `clockOffsetMs` ahead; resolves with the reports of the workers that finished (a
    * worker killed meanwhile has none).
    */
-  run(options: Omit<WorkerRun, 'type'>): Promise<RunReport[]>
+  run(options: Omit<Run, 'type'>): Promise<Report[]>
   /** Kills worker `index` with SIGKILL (no clean-up of any kind) and waits until it is gone. */
   kill(index: number): Promise<void>
   close(): Promise<void>
 }
 
-/** Starts `size` workers and sets each up; resolves once every one is ready. */
-export async function startFleet(
+/**
+ * Starts `size` workers (`workerPath`: the backend-token worker unless given) and sets each up;
+ * resolves once every one is ready.
+ */
+export async function startFleet<
+  Setup extends { readonly type: 'setup'; readonly index: number } = WorkerSetup,
+  Run extends { readonly type: 'run' } = WorkerRun,
+  Report extends RunReport = RunReport,
+>(
   size: number,
-  setup: Omit<WorkerSetup, 'type' | 'index'>,
-): Promise<Fleet> {
-  const workers = Array.from({ length: size }, (_, index) => new Worker(index))
+  setup: Omit<Setup, 'type' | 'index'>,
+  workerPath = backendTokenWorker,
+): Promise<Fleet<Run, Report>> {
+  const workers = Array.from({ length: size }, (_, index) => new Worker(index, workerPath))
   const live = new Set(workers)
-  const fleet: Fleet = {
+  const fleet: Fleet<Run, Report> = {
     size,
     async run(options) {
       const running = [...live].map((worker) =>
-        worker.request<RunReport>({ type: 'run', ...options }, 'done').catch((error: unknown) => {
+        worker.request<Report>({ type: 'run', ...options }, 'done').catch((error: unknown) => {
           // A worker the test killed has no report; any other exit is a failure.
           if (live.has(worker)) throw error
           return undefined

@@ -1,0 +1,135 @@
+import {
+  ConfigurationError,
+  defaultTimeoutMs,
+  generateState,
+  type KeyValueStore,
+} from '@fhir-auth/core/essentials'
+import { optionNames, readOptions } from '@fhir-auth/core/internal/checks'
+import { type GuardedStore, storeFailed } from '../tokens/guarded-store.js'
+import type { Session, TokensListener } from './session.js'
+import type { optionalListener, SessionSource } from './session-factory.js'
+import type { OpenSessionOptions, SessionStore } from './session-store.js'
+import { guardedSessionStore, SessionEntry, sessionStoreError } from './stored-session-entry.js'
+import { sharedRefresh } from './stored-session-refresh.js'
+
+/**
+ * The main chunk's session code, handed over rather than imported: a static import of it here
+ * would move it out of the client's entry chunk into one shared with this chunk, which every
+ * app would then load up front (ADR 0012).
+ */
+export interface SessionParts {
+  readonly Session: typeof Session
+  readonly optionalListener: typeof optionalListener
+}
+
+/** The names `open` takes: any other is refused. */
+const openOptionNames = optionNames<OpenSessionOptions>({ onTokens: 1 })
+
+/**
+ * What a `SessionStore` does once its code has loaded: sessions saved under ids from the CSPRNG
+ * and opened as `Session`s whose refreshes the fleet shares (see `sharedRefresh`).
+ *
+ * @internal
+ */
+export class StoredSessions implements SessionStore {
+  readonly #source: SessionSource
+  readonly #store: GuardedStore
+  readonly #ttlSeconds: number
+  readonly #parts: SessionParts
+
+  constructor(
+    source: SessionSource,
+    store: KeyValueStore,
+    ttlSeconds: number,
+    parts: SessionParts,
+  ) {
+    this.#source = source
+    this.#store = guardedSessionStore(store, source.context)
+    this.#ttlSeconds = ttlSeconds
+    this.#parts = parts
+  }
+
+  /**
+   * @throws ConfigurationError on `session` (not a `Session`) and `tokens` (another client's
+   *   session); StoreError.
+   */
+  async save(session: Session): Promise<string> {
+    if (!(session instanceof this.#parts.Session)) {
+      throw new ConfigurationError({
+        invalidAttribute: 'session',
+        invalidValue: session === null ? 'null' : typeof session,
+        message: 'save() takes a Session',
+      })
+    }
+    const { context } = this.#source
+    context.checks.checkBinding(session.tokens.binding, context.binding())
+    // 256 bits from the CSPRNG, base64url: the user's credential for the session.
+    const id = generateState()
+    const entry = (await this.#entry(id)) as SessionEntry
+    if ((await entry.write(session.tokens)) === storeFailed) {
+      throw sessionStoreError('set', 'the session was not saved')
+    }
+    return id
+  }
+
+  /** @throws ConfigurationError on `id` and the options (an unknown option included); StoreError. */
+  async open(id: string, input?: OpenSessionOptions): Promise<Session | undefined> {
+    const checked = readOptions(input, 'open', { known: openOptionNames, noun: 'option' })
+    const onTokens: TokensListener | undefined = this.#parts.optionalListener(checked.onTokens)
+    const entry = await this.#entry(sessionId(id))
+    const tokens = await entry?.read()
+    if (tokens === storeFailed) throw sessionStoreError('get', 'the session was not opened')
+    if (entry === undefined || tokens === undefined) {
+      // Named by nothing but this: the id is the user's credential for the session.
+      this.#source.context.options.logger.warn(
+        "No session under this id: never saved here, expired, deleted, or not this client's",
+        { event: 'sessions.unknown_id' },
+      )
+      return undefined
+    }
+    const { options, config } = this.#source.context
+    const shared = sharedRefresh(this.#source, entry, {}, onTokens)
+    return new this.#parts.Session({
+      tokens,
+      baseUrl: config.baseUrl,
+      fetch: options.fetch,
+      now: options.now,
+      onTokens: shared.onTokens,
+      timeoutMs: options.timeoutMs ?? defaultTimeoutMs,
+      refresh: shared.refresh,
+    })
+  }
+
+  /** @throws ConfigurationError on `id`; StoreError. */
+  async delete(id: string): Promise<void> {
+    const entry = await this.#entry(sessionId(id))
+    if (entry === undefined) return
+    if ((await this.#store.delete(entry.tokensKey)) === storeFailed) {
+      throw sessionStoreError('delete', 'the session was not deleted')
+    }
+  }
+
+  /** Deletes: revocation is not in this version, so nothing was revoked. */
+  async signOut(id: string): Promise<boolean> {
+    await this.delete(id)
+    return false
+  }
+
+  #entry(id: string): Promise<SessionEntry | undefined> {
+    return SessionEntry.of(id, this.#store, this.#source.context, this.#ttlSeconds)
+  }
+}
+
+/**
+ * A session id as given: any string (one this store never gave out is simply not found).
+ *
+ * @throws ConfigurationError on `id` for anything else.
+ */
+function sessionId(id: unknown): string {
+  if (typeof id === 'string') return id
+  throw new ConfigurationError({
+    invalidAttribute: 'id',
+    invalidValue: id === null ? 'null' : typeof id,
+    message: 'a session id is the string save() returned',
+  })
+}
