@@ -22,6 +22,8 @@ const core = [
   '@fhir-auth/core/internal/checks',
   '@fhir-auth/core/internal/on-demand',
   '@fhir-auth/core/internal/signing',
+  // What code loaded up front imports from `core/essentials`, without what only lazy code uses.
+  '@fhir-auth/core/internal/up-front',
 ]
 const backendEntries = [
   '@fhir-auth/core',

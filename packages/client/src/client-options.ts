@@ -1,11 +1,9 @@
-import {
-  type BasicAuthEncoding,
-  type Clock,
-  type CryptoBackend,
-  defaultLogger,
-  type FetchLike,
-  type Logger,
-  systemClock,
+import type {
+  BasicAuthEncoding,
+  Clock,
+  CryptoBackend,
+  FetchLike,
+  Logger,
 } from '@fhir-auth/core/essentials'
 import {
   failSafeLogger,
@@ -14,6 +12,7 @@ import {
   requireTimeoutMs,
   wrongType,
 } from '@fhir-auth/core/internal/checks'
+import { defaultLogger, systemClock } from '@fhir-auth/core/internal/up-front'
 import type { ClientType, Protocol } from './client-type.js'
 import type { UdapFlow } from './flow.js'
 import { checkedClock } from './injected-parts.js'

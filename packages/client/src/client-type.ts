@@ -1,4 +1,4 @@
-import { ConfigurationError } from '@fhir-auth/core/essentials'
+import { ConfigurationError } from '@fhir-auth/core/internal/up-front'
 
 /**
  * How a SMART client authenticates at the token endpoint. UDAP clients have no client type.

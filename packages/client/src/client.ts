@@ -1,11 +1,11 @@
-import {
-  ClientConfig,
-  type ClientConfigInput,
-  type RegistrationResponse,
-  type TokenResponse,
-  type TokenSet,
+import type {
+  ClientConfigInput,
+  RegistrationResponse,
+  TokenResponse,
+  TokenSet,
 } from '@fhir-auth/core/essentials'
 import { lazy, lazyImport } from '@fhir-auth/core/internal/checks'
+import { ClientConfig } from '@fhir-auth/core/internal/up-front'
 import type { IdTokenClaims } from '@fhir-auth/core/oidc'
 import type { SmartMetadata } from '@fhir-auth/smart'
 import { type ClientOptions, readClientOptions, resolveClientOptions } from './client-options.js'

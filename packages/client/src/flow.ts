@@ -1,4 +1,4 @@
-import { ConfigurationError } from '@fhir-auth/core/essentials'
+import { ConfigurationError } from '@fhir-auth/core/internal/up-front'
 import type { Protocol } from './client-type.js'
 
 /**

@@ -1,11 +1,11 @@
+import type { ClientConfig } from '@fhir-auth/core/essentials'
+import { abortedByCaller, waitUnlessAborted } from '@fhir-auth/core/internal/checks'
 import {
-  type ClientConfig,
   DiscoveryError,
   IdTokenError,
   RegistrationError,
   TokenError,
-} from '@fhir-auth/core/essentials'
-import { abortedByCaller, waitUnlessAborted } from '@fhir-auth/core/internal/checks'
+} from '@fhir-auth/core/internal/up-front'
 import type { OperationName } from './operation-options.js'
 
 /** The `Client` operations that take a `signal`. @internal */

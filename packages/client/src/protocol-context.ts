@@ -9,7 +9,6 @@ import {
   optionalScopes,
   optionalSignal,
   optionalString,
-  raceCallerSignal,
   readOptions,
 } from '@fhir-auth/core/internal/checks'
 import type { ResolvedClientOptions } from './client-options.js'
@@ -64,7 +63,6 @@ export class ProtocolContext {
     optionalString,
     trustInputsOf,
   }
-  readonly raceCallerSignal = raceCallerSignal
   readonly #defaultBackend = lazy(() =>
     defaultCryptoModule().then((module) => module.createDefaultCryptoBackend()),
   )

@@ -1,4 +1,4 @@
-import { ConfigurationError } from '@fhir-auth/core/essentials'
+import { ConfigurationError } from '@fhir-auth/core/internal/up-front'
 
 /**
  * An optional duration option in seconds (`maxAgeSeconds`, `minValiditySeconds`): absent, or a

@@ -72,13 +72,8 @@ export {
 } from './errors/fhir-auth-error.js'
 export { HttpError, type HttpErrorFields, type HttpErrorReason } from './errors/http-error.js'
 export { IdTokenError, type IdTokenFailureReason } from './errors/id-token-error.js'
-export {
-  type OAuthErrorBody,
-  type OAuthErrorFields,
-  parseOAuthErrorBody,
-  RegistrationError,
-  TokenError,
-} from './errors/oauth-error.js'
+export { type OAuthErrorFields, RegistrationError, TokenError } from './errors/oauth-error.js'
+export { type OAuthErrorBody, parseOAuthErrorBody } from './errors/oauth-error-body.js'
 export { StoreError, type StoreOperation } from './errors/store-error.js'
 export {
   type BasicAuthEncoding,
@@ -139,7 +134,8 @@ export {
   type WebStorageStoreOptions,
   webStorageStore,
 } from './stores/web-storage-store.js'
-export { type Clock, epochSeconds, systemClock } from './time/clock.js'
+export { type Clock, systemClock } from './time/clock.js'
+export { epochSeconds } from './time/epoch-seconds.js'
 export type { FhirContextItem } from './tokens/fhir-context.js'
 export {
   type ExpiryCheckOptions,

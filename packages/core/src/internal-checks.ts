@@ -25,7 +25,7 @@ export {
   requireTimeoutMs,
 } from './checks/transport-options.js'
 export { wrongType } from './checks/wrong-type.js'
-export { abortedByCaller, raceCallerSignal, raceSignal } from './http/caller-signal.js'
+export { abortedByCaller, raceSignal } from './http/caller-signal.js'
 export { readUriHost, uriHostRule } from './http/uri-host.js'
 export { lazy } from './loading/lazy.js'
 export { lazyImport } from './loading/lazy-import.js'

@@ -18,6 +18,7 @@ export { requireScopes, usableScopes } from './checks/request-scopes.js'
 export { requireNonBlankString } from './checks/required-string.js'
 export { requireMaxResponseBytes } from './checks/response-size.js'
 export { sha256Base64Url } from './crypto/sha256.js'
+export { raceCallerSignal } from './http/discovery-race.js'
 export {
   describeMemberNames,
   type FlowErrorClass,

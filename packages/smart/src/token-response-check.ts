@@ -5,13 +5,7 @@
  *
  * @packageDocumentation
  */
-import {
-  defaultLogger,
-  describeValue,
-  isJsonObject,
-  type Logger,
-  type TokenResponse,
-} from '@fhir-auth/core/essentials'
+import type { Logger, TokenResponse } from '@fhir-auth/core/essentials'
 import {
   describeKind,
   failSafeLogger,
@@ -20,6 +14,7 @@ import {
   type TokenResponseMemberType,
   tokenResponseMemberTypes,
 } from '@fhir-auth/core/internal/checks'
+import { defaultLogger, describeValue, isJsonObject } from '@fhir-auth/core/internal/up-front'
 
 /** Options of {@link isTokenResponseValid}. */
 export interface TokenResponseCheckOptions {

@@ -1,4 +1,5 @@
-import { ConfigurationError, type KeyValueStore } from '@fhir-auth/core/essentials'
+import type { KeyValueStore } from '@fhir-auth/core/essentials'
+import { ConfigurationError } from '@fhir-auth/core/internal/up-front'
 
 /**
  * A store when given, checked for the methods the library uses.

@@ -1,4 +1,5 @@
-import { ConfigurationError, type TokenSetBinding } from '@fhir-auth/core/essentials'
+import type { TokenSetBinding } from '@fhir-auth/core/essentials'
+import { ConfigurationError } from '@fhir-auth/core/internal/up-front'
 
 /**
  * Refuses tokens recorded for another server or client: any member both `recorded` and `own`

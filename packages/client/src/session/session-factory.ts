@@ -1,5 +1,5 @@
-import { ConfigurationError, defaultTimeoutMs, TokenSet } from '@fhir-auth/core/essentials'
 import { isNonBlankString } from '@fhir-auth/core/internal/checks'
+import { ConfigurationError, defaultTimeoutMs, TokenSet } from '@fhir-auth/core/internal/up-front'
 import type { IdTokenValidator } from '../identity/id-token-validator.js'
 import type { UdapTrustOptions } from '../operation-options.js'
 import type { ProtocolContext } from '../protocol-context.js'

@@ -1,5 +1,6 @@
-import { ConfigurationError, type KeyValueStore } from '@fhir-auth/core/essentials'
+import type { KeyValueStore } from '@fhir-auth/core/essentials'
 import { lazy, lazyImport, optionNames, readOptions } from '@fhir-auth/core/internal/checks'
+import { ConfigurationError } from '@fhir-auth/core/internal/up-front'
 import { defaultLaunchStore } from '#default-launch-store'
 import { optionalStore } from '../launch/store-option.js'
 import { optionalSeconds } from '../seconds-option.js'

@@ -1,4 +1,4 @@
-import { type FetchLike, TokenError, type TokenSet } from '@fhir-auth/core/essentials'
+import type { FetchLike, TokenSet } from '@fhir-auth/core/essentials'
 import {
   abortedByCaller,
   lazy,
@@ -9,6 +9,7 @@ import {
   raceSignal,
   readOptions,
 } from '@fhir-auth/core/internal/checks'
+import { TokenError } from '@fhir-auth/core/internal/up-front'
 import { optionalSeconds } from '../seconds-option.js'
 import type { BearerFetchInput } from '../tokens/bearer-fetch.js'
 import { onDemandBearerFetch } from '../tokens/on-demand-bearer-fetch.js'

@@ -1,10 +1,10 @@
-import { HttpError } from '@fhir-auth/core/essentials'
 import {
   abortedByCaller,
   lazy,
   lazyImport,
   waitUnlessAborted,
 } from '@fhir-auth/core/internal/checks'
+import { HttpError } from '@fhir-auth/core/internal/up-front'
 import type { BearerFetchInput, BearerFetchOptions } from './bearer-fetch.js'
 
 // Loaded from the launch module, which re-exports it: a launch ends with the session's first

@@ -4,6 +4,7 @@ import {
   type CrlInput,
   safeUrl,
 } from '@fhir-auth/core/essentials'
+import { raceCallerSignal } from '@fhir-auth/core/internal'
 import {
   checkUdapTrustInputs,
   discoverUdapMetadata,
@@ -39,11 +40,7 @@ export class UdapDiscoveryCache {
     const key = trustCacheKey(community, trustedAnchors, crls)
     const cached = this.#entries.get(key)
     if (cached !== undefined) {
-      const metadata = await this.#context.raceCallerSignal(
-        () => cached,
-        signal,
-        this.#endpoint(community),
-      )
+      const metadata = await raceCallerSignal(() => cached, signal, this.#endpoint(community))
       if (!this.#expired(metadata)) return metadata
       if (this.#entries.get(key) === cached) this.#entries.delete(key)
       return this.metadata(input, signal)
@@ -58,7 +55,7 @@ export class UdapDiscoveryCache {
       })
       return pending
     }
-    return this.#context.raceCallerSignal(start, signal, this.#endpoint(community))
+    return raceCallerSignal(start, signal, this.#endpoint(community))
   }
 
   #endpoint(community: string | undefined): string {

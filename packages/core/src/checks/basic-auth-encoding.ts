@@ -1,5 +1,5 @@
 import { ConfigurationError } from '../errors/configuration-error.js'
-import { type BasicAuthEncoding, basicAuthEncodings } from '../http/encoding.js'
+import { type BasicAuthEncoding, basicAuthEncodings } from '../http/basic-auth-encodings.js'
 
 /**
  * Returns the HTTP Basic credential encoding, `form-urlencoded` (RFC 6749 §2.3.1) when absent.

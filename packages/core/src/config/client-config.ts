@@ -9,7 +9,7 @@ import {
   parseAbsoluteUrl,
   withoutUserInfo,
 } from '../http/url-policy.js'
-import { redacted } from '../logging/redact.js'
+import { redacted } from '../logging/redacted.js'
 
 /**
  * The plain-object form of a {@link ClientConfig}: the spec's attributes in camelCase. `null`

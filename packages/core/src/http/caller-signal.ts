@@ -1,38 +1,14 @@
-import { DiscoveryError } from '../errors/discovery-error.js'
 import { HttpError } from '../errors/http-error.js'
 
 /**
- * Lets one caller stop waiting for a request other callers share (a discovery in flight),
- * without cancelling it for them: the shared request runs under the client's timeout only,
- * and each caller races it against its own `AbortSignal`.
- *
- * `start` returns the shared request, starting it when none is in flight. A signal that is
- * already aborted rejects at once and `start` is not called, so nothing is sent. The shared
- * promise always gets a handler here, so a caller that stopped waiting never leaves it to fail
- * unobserved (an `unhandledRejection`, which ends a Node process by default).
+ * Lets one caller stop waiting for work other callers share (a discovery, a refresh, a key set,
+ * a store call) without cancelling it for them: a signal that is already aborted rejects at once
+ * and `start` is not called; otherwise the shared promise races the caller's signal, and `aborted`
+ * makes the error the caller gets when its signal fires first. The shared promise always gets a
+ * handler here, so a caller that stopped waiting never leaves it to fail unobserved (an
+ * `unhandledRejection`, which ends a Node process by default).
  *
  * @see https://github.com/fhir-auth/fhir-auth/blob/main/docs/guides/errors-and-logging.md#cancellation
- * @internal
- */
-export function raceCallerSignal<T>(
-  start: () => Promise<T>,
-  signal: AbortSignal | undefined,
-  endpoint: string,
-): Promise<T> {
-  return raceSignal(
-    start,
-    signal,
-    () =>
-      new DiscoveryError(
-        { endpoint, message: `discovery from ${endpoint} was aborted by the caller` },
-        { cause: abortedByCaller(endpoint) },
-      ),
-  )
-}
-
-/**
- * {@link raceCallerSignal} for any shared work (a refresh, a key set, a store call): `aborted`
- * makes the error the caller gets when its signal fires first.
  *
  * @internal
  */

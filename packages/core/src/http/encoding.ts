@@ -1,4 +1,9 @@
 import { base64Encode } from '../crypto/base64.js'
+import type { BasicAuthEncoding } from './basic-auth-encodings.js'
+
+// A file apart: configuration checks (loaded before an app does anything) need the names only,
+// not this file's encoders (ADR 0012).
+export { type BasicAuthEncoding, basicAuthEncodings } from './basic-auth-encodings.js'
 
 /**
  * `application/x-www-form-urlencoded` serialisation (WHATWG URL standard), skipping
@@ -19,19 +24,6 @@ export function encodeForm(parameters: Readonly<Record<string, string | undefine
 export function formUrlEncode(value: string): string {
   return new URLSearchParams({ v: value }).toString().slice(2)
 }
-
-/**
- * How the client id and secret are written inside HTTP Basic credentials:
- *
- * - `'form-urlencoded'` (default): each form-urlencoded first, as RFC 6749 §2.3.1 requires;
- * - `'raw'`: as they are (`base64(id:secret)`, RFC 7617), as the SMART IG's example and some
- *   servers expect. Both give the same header unless the id or secret holds characters that
- *   form encoding changes (anything but letters, digits and `*-._`).
- */
-export type BasicAuthEncoding = 'form-urlencoded' | 'raw'
-
-/** The values of {@link BasicAuthEncoding}, the default first. */
-export const basicAuthEncodings: readonly BasicAuthEncoding[] = ['form-urlencoded', 'raw']
 
 /**
  * The `Authorization` header value for HTTP Basic client authentication: client id and secret

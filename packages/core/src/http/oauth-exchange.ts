@@ -1,10 +1,7 @@
 import type { FhirAuthError, FhirAuthErrorOptions } from '../errors/fhir-auth-error.js'
 import { HttpError } from '../errors/http-error.js'
-import {
-  describeOAuthError,
-  type OAuthErrorFields,
-  parseOAuthErrorBody,
-} from '../errors/oauth-error.js'
+import { describeOAuthError, type OAuthErrorFields } from '../errors/oauth-error.js'
+import { parseOAuthErrorBody } from '../errors/oauth-error-body.js'
 import { looksLikeJwt, redactSecrets } from '../logging/redact.js'
 import { formUrlEncode } from './encoding.js'
 import { type JsonRecord, parseJsonObjectBody, tryParseJsonBody } from './json.js'

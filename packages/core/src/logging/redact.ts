@@ -1,5 +1,8 @@
-/** What the library writes in place of a secret. */
-export const redacted = '[REDACTED]'
+import { redacted } from './redacted.js'
+
+// A file apart: `ClientConfig` and `TokenSet` (loaded before an app does anything) need the
+// placeholder only, not this file's redaction rules (ADR 0012).
+export { redacted } from './redacted.js'
 
 /**
  * Names whose values are secrets in OAuth, SMART and UDAP messages: tokens, codes, verifiers,

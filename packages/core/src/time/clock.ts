@@ -10,8 +10,3 @@ export type Clock = () => Date
 
 /** The real clock. */
 export const systemClock: Clock = () => new Date()
-
-/** Whole seconds since the Unix epoch, as JWT `iat`/`exp` claims use (RFC 7519 NumericDate). */
-export function epochSeconds(date: Date): number {
-  return Math.floor(date.getTime() / 1000)
-}

@@ -1,6 +1,6 @@
-import { base64UrlDecode } from '../crypto/base64.js'
+import { base64UrlDecode } from '../crypto/base64-decode.js'
 import type { Logger } from '../logging/logger.js'
-import { redacted } from '../logging/redact.js'
+import { redacted } from '../logging/redacted.js'
 import { expiresInSeconds } from './expires-in.js'
 import type { FhirContextItem } from './fhir-context.js'
 

@@ -1,0 +1,2 @@
+/** What the library writes in place of a secret. */
+export const redacted = '[REDACTED]'
