@@ -38,6 +38,21 @@ function messageOf(der: Uint8Array): string {
 }
 
 describe('parseCertificate', () => {
+  it('reads serial numbers by value and refuses padded ones (X.690 §8.3.2)', () => {
+    const withSerial = (...octets: number[]) =>
+      withTbsFields(leafDer('rsa-client'), (fields) =>
+        fields.map((field, index) =>
+          index === 1 ? encodeDer(0x02, Uint8Array.from(octets)) : field,
+        ),
+      )
+    expect(parseCertificate(withSerial(0x00, 0xff)).serialNumber).toBe('ff')
+    expect(parseCertificate(withSerial(0xff)).serialNumber).toBe('-01')
+    for (const padded of [withSerial(0x00, 0x00, 0xff), withSerial(0xff, 0xff)]) {
+      expect(reasonOf(padded)).toBe('invalid-certificate')
+      expect(messageOf(padded)).toBe('the serial number is not a minimally encoded INTEGER')
+    }
+  })
+
   it('reads the fields of a test PKI leaf as the manifest and WebCrypto see them', async () => {
     const entry = manifestCase('rsa-client')
     const der = leafDer('rsa-client')
