@@ -41,7 +41,7 @@ export function decodePemBlocks(
       throw new CryptoError(reason, `a PEM ${label} block has no matching END line`)
     }
     const body = text.slice(bodyStart, bodyEnd).replace(/[ \t\r\n]+/g, '')
-    const der = body.length === 0 ? undefined : base64Decode(body)
+    const der = base64Decode(body)
     if (der === undefined || der.length === 0) {
       throw new CryptoError(
         reason,
@@ -49,7 +49,8 @@ export function decodePemBlocks(
       )
     }
     blocks.push(der)
-    cursor = text.indexOf(begin, bodyEnd + end.length)
+    // An END line holds no BEGIN line: the next search may start where this END starts.
+    cursor = text.indexOf(begin, bodyEnd)
   }
   return blocks
 }

@@ -39,16 +39,6 @@ const unterminatedBegins = (size: number) => '-----BEGIN CERTIFICATE-----\n'.rep
 const manyBlocks = (size: number) => encodePem(Uint8Array.of(1, 2, 3), 'CERTIFICATE').repeat(size)
 
 describe('linear-time readers', () => {
-  it('refuses a sub-identifier longer than 20 octets, and reads one of 20', () => {
-    expect(() => decodeDerOid(oneLongArc(21))).toThrow(
-      new CryptoError(
-        'invalid-certificate',
-        'malformed object identifier: a sub-identifier is longer than 20 octets',
-      ),
-    )
-    expect(decodeDerOid(oneLongArc(20))).toBe(`2.${(2n ** 140n - 1n) / 127n - 80n}`)
-  })
-
   it('decodes an OID in linear time, however its octets are split into arcs', () => {
     expect(doublingRatio(oneLongArc, ignoringErrors(decodeDerOid), 32_768)).toBeLessThan(
       linearBound,
