@@ -2,7 +2,8 @@
  * Values of certificates and CRLs that a CA really signed, read by both backends'
  * `verifyCertificateChain` and `parseCertificate`: serial numbers compare as integers (a CRL
  * listing −1, `ff`, does not revoke +255, `00 ff`), padded serial INTEGERs are refused (X.690
- * §8.3.2), and GeneralizedTime years 0000–0099 read as themselves (RFC 5280 §4.1.2.5.2).
+ * §8.3.2), GeneralizedTime years 0000–0099 read as themselves and fractional seconds are refused
+ * (RFC 5280 §4.1.2.5.2), and a NULL with content is refused (X.690 §8.8.2).
  */
 import {
   CertificateChainError,
@@ -69,14 +70,26 @@ async function failureOf(promise: Promise<unknown>): Promise<Error> {
   return error
 }
 
-/** The certificate with its serial INTEGER content replaced (the signature no longer matches). */
-function withSerialContent(der: Uint8Array, content: Uint8Array): Uint8Array {
+/** The certificate with TBS field `index` replaced (the signature no longer matches). */
+function withTbsField(der: Uint8Array, index: number, field: Uint8Array): Uint8Array {
   const [tbs, ...outer] = readDerChildren(readDerDocument(der))
   const fields = readDerChildren(tbs as ReturnType<typeof readDerDocument>).map(
-    (field) => field.bytes,
+    (child) => child.bytes,
   )
-  fields[1] = encodeDer(0x02, content)
-  return encodeDerSequence(encodeDerSequence(...fields), ...outer.map((field) => field.bytes))
+  fields[index] = field
+  return encodeDerSequence(encodeDerSequence(...fields), ...outer.map((child) => child.bytes))
+}
+
+/** The certificate with its serial INTEGER content replaced. */
+const withSerialContent = (der: Uint8Array, content: Uint8Array) =>
+  withTbsField(der, 1, encodeDer(0x02, content))
+
+/** What both `parseCertificate` and `verifyCertificateChain` say about `der`. */
+async function refusals(backend: CryptoBackend, der: Uint8Array): Promise<Error[]> {
+  return [
+    await failureOf(backend.parseCertificate(der)),
+    await failureOf(verify(backend, [der], [])),
+  ]
 }
 
 describe.each(backends)('%s', (_name, backend) => {
@@ -124,6 +137,41 @@ describe.each(backends)('%s', (_name, backend) => {
       expect(error).toBeInstanceOf(CryptoError)
       expect((error as CryptoError).reason).toBe('invalid-certificate')
       expect(error.message).toBe('the serial number is not a minimally encoded INTEGER')
+    }
+  })
+
+  it('refuses GeneralizedTime with fractional seconds (RFC 5280 §4.1.2.5.2)', async () => {
+    const leaf = await root.issue({ commonName: 'fraction', keyPair: leafKey, ...window })
+    const time = (text: string) => encodeDer(0x18, new TextEncoder().encode(text))
+    const fractional = withTbsField(
+      leaf.certificateDer,
+      4,
+      encodeDerSequence(time('20250101000000.5Z'), time('20450101000000Z')),
+    )
+    for (const error of await refusals(backend, fractional)) {
+      expect(error).toBeInstanceOf(CryptoError)
+      expect(error.message).toBe('notBefore is not a valid UTC time: "20250101000000.5Z"')
+    }
+  })
+
+  it('refuses a NULL with content in an AlgorithmIdentifier (X.690 §8.8.2)', async () => {
+    const leaf = await root.issue({ commonName: 'null', keyPair: leafKey, ...window })
+    const ecdsaWithSha256 = readDerChildren(readDerDocument(leaf.certificateDer))[1]?.bytes
+    const oid = readDerChildren(readDerDocument(ecdsaWithSha256 as Uint8Array))[0]?.bytes
+    const identifier = encodeDerSequence(oid as Uint8Array, encodeDer(0x05, Uint8Array.of(0)))
+    const [tbs, , signature] = readDerChildren(
+      readDerDocument(withTbsField(leaf.certificateDer, 2, identifier)),
+    )
+    // The same identifier outside the TBS too, so the two still agree.
+    const withNull = encodeDerSequence(
+      tbs?.bytes as Uint8Array,
+      identifier,
+      signature?.bytes as Uint8Array,
+    )
+    for (const error of await refusals(backend, withNull)) {
+      expect(error).toBeInstanceOf(CryptoError)
+      expect((error as CryptoError).reason).toBe('invalid-certificate')
+      expect(error.message).toMatch(/ has a NULL with content$/)
     }
   })
 

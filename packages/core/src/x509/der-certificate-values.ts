@@ -70,14 +70,16 @@ export function decodeBoolean(
 }
 
 const utcTimePattern = /^(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})Z$/
-const generalizedTimePattern = /^(\d{4})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})(?:\.(\d{1,3}))?Z$/
+// RFC 5280 §4.1.2.5.2 and §5.1.2.4: GeneralizedTime in certificates and CRLs MUST NOT carry
+// fractional seconds (OpenSSL's loader refuses them).
+const generalizedTimePattern = /^(\d{4})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})Z$/
 
 /**
  * A UTCTime (`YYMMDDHHMMSSZ`, years 50–99 are 19xx, RFC 5280 §4.1.2.5.1) or GeneralizedTime
- * (`YYYYMMDDHHMMSS[.fff]Z`) as a `Date`.
+ * (`YYYYMMDDHHMMSSZ`, RFC 5280 §4.1.2.5.2) as a `Date`.
  *
- * @throws CryptoError `reason` for another tag, a local time, missing seconds or an impossible
- *   date such as February 30th.
+ * @throws CryptoError `reason` for another tag, a local time, missing seconds, fractional
+ *   seconds or an impossible date such as February 30th.
  * @see https://www.rfc-editor.org/rfc/rfc5280#section-4.1.2.5
  */
 export function decodeTime(element: DerElement, what: string, reason: CryptoErrorReason): Date {
@@ -103,8 +105,7 @@ export function decodeTime(element: DerElement, what: string, reason: CryptoErro
     number,
     number,
   ]
-  const milliseconds = Number((parts[7] ?? '0').padEnd(3, '0'))
-  const date = new Date(Date.UTC(2000, month - 1, day, hour, minute, second, milliseconds))
+  const date = new Date(Date.UTC(2000, month - 1, day, hour, minute, second))
   // Date.UTC reads years 0–99 as 1900–1999; setUTCFullYear takes the year as given (0050 is the
   // year 50), keeping month and day. Both roll over out-of-range fields (month 13, day 32, and
   // February 29th outside leap years); the round trip below catches that.

@@ -30,7 +30,7 @@ describe('decodeTime', () => {
     ).toBe('1950-01-01T00:00:00.000Z')
   })
 
-  it('reads GeneralizedTime, with optional fractional seconds', () => {
+  it('reads GeneralizedTime, and refuses fractional seconds (RFC 5280 §4.1.2.5.2, §5.1.2.4)', () => {
     expect(
       decodeTime(
         element(derTag.generalizedTime, ascii('20500101000000Z')),
@@ -38,13 +38,16 @@ describe('decodeTime', () => {
         'invalid-crl',
       ).toISOString(),
     ).toBe('2050-01-01T00:00:00.000Z')
-    expect(
-      decodeTime(
-        element(derTag.generalizedTime, ascii('20500101000000.5Z')),
-        't',
-        'invalid-crl',
-      ).getUTCMilliseconds(),
-    ).toBe(500)
+    for (const text of ['20500101000000.5Z', '20500101000000.000Z', '20500101000000.Z']) {
+      expect(() =>
+        decodeTime(element(derTag.generalizedTime, ascii(text)), 'nextUpdate', 'invalid-crl'),
+      ).toThrow(
+        new CryptoError(
+          'invalid-crl',
+          `nextUpdate is not a valid UTC time: ${JSON.stringify(text)}`,
+        ),
+      )
+    }
   })
 
   it.each([
