@@ -1,11 +1,15 @@
 /**
  * How a function's running time grows when its input doubles: a benchmark with a loose bound,
- * not a timed test. Absolute times depend on the machine and its load; the ratio between an
- * input and one twice its size does not (about 2 for linear work, about 4 for quadratic work).
+ * not a timed test. Absolute times depend on the machine and its load; the growth per doubling
+ * does not (about 2 for linear work, about 4 for quadratic work).
+ *
+ * The growth is measured over two doublings (size n against 4n) and reported per doubling
+ * (the square root): a burst of load that slows one measurement by 1.8× moves a single doubling
+ * from 2 to 3.6, but the per-doubling figure over two only from 2 to 2.7.
  */
 
 /** Enough work per sample that timer resolution (100 µs in browsers) and jitter do not matter. */
-const minimumSampleMs = 30
+const minimumSampleMs = 20
 const samples = 7
 
 function now(): number {
@@ -20,6 +24,17 @@ function timeOf(run: () => void, repetitions: number): number {
 }
 
 /**
+ * Calls per sample for a sample of at least {@link minimumSampleMs}. Each size gets its own, so
+ * the samples of both sizes last about as long: on a loaded machine a long sample is interrupted
+ * more surely than a short one, which would inflate the larger size's time.
+ */
+function calibrated(run: () => void): number {
+  let repetitions = 1
+  while (timeOf(run, repetitions) < minimumSampleMs && repetitions < 1 << 20) repetitions *= 2
+  return repetitions
+}
+
+/**
  * The fastest sample: other processes and garbage collection only ever add time, so the minimum
  * is the estimate of the work itself that load disturbs least.
  */
@@ -27,21 +42,21 @@ function fastest(values: readonly number[]): number {
   return Math.min(...values)
 }
 
-/** Times per call of an input and of one twice its size. */
+/** Times per call of an input and of one four times its size, and the growth per doubling. */
 export interface DoublingMeasurement {
-  /** Fastest milliseconds per call at the smaller size. */
+  /** Fastest milliseconds per call at the size. */
   readonly smallMs: number
-  /** Fastest milliseconds per call at twice the size. */
+  /** Fastest milliseconds per call at four times the size. */
   readonly largeMs: number
-  /** `largeMs / smallMs`: about 2 for linear work, about 4 for quadratic work. */
+  /** `sqrt(largeMs / smallMs)`: about 2 for linear work, about 4 for quadratic work. */
   readonly ratio: number
 }
 
 /**
- * Times `run(makeInput(size))` against `run(makeInput(2 * size))`. Inputs are built once,
- * outside the timing; both are warmed up first, the number of calls per sample is calibrated on
- * the smaller input, and the samples of the two sizes alternate, so a change in machine load
- * affects both alike.
+ * Times `run(makeInput(size))` against `run(makeInput(4 * size))`. Inputs are built once,
+ * outside the timing; both are warmed up first, the number of calls per sample is calibrated for
+ * each, and the samples of the two sizes alternate, so a change in machine load affects both
+ * alike.
  */
 export function measureDoubling<Input>(
   makeInput: (size: number) => Input,
@@ -49,25 +64,25 @@ export function measureDoubling<Input>(
   size: number,
 ): DoublingMeasurement {
   const small = makeInput(size)
-  const large = makeInput(2 * size)
+  const large = makeInput(4 * size)
   const runSmall = () => run(small)
   const runLarge = () => run(large)
   timeOf(runSmall, 3)
   timeOf(runLarge, 3)
-  let repetitions = 1
-  while (timeOf(runSmall, repetitions) < minimumSampleMs && repetitions < 1 << 20) repetitions *= 2
+  const smallRepetitions = calibrated(runSmall)
+  const largeRepetitions = calibrated(runLarge)
   const smallTimes: number[] = []
   const largeTimes: number[] = []
   for (let sample = 0; sample < samples; sample++) {
-    smallTimes.push(timeOf(runSmall, repetitions))
-    largeTimes.push(timeOf(runLarge, repetitions))
+    smallTimes.push(timeOf(runSmall, smallRepetitions))
+    largeTimes.push(timeOf(runLarge, largeRepetitions))
   }
-  const smallMs = fastest(smallTimes) / repetitions
-  const largeMs = fastest(largeTimes) / repetitions
-  return { smallMs, largeMs, ratio: largeMs / smallMs }
+  const smallMs = fastest(smallTimes) / smallRepetitions
+  const largeMs = fastest(largeTimes) / largeRepetitions
+  return { smallMs, largeMs, ratio: Math.sqrt(largeMs / smallMs) }
 }
 
-/** {@link measureDoubling}'s ratio alone, for tests that bound it. */
+/** {@link measureDoubling}'s growth per doubling alone, for tests that bound it. */
 export function doublingRatio<Input>(
   makeInput: (size: number) => Input,
   run: (input: Input) => void,
