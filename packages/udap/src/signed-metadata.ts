@@ -72,7 +72,8 @@ export const signedMetadataMaxLifetimeSeconds = 366 * 24 * 60 * 60
  *
  * 1. a compact JWS whose header `alg` is exactly `RS256` (`none`, `HS256`, `RS384`, `ES256`…
  *    are refused: IG STU2 pins RS256 for signed metadata) and has no `crit` member;
- * 2. `x5c` a non-empty array of standard-base64 DER certificates, leaf first;
+ * 2. `x5c` a non-empty array of standard-base64 DER certificates, leaf first (RFC 7515 §4.1.6:
+ *    base64 of PEM text is refused, never read as PEM);
  * 3. the `x5c` chain, as given, validates to one of `trustedAnchors` at `now`, with
  *    revocation checked against `crls` for every non-anchor certificate (fail closed: the
  *    backend's `CertificateChainError` reason — `untrusted`, `order`, `revoked`, `expired`,
@@ -171,15 +172,26 @@ function decodeSignedMetadata(jwt: unknown, fail: Failure): DecodedJws {
   }
 }
 
+/** The identifier octet of a DER SEQUENCE: the first octet of every DER certificate. */
+const derSequenceTag = 0x30
+
 function readCertificateChain(x5c: unknown, fail: Failure): Uint8Array[] {
   if (!Array.isArray(x5c) || x5c.length === 0) {
     throw fail('header x5c must be a non-empty array of certificates')
   }
   return x5c.map((entry: unknown, index) => {
-    // x5c entries are standard base64 (RFC 7515 §4.1.6), not base64url, and never PEM.
+    // x5c entries are standard base64 (RFC 7515 §4.1.6), not base64url, of DER, never of PEM
+    // text: a backend given bytes that read like PEM would take the PEM blocks in them (skipping
+    // any text before, splitting a chain). A DER certificate starts with its SEQUENCE tag; the
+    // backend reads the rest as strict DER.
     const der = typeof entry === 'string' ? base64Decode(entry) : undefined
     if (der === undefined || der.length === 0) {
       throw fail(`header x5c[${index}] is not standard-base64 DER`)
+    }
+    if (der[0] !== derSequenceTag) {
+      throw fail(
+        `header x5c[${index}] is not an X.509 certificate: x5c entries are standard base64 of DER, not of PEM text or other bytes`,
+      )
     }
     return der
   })

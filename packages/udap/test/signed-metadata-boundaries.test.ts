@@ -6,6 +6,7 @@
  * signed-metadata.test.ts has the main cases.
  */
 import { type CryptoBackend, CryptoError, DiscoveryError } from '@fhir-auth/core'
+import { encodePem } from '@fhir-auth/core/backend'
 import { webCryptoBackend } from '@fhir-auth/crypto-webcrypto'
 import { failureOf } from '@fhir-auth/test-utils/failure'
 import { beforeAll, describe, expect, it } from 'vitest'
@@ -116,6 +117,31 @@ describe('JWS shapes and x5c entries', () => {
         'it is not a compact JWS with a JSON object header',
       )
     }
+  })
+
+  it('refuses x5c entries holding PEM text: x5c is base64 of DER (RFC 7515 §4.1.6)', async () => {
+    const pemOf = (der: Uint8Array) => encodePem(der, 'CERTIFICATE')
+    const [leaf, intermediate] = pki.server.chainDer as [Uint8Array, Uint8Array]
+    const text = (value: string) => new TextEncoder().encode(value)
+    const entries = [
+      [text(pemOf(leaf)), text(pemOf(intermediate))],
+      [text(`\ufeff \r\n${pemOf(leaf)}`), intermediate],
+      [text(pemOf(leaf) + pemOf(intermediate))],
+    ]
+    for (const chain of entries) {
+      const error = await refusal(
+        verify(await signedMetadata(pki, { header: { x5c: x5cOf(chain) } })),
+        'header x5c[0] is not an X.509 certificate: x5c entries are standard base64 of DER',
+      )
+      expect(error.cause).toBeUndefined()
+    }
+    await refusal(
+      verify(
+        await signedMetadata(pki, { header: { x5c: x5cOf([leaf, text(pemOf(intermediate))]) } }),
+      ),
+      'header x5c[1] is not an X.509 certificate: x5c entries are standard base64 of DER',
+    )
+    await expect(verify(await signedMetadata(pki))).resolves.toBeDefined()
   })
 
   it('refuses x5c entries that are not strings or decode to no bytes', async () => {

@@ -4,10 +4,12 @@
  * portable rules of `verifySignedMetadata` run everywhere in `signed-metadata.test.ts`.
  */
 import { DiscoveryError } from '@fhir-auth/core'
+import { encodePem } from '@fhir-auth/core/backend'
 import { createNodeCryptoBackend } from '@fhir-auth/crypto-node'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { verifySignedMetadata } from '../src/index.js'
 import { createIssuedPki, type IssuedPki } from './support/issued-pki.js'
+import { x5cOf } from './support/jws.js'
 import { baseUrl } from './support/pki.js'
 import { signedClaims, signedMetadata } from './support/udap-server.js'
 
@@ -74,5 +76,31 @@ describe('verifySignedMetadata against minted server certificates', () => {
     expect(await refusalMessage(verifyWithSans([upperCaseHost], upperCaseClaims))).toMatch(
       /does not equal the base URL/,
     )
+  })
+})
+
+describe('verifySignedMetadata with the Node backend', () => {
+  it('refuses x5c entries holding PEM text, which the backend would read as PEM', async () => {
+    const crypto = createNodeCryptoBackend()
+    const verify = async (x5c: string[]) =>
+      verifySignedMetadata({
+        jwt: await signedMetadata(pki, { header: { x5c } }),
+        baseUrl,
+        unsignedMetadata: {},
+        crypto,
+        trustedAnchors: pki.anchors,
+        crls: pki.crls,
+        now: pki.now,
+        allowInsecureLocalhost: false,
+      })
+    const pemText = (der: Uint8Array) => new TextEncoder().encode(encodePem(der, 'CERTIFICATE'))
+    const [leaf, intermediate] = pki.server.chainDer as [Uint8Array, Uint8Array]
+    expect(await refusalMessage(verify(x5cOf([pemText(leaf), pemText(intermediate)])))).toMatch(
+      /header x5c\[0\] is not an X.509 certificate: x5c entries are standard base64 of DER/,
+    )
+    expect(await refusalMessage(verify(x5cOf([leaf, pemText(intermediate)])))).toMatch(
+      /header x5c\[1\] is not an X.509 certificate: x5c entries are standard base64 of DER/,
+    )
+    await expect(verify(x5cOf([leaf, intermediate]))).resolves.toBeDefined()
   })
 })

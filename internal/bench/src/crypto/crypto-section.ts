@@ -16,6 +16,7 @@ import {
   rawWebCryptoSignatureChecks,
 } from './raw-signature-checks.js'
 import { rawNodeSigner, rawWebCryptoSigner } from './raw-signers.js'
+import { measureReaderGrowth } from './reader-growth.js'
 import { generateSigningKeys, typicalSigningInput } from './signing-keys.js'
 
 const signingPlan = { warmupIterations: 30, samples: 250 }
@@ -34,7 +35,9 @@ interface BackendUnderTest {
  * CA from the committed test PKI (RSA and EC communities), each backend's
  * `verifyCertificateChain` (steady state: same backend, caches warm) against the floor of just
  * the four signature checks it must make; and the same chains through the path policy now
- * against the policy before DESIGN §11 (goal ≤ 1.10×, see `chain-policy-comparison.ts`).
+ * against the policy before DESIGN §11 (goal ≤ 1.10×, see `chain-policy-comparison.ts`). And how
+ * the DER and PEM readers' time grows when their input doubles (goal ≤ 3.5×: linear, see
+ * `reader-growth.ts`).
  */
 export async function runCryptoSection(): Promise<SectionReport> {
   const backends: readonly BackendUnderTest[] = [
@@ -98,6 +101,9 @@ export async function runCryptoSection(): Promise<SectionReport> {
   const policies = await compareChainPolicies(chains)
   figures.push(...policies.figures)
   details.push(...policies.details)
+  const readers = measureReaderGrowth()
+  figures.push(...readers.figures)
+  details.push(...readers.details)
   details.push(
     'signing baselines call crypto.sign (callback, thread pool) or subtle.sign with a key imported once; chain baselines verify the four signatures with keys imported once and nothing else',
   )

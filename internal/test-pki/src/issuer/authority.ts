@@ -87,7 +87,7 @@ export interface IssuedCertificate {
 
 /** Options of {@link CertificateAuthority.crl}. */
 export interface CrlOptions {
-  /** Serial numbers to list, as hex strings (any case, leading zeros allowed) or bigints. */
+  /** Serial numbers to list, as hex strings (any case, leading zeros allowed) or bigints (negative too). */
   readonly revokedSerials?: readonly (string | bigint)[]
   readonly thisUpdate: Date
   /** Omitted means a CRL without nextUpdate. */
@@ -327,7 +327,10 @@ function keyIdentifier(spki: Uint8Array): Uint8Array {
   return new Uint8Array(createHash('sha1').update(keyBits).digest())
 }
 
-/** A positive serial number: the given one, or 16 random bytes (RFC 5280: at most 20 octets). */
+/**
+ * A serial number: the given one (a negative bigint for the negative serials some CAs issued),
+ * or 16 random bytes, positive (RFC 5280: at most 20 octets).
+ */
 function serialOf(serial: bigint | string | undefined): bigint {
   if (typeof serial === 'bigint') return serial
   if (typeof serial === 'string') return BigInt(`0x${serial}`)
@@ -341,6 +344,6 @@ function serialOf(serial: bigint | string | undefined): bigint {
  * computed rather than parsed back, so a certificate with hostile extensions still gets issued.
  */
 function serialHex(serial: bigint): string {
-  const hex = serial.toString(16)
-  return hex.length % 2 === 0 ? hex : `0${hex}`
+  const hex = (serial < 0n ? -serial : serial).toString(16)
+  return `${serial < 0n ? '-' : ''}${hex.length % 2 === 0 ? hex : `0${hex}`}`
 }

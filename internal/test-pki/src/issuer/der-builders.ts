@@ -6,13 +6,18 @@ import { concatBytes, encodeDer, encodeDerOid, encodeDerSequence } from '@fhir-a
 
 export { concatBytes, encodeDer, encodeDerOid, encodeDerSequence }
 
-/** Encodes a non-negative INTEGER from a bigint, with the sign octet DER needs. */
+/** Encodes an INTEGER from a bigint: minimal two's complement, with the sign octet DER needs. */
 export function encodeInteger(value: bigint): Uint8Array {
-  if (value < 0n) throw new RangeError('encodeInteger takes non-negative values only')
-  let hex = value.toString(16)
-  if (hex.length % 2 === 1) hex = `0${hex}`
-  const bytes = Uint8Array.from(hex.match(/../g) ?? [], (pair) => Number.parseInt(pair, 16))
-  return encodeDer(0x02, (bytes[0] as number) & 0x80 ? concatBytes(Uint8Array.of(0), bytes) : bytes)
+  // Two's complement in the fewest octets (X.690 §8.3.2); negative values for the negative
+  // serial numbers some CAs issued.
+  let octets = 1
+  while (value < -(1n << BigInt(8 * octets - 1)) || value >= 1n << BigInt(8 * octets - 1)) octets++
+  const unsigned = value < 0n ? value + (1n << BigInt(8 * octets)) : value
+  const hex = unsigned.toString(16).padStart(2 * octets, '0')
+  return encodeDer(
+    0x02,
+    Uint8Array.from(hex.match(/../g) ?? [], (pair) => Number.parseInt(pair, 16)),
+  )
 }
 
 export function encodeBoolean(value: boolean): Uint8Array {

@@ -44,7 +44,10 @@ export interface CertificateInfo {
   /** Distinguished name, RFC 4514 string form (for messages; compare `der` fields for trust). */
   readonly subject: string
   readonly issuer: string
-  /** Serial number as lowercase hex without leading zero bytes. */
+  /**
+   * Serial number as lowercase hex without leading zero bytes; a negative one (RFC 5280 forbids
+   * them, some CAs issued them) as `-` and the hex of its absolute value, as OpenSSL prints it.
+   */
   readonly serialNumber: string
   readonly notBefore: Date
   readonly notAfter: Date

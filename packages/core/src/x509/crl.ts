@@ -25,7 +25,10 @@ export interface ParsedCrl {
   readonly issuerDer: Uint8Array
   readonly thisUpdate: Date
   readonly nextUpdate: Date | undefined
-  /** Serial numbers as lowercase hex without leading zero octets (as `CertificateInfo.serialNumber`). */
+  /**
+   * Serial numbers in the canonical text of `CertificateInfo.serialNumber` (one text per integer),
+   * so a revocation lookup compares integers, not encodings.
+   */
   readonly revokedSerialNumbers: ReadonlySet<string>
   /** What the CRL covers, from its `issuingDistributionPoint`; `undefined` without one. */
   readonly scope: CrlScope | undefined

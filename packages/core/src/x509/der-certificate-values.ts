@@ -1,6 +1,6 @@
 import { CryptoError, type CryptoErrorReason } from '../errors/crypto-error.js'
 import type { DerElement } from './der.js'
-import { derTag } from './der-values.js'
+import { derTag, isMinimalInteger } from './der-values.js'
 
 /*
  * The DER values only certificates and CRLs carry — times, directory strings, serial numbers,
@@ -15,17 +15,44 @@ export function toHex(bytes: Uint8Array): string {
 }
 
 /**
- * An INTEGER as lowercase hex without leading zero octets, the form of
- * `CertificateInfo.serialNumber`. Zero is `"00"`. Negative serial numbers (which RFC 5280
- * forbids but some CAs issued) keep their two's complement octets, so they still compare.
+ * A serial number INTEGER as the canonical text of its value, the form of
+ * `CertificateInfo.serialNumber`: lowercase hex without leading zero octets (`00 ff` is `"ff"`,
+ * zero is `"00"`), and for negative serials (which RFC 5280 forbids but some CAs issued) `-`
+ * before the hex of the absolute value, as OpenSSL prints them (`ff` is `"-01"`). One integer has
+ * one text, so serial numbers compare as integers: a CRL listing −1 does not revoke +255.
  *
- * @throws CryptoError `reason` for an empty INTEGER.
+ * @throws CryptoError `reason` for an empty INTEGER or one that is not minimally encoded
+ *   (X.690 §8.3.2): OpenSSL refuses both, and a padded serial would be a second spelling of one.
+ * @see https://www.rfc-editor.org/rfc/rfc5280#section-4.1.2.2
  */
 export function decodeSerialNumber(content: Uint8Array, reason: CryptoErrorReason): string {
   if (content.length === 0) throw new CryptoError(reason, 'the serial number is an empty INTEGER')
+  if (!isMinimalInteger(content)) {
+    throw new CryptoError(reason, 'the serial number is not a minimally encoded INTEGER')
+  }
+  if (((content[0] as number) & 0x80) === 0) {
+    return toHex(content.length > 1 && content[0] === 0 ? content.subarray(1) : content)
+  }
+  return `-${toHex(withoutLeadingZeros(twosComplementNegation(content)))}`
+}
+
+/** The absolute value of a negative two's complement integer: invert every bit, add one. */
+function twosComplementNegation(content: Uint8Array): Uint8Array {
+  const magnitude = new Uint8Array(content.length)
+  let carry = 1
+  for (let index = content.length - 1; index >= 0; index--) {
+    const sum = (~(content[index] as number) & 0xff) + carry
+    magnitude[index] = sum & 0xff
+    carry = sum >> 8
+  }
+  return magnitude
+}
+
+/** `bytes` without leading zero octets, keeping at least one. */
+function withoutLeadingZeros(bytes: Uint8Array): Uint8Array {
   let start = 0
-  while (start < content.length - 1 && content[start] === 0) start++
-  return toHex(content.subarray(start))
+  while (start < bytes.length - 1 && bytes[start] === 0) start++
+  return bytes.subarray(start)
 }
 
 /**
@@ -43,14 +70,16 @@ export function decodeBoolean(
 }
 
 const utcTimePattern = /^(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})Z$/
-const generalizedTimePattern = /^(\d{4})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})(?:\.(\d{1,3}))?Z$/
+// RFC 5280 §4.1.2.5.2 and §5.1.2.4: GeneralizedTime in certificates and CRLs MUST NOT carry
+// fractional seconds (OpenSSL's loader refuses them).
+const generalizedTimePattern = /^(\d{4})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})Z$/
 
 /**
  * A UTCTime (`YYMMDDHHMMSSZ`, years 50–99 are 19xx, RFC 5280 §4.1.2.5.1) or GeneralizedTime
- * (`YYYYMMDDHHMMSS[.fff]Z`) as a `Date`.
+ * (`YYYYMMDDHHMMSSZ`, RFC 5280 §4.1.2.5.2) as a `Date`.
  *
- * @throws CryptoError `reason` for another tag, a local time, missing seconds or an impossible
- *   date such as February 30th.
+ * @throws CryptoError `reason` for another tag, a local time, missing seconds, fractional
+ *   seconds or an impossible date such as February 30th.
  * @see https://www.rfc-editor.org/rfc/rfc5280#section-4.1.2.5
  */
 export function decodeTime(element: DerElement, what: string, reason: CryptoErrorReason): Date {
@@ -76,9 +105,11 @@ export function decodeTime(element: DerElement, what: string, reason: CryptoErro
     number,
     number,
   ]
-  const milliseconds = Number((parts[7] ?? '0').padEnd(3, '0'))
-  const date = new Date(Date.UTC(year, month - 1, day, hour, minute, second, milliseconds))
-  // Date.UTC rolls over out-of-range fields (month 13, day 32); a round trip catches that.
+  const date = new Date(Date.UTC(2000, month - 1, day, hour, minute, second))
+  // Date.UTC reads years 0–99 as 1900–1999; setUTCFullYear takes the year as given (0050 is the
+  // year 50), keeping month and day. Both roll over out-of-range fields (month 13, day 32, and
+  // February 29th outside leap years); the round trip below catches that.
+  date.setUTCFullYear(year, month - 1, day)
   if (
     date.getUTCFullYear() !== year ||
     date.getUTCMonth() !== month - 1 ||

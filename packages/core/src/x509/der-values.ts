@@ -62,6 +62,18 @@ export function readDerDocumentWithTag(
 }
 
 /**
+ * True when INTEGER content octets are minimal, as DER requires (X.690 §8.3.2): more than one
+ * octet only when the first nine bits are neither all zero nor all one. Otherwise one integer
+ * would have several encodings (`00 ff` and `00 00 ff` both +255).
+ */
+export function isMinimalInteger(content: Uint8Array): boolean {
+  if (content.length < 2) return true
+  const first = content[0] as number
+  const signOfSecond = (content[1] as number) & 0x80
+  return !((first === 0x00 && signOfSecond === 0) || (first === 0xff && signOfSecond !== 0))
+}
+
+/**
  * The magnitude octets of a non-negative INTEGER, without the sign octet DER adds when the top
  * bit is set (RSA moduli, exponents, ECDSA `r` and `s`).
  *
@@ -74,7 +86,7 @@ export function decodeUnsignedInteger(
 ): Uint8Array {
   const first = content[0]
   if (first === undefined) throw new CryptoError(reason, `${what} is an empty INTEGER`)
-  if (content.length > 1 && first === 0 && ((content[1] as number) & 0x80) === 0) {
+  if (!isMinimalInteger(content)) {
     throw new CryptoError(reason, `${what} is not a minimally encoded INTEGER`)
   }
   if (first & 0x80) throw new CryptoError(reason, `${what} is negative`)

@@ -29,10 +29,23 @@ export function encodeDerOid(dotted: string): Uint8Array {
 }
 
 /**
- * Decodes the content octets of an OBJECT IDENTIFIER to its dotted form.
+ * The most octets one sub-identifier may take: 20 octets carry 140 bits. The widest arcs in use
+ * are UUIDs under `2.25` (ITU-T X.667), 128 bits in 19 octets; OpenSSL's own table stays far
+ * below. A bound keeps each arc's conversion constant-time, so decoding is linear in the content
+ * length (an unbounded arc grown 7 bits at a time is quadratic: a 128 KB certificate took 0.8 s).
+ */
+export const maximumSubIdentifierOctets = 20
+
+/** Arcs stay plain numbers up to this many octets (7 × 7 = 49 bits, below 2^53: exact). */
+const numberArcOctets = 7
+
+/**
+ * Decodes the content octets of an OBJECT IDENTIFIER to its dotted form, in time linear in the
+ * content length.
  *
  * @throws CryptoError `reason` (default `invalid-certificate`) for empty content, a
- *   sub-identifier with a redundant leading `0x80` octet, or a truncated last sub-identifier.
+ *   sub-identifier with a redundant leading `0x80` octet, one longer than
+ *   {@link maximumSubIdentifierOctets} octets, or a truncated last sub-identifier.
  * @see https://www.itu.int/rec/T-REC-X.690 (X.690 §8.19)
  */
 export function decodeDerOid(
@@ -43,24 +56,20 @@ export function decodeDerOid(
     throw new CryptoError(reason, `malformed object identifier: ${problem}`)
   }
   if (content.length === 0) fail('it is empty')
-  // Arcs stay plain numbers while they are exact (every certificate OID but UUID arcs) and
-  // become bigints only when they grow past 2^46; parsing reads several OIDs per certificate.
   const arcs: (number | bigint)[] = []
-  let value: number | bigint = 0
-  let startsArc = true
-  for (const octet of content) {
-    if (startsArc && octet === 0x80) fail('a sub-identifier is not minimally encoded')
-    value =
-      typeof value === 'number' && value < 2 ** 46
-        ? value * 128 + (octet & 0x7f)
-        : (BigInt(value) << 7n) | BigInt(octet & 0x7f)
-    startsArc = (octet & 0x80) === 0
-    if (startsArc) {
-      arcs.push(value)
-      value = 0
+  let start = 0
+  for (let index = 0; index < content.length; index++) {
+    const octet = content[index] as number
+    if (index === start && octet === 0x80) fail('a sub-identifier is not minimally encoded')
+    if (index - start >= maximumSubIdentifierOctets) {
+      fail(`a sub-identifier is longer than ${maximumSubIdentifierOctets} octets`)
+    }
+    if ((octet & 0x80) === 0) {
+      arcs.push(subIdentifier(content, start, index + 1))
+      start = index + 1
     }
   }
-  if (!startsArc) fail('the last sub-identifier is truncated')
+  if (start !== content.length) fail('the last sub-identifier is truncated')
   const [combined = 0, ...rest] = arcs
   // The first sub-identifier packs two arcs: 40 * first + second, with first at most 2.
   if (typeof combined === 'number') {
@@ -68,4 +77,21 @@ export function decodeDerOid(
     return [first, combined - first * 40, ...rest].join('.')
   }
   return ['2', combined - 80n, ...rest].join('.')
+}
+
+/**
+ * The value of the base-128 sub-identifier in `content[start, end)`: a number while exact, a
+ * bigint beyond (the caller bounds `end - start`, so either way this is constant-time).
+ */
+function subIdentifier(content: Uint8Array, start: number, end: number): number | bigint {
+  if (end - start <= numberArcOctets) {
+    let value = 0
+    for (let index = start; index < end; index++)
+      value = value * 128 + ((content[index] as number) & 0x7f)
+    return value
+  }
+  let value = 0n
+  for (let index = start; index < end; index++)
+    value = (value << 7n) | BigInt((content[index] as number) & 0x7f)
+  return value
 }

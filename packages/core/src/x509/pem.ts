@@ -8,10 +8,6 @@ function defaultReason(label: string): CryptoErrorReason {
   return 'invalid-certificate'
 }
 
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
-}
-
 /**
  * Decodes every `-----BEGIN <label>-----` block of a PEM text (RFC 7468), in order. Text
  * between blocks (comments, `openssl x509 -text` output, other labels) is ignored.
@@ -34,16 +30,18 @@ export function decodePemBlocks(
 ): Uint8Array[] {
   if (typeof text !== 'string') throw new CryptoError(reason, 'PEM input is not a string')
   const begin = `-----BEGIN ${label}-----`
-  const blockPattern = new RegExp(
-    `${escapeRegExp(begin)}([\\s\\S]*?)-----END ${escapeRegExp(label)}-----`,
-    'g',
-  )
+  const end = `-----END ${label}-----`
   const blocks: Uint8Array[] = []
-  let matched = 0
-  for (const match of text.matchAll(blockPattern)) {
-    matched++
-    const body = (match[1] ?? '').replace(/[ \t\r\n]+/g, '')
-    const der = body.length === 0 ? undefined : base64Decode(body)
+  // One pass: each search starts where the previous one stopped, so no stretch of the text is
+  // read twice (a regular expression per block rescans to the end for every BEGIN without END).
+  for (let cursor = text.indexOf(begin); cursor !== -1; ) {
+    const bodyStart = cursor + begin.length
+    const bodyEnd = text.indexOf(end, bodyStart)
+    if (bodyEnd === -1) {
+      throw new CryptoError(reason, `a PEM ${label} block has no matching END line`)
+    }
+    const body = text.slice(bodyStart, bodyEnd).replace(/[ \t\r\n]+/g, '')
+    const der = base64Decode(body)
     if (der === undefined || der.length === 0) {
       throw new CryptoError(
         reason,
@@ -51,9 +49,8 @@ export function decodePemBlocks(
       )
     }
     blocks.push(der)
-  }
-  if (text.split(begin).length - 1 !== matched) {
-    throw new CryptoError(reason, `a PEM ${label} block has no matching END line`)
+    // An END line holds no BEGIN line: the next search may start where this END starts.
+    cursor = text.indexOf(begin, bodyEnd)
   }
   return blocks
 }

@@ -38,6 +38,39 @@ function messageOf(der: Uint8Array): string {
 }
 
 describe('parseCertificate', () => {
+  it('refuses a NULL with content as algorithm parameters (X.690 §8.8.2)', () => {
+    const sha256WithRsa = (nullContent: Uint8Array) =>
+      encodeDerSequence(encodeDerOid('1.2.840.113549.1.1.11'), encodeDer(0x05, nullContent))
+    const withAlgorithm = (identifier: Uint8Array) =>
+      withOuterFields(
+        withTbsFields(leafDer('rsa-client'), (fields) =>
+          fields.map((field, index) => (index === 2 ? identifier : field)),
+        ),
+        ([tbs, , signature]) => [tbs as Uint8Array, identifier, signature as Uint8Array],
+      )
+    expect(
+      parseCertificate(withAlgorithm(sha256WithRsa(new Uint8Array()))).signatureAlgorithm,
+    ).toBe('RS256')
+    const withContent = withAlgorithm(sha256WithRsa(Uint8Array.of(0x00)))
+    expect(reasonOf(withContent)).toBe('invalid-certificate')
+    expect(messageOf(withContent)).toMatch(/ has a NULL with content$/)
+  })
+
+  it('reads serial numbers by value and refuses padded ones (X.690 §8.3.2)', () => {
+    const withSerial = (...octets: number[]) =>
+      withTbsFields(leafDer('rsa-client'), (fields) =>
+        fields.map((field, index) =>
+          index === 1 ? encodeDer(0x02, Uint8Array.from(octets)) : field,
+        ),
+      )
+    expect(parseCertificate(withSerial(0x00, 0xff)).serialNumber).toBe('ff')
+    expect(parseCertificate(withSerial(0xff)).serialNumber).toBe('-01')
+    for (const padded of [withSerial(0x00, 0x00, 0xff), withSerial(0xff, 0xff)]) {
+      expect(reasonOf(padded)).toBe('invalid-certificate')
+      expect(messageOf(padded)).toBe('the serial number is not a minimally encoded INTEGER')
+    }
+  })
+
   it('reads the fields of a test PKI leaf as the manifest and WebCrypto see them', async () => {
     const entry = manifestCase('rsa-client')
     const der = leafDer('rsa-client')

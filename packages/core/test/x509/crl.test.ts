@@ -72,6 +72,29 @@ describe('parseCrl', () => {
     expect([...parseCrl(withEntry).revokedSerialNumbers]).toEqual(['8001'])
   })
 
+  it('keeps negative revoked serial numbers apart from positive ones, and refuses padded ones', () => {
+    const withSerials = (...serials: number[][]) =>
+      withTbsFields(crlBytes('ec-root'), (fields) => [
+        ...fields.slice(0, 5),
+        encodeDerSequence(
+          ...serials.map((octets) =>
+            encodeDerSequence(
+              encodeDer(0x02, Uint8Array.from(octets)),
+              encodeDer(0x17, new TextEncoder().encode('250101000000Z')),
+            ),
+          ),
+        ),
+        ...fields.slice(5),
+      ])
+    expect([...parseCrl(withSerials([0xff], [0x00, 0xff])).revokedSerialNumbers]).toEqual([
+      '-01',
+      'ff',
+    ])
+    expect(failure(withSerials([0x00, 0x00, 0xff])).message).toBe(
+      'the serial number is not a minimally encoded INTEGER',
+    )
+  })
+
   it.each([
     ['a trailing byte', (der: Uint8Array) => new Uint8Array([...der, 0]), 'bytes follow'],
     [

@@ -30,7 +30,7 @@ describe('decodeTime', () => {
     ).toBe('1950-01-01T00:00:00.000Z')
   })
 
-  it('reads GeneralizedTime, with optional fractional seconds', () => {
+  it('reads GeneralizedTime, and refuses fractional seconds (RFC 5280 §4.1.2.5.2, §5.1.2.4)', () => {
     expect(
       decodeTime(
         element(derTag.generalizedTime, ascii('20500101000000Z')),
@@ -38,16 +38,34 @@ describe('decodeTime', () => {
         'invalid-crl',
       ).toISOString(),
     ).toBe('2050-01-01T00:00:00.000Z')
-    expect(
-      decodeTime(
-        element(derTag.generalizedTime, ascii('20500101000000.5Z')),
-        't',
-        'invalid-crl',
-      ).getUTCMilliseconds(),
-    ).toBe(500)
+    for (const text of ['20500101000000.5Z', '20500101000000.000Z', '20500101000000.Z']) {
+      expect(() =>
+        decodeTime(element(derTag.generalizedTime, ascii(text)), 'nextUpdate', 'invalid-crl'),
+      ).toThrow(
+        new CryptoError(
+          'invalid-crl',
+          `nextUpdate is not a valid UTC time: ${JSON.stringify(text)}`,
+        ),
+      )
+    }
   })
 
   it.each([
+    ['00500101000000Z', '0050-01-01T00:00:00.000Z'],
+    ['00000101000000Z', '0000-01-01T00:00:00.000Z'],
+    ['00991231235959Z', '0099-12-31T23:59:59.000Z'],
+    // The year 0 is a leap year in the proleptic Gregorian calendar; 100 is not.
+    ['00000229120000Z', '0000-02-29T12:00:00.000Z'],
+  ])('reads the GeneralizedTime %s as itself, not as a year of the 1900s', (text, iso) => {
+    expect(
+      decodeTime(element(derTag.generalizedTime, ascii(text)), 't', 'invalid-crl').toISOString(),
+    ).toBe(iso)
+  })
+
+  it.each([
+    ['February 29th of the year 100', derTag.generalizedTime, '01000229000000Z'],
+    ['minute 60', derTag.generalizedTime, '00500101006000Z'],
+    ['month 13', derTag.generalizedTime, '00991301000000Z'],
     ['a local time', derTag.utcTime, '500101000000'],
     ['missing seconds', derTag.utcTime, '5001010000Z'],
     ['an offset', derTag.generalizedTime, '20500101000000+0100'],
@@ -68,6 +86,27 @@ describe('integers', () => {
     expect(decodeSerialNumber(Uint8Array.of(0x01, 0x00), 'invalid-certificate')).toBe('0100')
     expect(() => decodeSerialNumber(Uint8Array.of(), 'invalid-crl')).toThrow(CryptoError)
   })
+
+  it('renders serial numbers by value: negative ones as OpenSSL does, never as a positive one', () => {
+    const serial = (...octets: number[]) =>
+      decodeSerialNumber(Uint8Array.from(octets), 'invalid-certificate')
+    expect(serial(0x00, 0xff)).toBe('ff')
+    expect(serial(0xff)).toBe('-01')
+    expect(serial(0x80)).toBe('-80')
+    expect(serial(0xff, 0x7f)).toBe('-81')
+    expect(serial(0x80, 0x00)).toBe('-8000')
+    expect(serial(0xfe, 0xff)).toBe('-0101')
+    expect(serial(0x7f)).toBe('7f')
+  })
+
+  it.each([[[0x00, 0x00, 0xff]], [[0x00, 0x7f]], [[0x00, 0x00]], [[0xff, 0xff]], [[0xff, 0x80]]])(
+    'refuses the non-minimal serial number %j (X.690 §8.3.2)',
+    (octets) => {
+      expect(() => decodeSerialNumber(Uint8Array.from(octets), 'invalid-crl')).toThrow(
+        new CryptoError('invalid-crl', 'the serial number is not a minimally encoded INTEGER'),
+      )
+    },
+  )
 
   it('strips the sign octet of unsigned integers and refuses non-minimal or negative ones', () => {
     expect([...decodeUnsignedInteger(Uint8Array.of(0x00, 0x80), 'n', 'invalid-key')]).toEqual([

@@ -21,6 +21,13 @@ describe('encodePem and decodePemBlocks', () => {
     expect(decodePemBlocks(pem, 'CERTIFICATE').map((block) => [...block])).toEqual([[...der]])
   })
 
+  it('ends the text with one newline when the body fills its last line', () => {
+    const full = Uint8Array.from({ length: 48 }, () => 0xff)
+    expect(encodePem(full, 'CERTIFICATE')).toBe(
+      `-----BEGIN CERTIFICATE-----\n${'/'.repeat(64)}\n-----END CERTIFICATE-----\n`,
+    )
+  })
+
   it('returns every block with the label, in order, ignoring other text and labels', () => {
     const text = `subject=CN=x\r\n${encodePem(Uint8Array.of(1), 'CERTIFICATE').replaceAll('\n', '\r\n')}${encodePem(Uint8Array.of(9), 'X509 CRL')}junk\n${encodePem(Uint8Array.of(2), 'CERTIFICATE')}`
     expect(decodePemBlocks(text, 'CERTIFICATE').map((block) => [...block])).toEqual([[1], [2]])
@@ -42,6 +49,45 @@ describe('encodePem and decodePemBlocks', () => {
     ],
   ])('refuses %s', (_title, text) => {
     expect(() => decodePemBlocks(text, 'CERTIFICATE')).toThrow(CryptoError)
+  })
+
+  it('names what is wrong: the block without END, or the number of the block with bad base64', () => {
+    const good = encodePem(Uint8Array.of(1), 'CERTIFICATE')
+    expect(() =>
+      decodePemBlocks(`${good}-----BEGIN CERTIFICATE-----\nAQID\n`, 'CERTIFICATE'),
+    ).toThrow(
+      new CryptoError('invalid-certificate', 'a PEM CERTIFICATE block has no matching END line'),
+    )
+    expect(() =>
+      decodePemBlocks(
+        `${good}-----BEGIN CERTIFICATE-----\n\n-----END CERTIFICATE-----`,
+        'CERTIFICATE',
+      ),
+    ).toThrow(
+      new CryptoError('invalid-certificate', 'the PEM CERTIFICATE block 2 is not valid base64'),
+    )
+    expect(() => decodePemBlocks(42 as unknown as string, 'X509 CRL')).toThrow(
+      new CryptoError('invalid-crl', 'PEM input is not a string'),
+    )
+  })
+
+  it('ends a block at the first END line with its label, and reads on after it', () => {
+    const text = [
+      '-----BEGIN CERTIFICATE-----',
+      'AQ==',
+      '-----END X509 CRL-----',
+      '-----END CERTIFICATE-----',
+      '-----BEGIN CERTIFICATE-----AQI=-----END CERTIFICATE----------BEGIN CERTIFICATE-----',
+      'AQID',
+      '-----END CERTIFICATE-----',
+    ].join('\n')
+    expect(() => decodePemBlocks(text, 'CERTIFICATE')).toThrow(/block 1 is not valid base64/)
+    const adjacent =
+      '-----BEGIN CERTIFICATE-----AQI=-----END CERTIFICATE----------BEGIN CERTIFICATE-----\tAQID\r\n-----END CERTIFICATE-----'
+    expect(decodePemBlocks(adjacent, 'CERTIFICATE').map((block) => [...block])).toEqual([
+      [1, 2],
+      [1, 2, 3],
+    ])
   })
 
   it('chooses the error reason from the label', () => {
