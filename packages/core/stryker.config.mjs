@@ -8,6 +8,4 @@ export default strykerConfig('core', [
   'src/x509/chain.ts',
   'src/logging/redact.ts',
   'src/oidc/verify-id-token.ts',
-  'src/x509/object-identifier.ts',
-  'src/x509/pem.ts',
 ])
