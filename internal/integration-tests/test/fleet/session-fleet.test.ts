@@ -12,7 +12,7 @@ import { createClient } from 'redis'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type SmartFixture, startSmartFixture } from '../smart/support/smart-fixture.js'
 import type { Fleet } from './support/fleet.js'
-import { workerHeader } from './support/fleet-messages.js'
+import { hangFirstTokenRequest } from './support/hang-token-request.js'
 import { refreshRequests, startSessionFleet } from './support/session-fleet-setup.js'
 
 const fleetSize = 4
@@ -87,20 +87,11 @@ describe(`${fleetSize} processes × ${concurrentFetches} concurrent session.fetc
 
   it('the holder killed while its refresh hangs: 1 extra refresh, and the session survives', async () => {
     const before = refreshRequests(fixture)
-    let holder: (index: number) => void = () => {}
-    const held = new Promise<number>((resolve) => {
-      holder = resolve
-    })
-    let holding = false
-    fixture.sandbox.setTokenEndpointHooks({
-      // The first refresh of this window never gets an answer (the provider never sees it).
-      beforeRequest: (request) => {
-        if (holding || request.form?.grant_type !== 'refresh_token') return
-        holding = true
-        holder(Number(request.headers[workerHeader]))
-        return new Promise<void>(() => {})
-      },
-    })
+    // The first refresh of this window never gets an answer (the provider never sees it).
+    const held = hangFirstTokenRequest(
+      fixture.sandbox,
+      (request) => request.form?.grant_type === 'refresh_token',
+    )
     const running = fleet.run({
       calls: concurrentFetches,
       concurrency: concurrentFetches,
