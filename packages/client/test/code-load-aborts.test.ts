@@ -7,12 +7,20 @@
  * end of the load is never an unhandled rejection.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { baseUrl, ecKeyPem, smartConfiguration } from './support.js'
+import {
+  type ClientModule,
+  clientLoadingThrough,
+  signingConfig as discoveringSigningConfig,
+  launchConfig,
+  type RecordingFetch,
+  recordingFetch,
+  restoreLoading,
+} from './code-loading.js'
+import { baseUrl, smartConfiguration } from './support.js'
 
 /** How the mocked part loads: never, or after `ms`, then fine or failed. */
 type Loading = 'never' | { readonly ms: number; readonly outcome: 'loads' | 'fails' }
 
-let mocked: string[] = []
 let loads = 0
 
 /** Rejections nobody handled while a test ran (Node would end the process for each by default). */
@@ -29,70 +37,47 @@ afterEach(async () => {
   // Past every late load (they end within 100 ms); rejection events follow the microtasks.
   await new Promise((resolve) => setTimeout(resolve, 150))
   process.off('unhandledRejection', onUnhandled)
-  for (const path of mocked) vi.doUnmock(path)
-  mocked = []
-  vi.resetModules()
+  restoreLoading()
   expect(unhandled).toEqual([])
 })
 
 /** A fresh copy of the client package in which `path` (relative to this file) loads as told. */
-async function clientLoading(path: string, loading: Loading) {
-  vi.resetModules()
-  mocked.push(path)
-  const actual = await vi.importActual(path)
-  vi.doMock(path, () => {
-    loads++
-    if (loading === 'never') return new Promise(() => {})
-    return new Promise((resolve, reject) =>
-      setTimeout(
-        () =>
-          loading.outcome === 'loads'
-            ? resolve(actual)
-            : reject(new TypeError('Failed to fetch dynamically imported module')),
-        loading.ms,
-      ),
-    )
-  })
-  return import('../src/index.js')
+function clientLoading(path: string, loading: Loading) {
+  return clientLoadingThrough(
+    path,
+    (real) => {
+      loads++
+      if (loading === 'never') return new Promise(() => {})
+      return new Promise((resolve, reject) =>
+        setTimeout(
+          () =>
+            loading.outcome === 'loads'
+              ? resolve(real)
+              : reject(new TypeError('Failed to fetch dynamically imported module')),
+          loading.ms,
+        ),
+      )
+    },
+    { withReal: true },
+  )
 }
 
-/** Every request the client sent; discovery is answered, anything else is refused. */
-function recordingFetch() {
-  const sent: string[] = []
-  const fetch = async (input: string | URL | Request) => {
-    const url = String(input)
-    sent.push(url)
-    if (url.endsWith('/.well-known/smart-configuration')) return Response.json(smartConfiguration)
-    throw new Error(`unexpected request to ${url}`)
-  }
-  return { fetch, sent }
-}
-
-const launchConfig = {
-  baseUrl,
-  clientId: 'app',
-  redirectUri: 'https://app.example.org/callback',
-  scopes: ['launch/patient', 'openid'],
-}
 const signingConfig = {
-  baseUrl,
-  clientId: 'service',
-  privateKey: ecKeyPem(),
-  kid: 'k1',
-  scopes: ['system/*.rs'],
+  ...discoveringSigningConfig,
   tokenEndpoint: smartConfiguration.token_endpoint,
 }
 const callback = 'https://app.example.org/callback?code=c0de&state=s1'
-
-type ClientModule = Awaited<ReturnType<typeof clientLoading>>
-type Fetch = ReturnType<typeof recordingFetch>['fetch']
 
 interface Case {
   readonly part: string
   readonly path: string
   /** The error class the caller gets. */
   readonly error: string
-  readonly run: (module: ClientModule, fetch: Fetch, signal: AbortSignal) => Promise<unknown>
+  readonly run: (
+    module: ClientModule,
+    fetch: RecordingFetch,
+    signal: AbortSignal,
+  ) => Promise<unknown>
 }
 
 const cases: readonly Case[] = [
@@ -248,33 +233,25 @@ function expectAbortError(module: ClientModule, error: unknown, name: string) {
 }
 
 describe('an abort while a part of the client is still loading', () => {
-  it.each(cases)(
-    '$part: the caller is rejected at once with a $error (cause aborted) and nothing is sent',
-    async (testCase) => {
-      const { module, error, afterMs, sent } = await abortWhileLoading(
-        testCase,
-        'never',
-        'while loading',
-      )
+  // The same checks whether the signal is aborted during the load or before the call.
+  const abortMoments = [
+    {
+      when: 'while loading',
+      title: 'the caller is rejected at once with a $error (cause aborted) and nothing is sent',
+    },
+    {
+      when: 'before the call',
+      title: 'a signal aborted before the call rejects at once, without waiting for the load',
+    },
+  ] as const
+  for (const { when, title } of abortMoments) {
+    it.each(cases)(`$part: ${title}`, async (testCase) => {
+      const { module, error, afterMs, sent } = await abortWhileLoading(testCase, 'never', when)
       expectAbortError(module, error, testCase.error)
       expect(afterMs).toBeLessThan(1_000)
       expect(sent.filter((url) => !url.endsWith('/.well-known/smart-configuration'))).toEqual([])
-    },
-  )
-
-  it.each(cases)(
-    '$part: a signal aborted before the call rejects at once, without waiting for the load',
-    async (testCase) => {
-      const { module, error, afterMs, sent } = await abortWhileLoading(
-        testCase,
-        'never',
-        'before the call',
-      )
-      expectAbortError(module, error, testCase.error)
-      expect(afterMs).toBeLessThan(1_000)
-      expect(sent.filter((url) => !url.endsWith('/.well-known/smart-configuration'))).toEqual([])
-    },
-  )
+    })
+  }
 
   it.each(cases)(
     '$part: the load failing after the caller gave up is no unhandled rejection',

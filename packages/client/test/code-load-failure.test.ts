@@ -3,8 +3,17 @@
  * chunk a deployment replaced — the operation rejects with an `HttpError` (`network`), not the
  * platform's `TypeError`, and nothing is sent. One case per place that loads code.
  */
-import { afterEach, describe, expect, it, vi } from 'vitest'
-import { baseUrl, ecKeyPem, smartConfiguration } from './support.js'
+import { afterEach, describe, expect, it } from 'vitest'
+import {
+  type ClientModule,
+  clientLoadingThrough,
+  launchConfig,
+  type RecordingFetch,
+  recordingFetch,
+  restoreLoading,
+  signingConfig,
+} from './code-loading.js'
+import { baseUrl } from './support.js'
 
 /** The import that fails, as Chromium rejects it. */
 const chunkGone = () =>
@@ -12,57 +21,15 @@ const chunkGone = () =>
     new TypeError('Failed to fetch dynamically imported module: https://app.example/chunk.js'),
   )
 
-let mocked: string[] = []
-
-afterEach(() => {
-  for (const path of mocked) vi.doUnmock(path)
-  mocked = []
-  vi.resetModules()
-})
+afterEach(restoreLoading)
 
 /** A fresh copy of the client package in which `path` (relative to this file) cannot load. */
-async function clientWithout(path: string) {
-  vi.resetModules()
-  mocked.push(path)
-  vi.doMock(path, chunkGone)
-  return import('../src/index.js')
-}
-
-/** Every request the client tried to send; discovery is answered, anything else is refused. */
-function recordingFetch() {
-  const sent: string[] = []
-  const fetch = async (input: string | URL | Request) => {
-    const url = String(input)
-    sent.push(url)
-    if (url.endsWith('/.well-known/smart-configuration')) return Response.json(smartConfiguration)
-    throw new Error(`unexpected request to ${url}`)
-  }
-  return { fetch, sent }
-}
-
-const launchConfig = {
-  baseUrl,
-  clientId: 'app',
-  redirectUri: 'https://app.example.org/callback',
-  scopes: ['launch/patient', 'openid'],
-}
-const signingConfig = {
-  baseUrl,
-  clientId: 'service',
-  privateKey: ecKeyPem(),
-  kid: 'k1',
-  scopes: ['system/*.rs'],
-}
-
-type ClientModule = Awaited<ReturnType<typeof clientWithout>>
+const clientWithout = (path: string) => clientLoadingThrough(path, chunkGone)
 
 const cases: readonly {
   readonly part: string
   readonly path: string
-  readonly run: (
-    module: ClientModule,
-    fetch: ReturnType<typeof recordingFetch>['fetch'],
-  ) => Promise<unknown>
+  readonly run: (module: ClientModule, fetch: RecordingFetch) => Promise<unknown>
 }[] = [
   {
     part: 'the launch (beginAuthorization)',

@@ -22,7 +22,10 @@ import { redisStore } from '@fhir-auth/store-redis'
 import { startRedisServer } from '@fhir-auth/test-utils/redis-server'
 import { createClient } from 'redis'
 import { startFleet } from '../../../integration-tests/test/fleet/support/fleet.js'
-import type { SessionWorkerSetup } from '../../../integration-tests/test/fleet/support/fleet-messages.js'
+import {
+  type SessionWorkerSetup,
+  workerHeader,
+} from '../../../integration-tests/test/fleet/support/fleet-messages.js'
 import { compareInterleaved, type MeasurementPlan } from '../measurement/interleaved-comparison.js'
 import { distributionValues } from '../report/distribution.js'
 import type { Figure, SectionReport } from '../report/figure.js'
@@ -36,7 +39,6 @@ const timeoutMs = 8_000
 const lifetimeSeconds = 120
 /** Each window moves the clocks past the renewal point (60 s before expiry) of the last tokens. */
 const windowStepMs = 70_000
-const workerHeader = 'x-fleet-worker'
 const scopes = ['launch/patient', 'patient/*.rs', 'offline_access']
 const callsPerOperation = 1_000
 const fastPathPlan: MeasurementPlan = { warmupIterations: 300, samples: 1_000 }

@@ -17,7 +17,7 @@ import {
   startSmartFixture,
 } from '../smart/support/smart-fixture.js'
 import { type Fleet, startFleet } from './support/fleet.js'
-import { workerHeader } from './support/fleet-messages.js'
+import { hangFirstTokenRequest } from './support/hang-token-request.js'
 
 const fleetSize = 8
 const callsPerProcess = 200
@@ -108,20 +108,8 @@ describe(`a fleet of ${fleetSize} processes sharing one Redis`, () => {
 
   it('the lock holder killed while the endpoint hangs on its request: the others get a token, 2 requests in all', async () => {
     const before = tokenRequests()
-    let holder: (index: number) => void = () => {}
-    const held = new Promise<number>((resolve) => {
-      holder = resolve
-    })
-    let holding = false
-    fixture.sandbox.setTokenEndpointHooks({
-      // The first token request of this window never gets an answer.
-      beforeRequest: (request) => {
-        if (holding) return
-        holding = true
-        holder(Number(request.headers[workerHeader]))
-        return new Promise<void>(() => {})
-      },
-    })
+    // The first token request of this window never gets an answer.
+    const held = hangFirstTokenRequest(fixture.sandbox)
     const running = fleet.run({
       calls: callsPerProcess,
       concurrency: 10,

@@ -7,22 +7,13 @@
  * `invalid_grant`, no failed FHIR request. A holder SIGKILLed while its refresh hangs costs one
  * more refresh, and the session survives. Counts, not timings.
  */
-import { randomBytes } from 'node:crypto'
-import { type Client, memoryStore } from '@fhir-auth/client'
-import { sandboxDefaultRedirectUri } from '@fhir-auth/sandbox'
-import { redisStore } from '@fhir-auth/store-redis'
 import { type RedisServer, startRedisServer } from '@fhir-auth/test-utils/redis-server'
 import { createClient } from 'redis'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import {
-  appClient,
-  clientIds,
-  type SmartFixture,
-  standaloneScopes,
-  startSmartFixture,
-} from '../smart/support/smart-fixture.js'
-import { type Fleet, startFleet } from './support/fleet.js'
-import { type SessionWorkerSetup, workerHeader } from './support/fleet-messages.js'
+import { type SmartFixture, startSmartFixture } from '../smart/support/smart-fixture.js'
+import type { Fleet } from './support/fleet.js'
+import { hangFirstTokenRequest } from './support/hang-token-request.js'
+import { refreshRequests, startSessionFleet } from './support/session-fleet-setup.js'
 
 const fleetSize = 4
 const concurrentFetches = 10
@@ -42,14 +33,6 @@ let redis: RedisServer
 let fleet: Fleet
 let redisClient: Awaited<ReturnType<ReturnType<typeof createClient>['connect']>>
 
-async function signIn(client: Client) {
-  const store = memoryStore()
-  const begun = await client.beginAuthorization({ store })
-  const result = await fixture.sandbox.authorize({ url: begun.authUrl })
-  if (result.redirectUrl === undefined) throw new Error(`no callback: ${result.error}`)
-  return client.completeAuthorization(result.redirectUrl.href, { store })
-}
-
 beforeAll(async () => {
   ;[fixture, redis] = await Promise.all([
     startSmartFixture({
@@ -58,25 +41,11 @@ beforeAll(async () => {
     }),
     startRedisServer(),
   ])
-  const encryptionKeyHex = randomBytes(32).toString('hex')
   redisClient = await createClient({ url: redis.url }).connect()
-  const client = appClient(fixture, 'public')
-  const store = redisStore(redisClient, { encryptionKey: Buffer.from(encryptionKeyHex, 'hex') })
-  const sessionId = await client.sessions({ store }).save(await signIn(client))
-  fleet = await startFleet<SessionWorkerSetup>(
-    fleetSize,
-    {
-      fhirBaseUrl: fixture.sandbox.fhirBaseUrl,
-      clientId: clientIds.public,
-      redirectUri: sandboxDefaultRedirectUri,
-      scopes: standaloneScopes,
-      redisUrl: redis.url,
-      encryptionKeyHex,
-      timeoutMs,
-      sessionId,
-      resource: 'Patient/patient-3',
-    },
-    new URL('./support/session-fleet-worker.ts', import.meta.url).pathname,
+  fleet = await startSessionFleet(
+    fixture,
+    { client: redisClient, url: redis.url },
+    { size: fleetSize, timeoutMs },
   )
 }, 120_000)
 
@@ -87,13 +56,6 @@ afterAll(async () => {
   await Promise.all([fixture?.sandbox.close(), redis?.stop()])
 })
 
-/** Refresh requests the sandbox received so far. */
-function refreshRequests(): number {
-  return fixture.sandbox.requests.filter(
-    (request) => request.path === '/token' && request.form?.grant_type === 'refresh_token',
-  ).length
-}
-
 /** Warnings that would mean the lock or the store failed the fleet. */
 const fleetWarnings = ['sessions.lock_wait_exceeded', 'sessions.store_unavailable']
 
@@ -102,13 +64,13 @@ describe(`${fleetSize} processes × ${concurrentFetches} concurrent session.fetc
 
   for (const window of [1, 2, 3]) {
     it(`expiry window ${window}: exactly 1 refresh, every FHIR request succeeds`, async () => {
-      const before = refreshRequests()
+      const before = refreshRequests(fixture)
       const reports = await fleet.run({
         calls: concurrentFetches,
         concurrency: concurrentFetches,
         clockOffsetMs: window * windowStepMs,
       })
-      expect(refreshRequests() - before).toBe(1)
+      expect(refreshRequests(fixture) - before).toBe(1)
       expect(reports).toHaveLength(fleetSize)
       for (const report of reports) {
         // An invalid_grant would be a failed refresh here, and so a failed call.
@@ -124,21 +86,12 @@ describe(`${fleetSize} processes × ${concurrentFetches} concurrent session.fetc
   }
 
   it('the holder killed while its refresh hangs: 1 extra refresh, and the session survives', async () => {
-    const before = refreshRequests()
-    let holder: (index: number) => void = () => {}
-    const held = new Promise<number>((resolve) => {
-      holder = resolve
-    })
-    let holding = false
-    fixture.sandbox.setTokenEndpointHooks({
-      // The first refresh of this window never gets an answer (the provider never sees it).
-      beforeRequest: (request) => {
-        if (holding || request.form?.grant_type !== 'refresh_token') return
-        holding = true
-        holder(Number(request.headers[workerHeader]))
-        return new Promise<void>(() => {})
-      },
-    })
+    const before = refreshRequests(fixture)
+    // The first refresh of this window never gets an answer (the provider never sees it).
+    const held = hangFirstTokenRequest(
+      fixture.sandbox,
+      (request) => request.form?.grant_type === 'refresh_token',
+    )
     const running = fleet.run({
       calls: concurrentFetches,
       concurrency: concurrentFetches,
@@ -149,7 +102,7 @@ describe(`${fleetSize} processes × ${concurrentFetches} concurrent session.fetc
     const reports = await running
     fixture.sandbox.setTokenEndpointHooks(undefined)
 
-    expect(refreshRequests() - before).toBe(2)
+    expect(refreshRequests(fixture) - before).toBe(2)
     expect(reports).toHaveLength(fleetSize - 1)
     for (const report of reports) {
       expect(report.failures).toEqual([])
@@ -162,13 +115,13 @@ describe(`${fleetSize} processes × ${concurrentFetches} concurrent session.fetc
     expect([...tokens][0]).not.toBe(lastToken)
 
     // The session is alive in the next window too: the rotated refresh token was kept.
-    const after = refreshRequests()
+    const after = refreshRequests(fixture)
     const next = await fleet.run({
       calls: concurrentFetches,
       concurrency: concurrentFetches,
       clockOffsetMs: 5 * windowStepMs,
     })
-    expect(refreshRequests() - after).toBe(1)
+    expect(refreshRequests(fixture) - after).toBe(1)
     expect(next.every((report) => report.failures.length === 0)).toBe(true)
   }, 60_000)
 })

@@ -26,8 +26,6 @@ export interface WorkerRun {
   readonly clockOffsetMs: number
 }
 
-export type ToWorker = WorkerSetup | WorkerRun
-
 /** What one run produced in one worker. */
 export interface RunReport {
   readonly type: 'done'

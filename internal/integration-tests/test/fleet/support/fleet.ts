@@ -7,7 +7,7 @@ import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import type { FromWorker, RunReport, WorkerRun, WorkerSetup } from './fleet-messages.js'
 
-/** The backend-token worker; the session fleet (session-fleet.ts) runs its own. */
+/** The backend-token worker; the session fleet passes its own (session-fleet-worker.ts). */
 const backendTokenWorker = join(import.meta.dirname, 'fleet-worker.ts')
 const tsx = createRequire(import.meta.url).resolve('tsx')
 
