@@ -45,7 +45,7 @@ const numberArcOctets = 7
  *
  * @throws CryptoError `reason` (default `invalid-certificate`) for empty content, a
  *   sub-identifier with a redundant leading `0x80` octet, one longer than
- *   {@link maximumSubIdentifierOctets} octets, or a truncated last sub-identifier.
+ *   `maximumSubIdentifierOctets` (20) octets, or a truncated last sub-identifier.
  * @see https://www.itu.int/rec/T-REC-X.690 (X.690 §8.19)
  */
 export function decodeDerOid(
