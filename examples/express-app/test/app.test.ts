@@ -2,10 +2,10 @@ import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { type KeyValueStore, memoryStore } from '@fhir-auth/client'
 import { type SmartSandbox, startSmartSandbox } from '@fhir-auth/sandbox'
+import { CookieAgent } from '@fhir-auth/test-utils/cookie-agent'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createApp } from '../src/app.js'
 import { launchBindingCookie, sessionCookie } from '../src/cookies.js'
-import { CookieAgent } from './cookie-agent.js'
 
 let sandbox: SmartSandbox
 let server: Server

@@ -6,9 +6,9 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { type LocalSandboxes, startLocalSandboxes } from '@fhir-auth/sandbox'
+import { CookieAgent } from '@fhir-auth/test-utils/cookie-agent'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createWebApp } from '../src/web-app.js'
-import { CookieAgent } from './cookie-agent.js'
 
 let sandboxes: LocalSandboxes
 let server: Server

@@ -2,10 +2,10 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { type KeyValueStore, memoryStore, TokenSet } from '@fhir-auth/client'
 import { type SmartSandbox, startSmartSandbox } from '@fhir-auth/sandbox'
+import { CookieAgent } from '@fhir-auth/test-utils/cookie-agent'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { sessionCookieName } from '../src/session-cookie.js'
 import { createWebApp } from '../src/web-app.js'
-import { CookieAgent } from './cookie-agent.js'
 
 let sandbox: SmartSandbox
 let server: Server
