@@ -127,6 +127,7 @@ export {
 export type { AuthorizationRequest } from './oauth/authorization-request.js'
 export type { RegistrationResponse } from './oauth/registration-response.js'
 export type { TokenResponse } from './oauth/token-response.js'
+export { type IndexedDbStoreOptions, indexedDbStore } from './stores/indexed-db-store.js'
 export { type KeyValueStore, storeKeyPrefix } from './stores/key-value-store.js'
 export { type MemoryStoreOptions, memoryStore } from './stores/memory-store.js'
 export {
