@@ -1,19 +1,13 @@
 /**
  * Two tabs of one origin in real headless Chromium share one SMART session through
- * `client.sessions({ store: indexedDbStore() })`, against the oidc-provider sandbox, which
- * rotates refresh tokens and revokes the whole grant when a spent one comes back. One tab saves
- * the session, both open its id, and over three expiry windows (moved by the tabs' injected
+ * `client.sessions({ store: indexedDbStore() })` (the guide's `tabSession`, support/
+ * tab-session.ts), against the oidc-provider sandbox, which rotates refresh tokens and revokes
+ * the whole grant when a spent one comes back. One tab saves the session, both open its id, and over three expiry windows (moved by the tabs' injected
  * clocks) both make 10 concurrent `session.fetch`/`session.accessToken` calls: exactly one
  * refresh per window, no refresh token sent twice (no `invalid_grant`), no failed call. Counts
  * on the server, not timings.
  */
-import type {
-  Client,
-  ClientConfigInput,
-  indexedDbStore,
-  KeyValueStore,
-  Session,
-} from '@fhir-auth/client'
+import type { Client, ClientConfigInput, Session } from '@fhir-auth/client'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { refreshRequests, signIn } from '../fleet/support/session-fleet-setup.js'
@@ -24,14 +18,14 @@ import {
   startSmartFixture,
 } from '../smart/support/smart-fixture.js'
 import { type BrowserTabs, bundleForPage, openBrowserTabs } from './support/browser-tabs.js'
+import type { tabSession } from './support/tab-session.js'
 
 /** What the page's bundle exposes. */
-declare const fhirAuth: { Client: typeof Client; indexedDbStore: typeof indexedDbStore }
+declare const fhirAuth: { Client: typeof Client; tabSession: typeof tabSession }
 
 /** What a tab keeps between two `evaluate` calls. */
 interface TabApp {
   readonly client: Client
-  readonly store: KeyValueStore
   /** How far the tab's clock runs ahead of the real one. */
   offsetMs: number
   session?: Session | undefined
@@ -50,7 +44,7 @@ let fixture: SmartFixture
 let browser: BrowserTabs
 let tabs: readonly [Page, Page]
 
-/** Runs in a tab: a public `Client` with the tab's clock and a warning log, and the store. */
+/** Runs in a tab: a public `Client` with the tab's clock and a warning log. */
 function setUpInTab(config: ClientConfigInput) {
   const warnings: string[] = []
   const tab = { offsetMs: 0, warnings } as Partial<TabApp> & { offsetMs: number }
@@ -64,19 +58,14 @@ function setUpInTab(config: ClientConfigInput) {
       warn: (_message, fields) => void warnings.push(String(fields?.event)),
     },
   })
-  window.app = Object.assign(tab, { client, store: fhirAuth.indexedDbStore() }) as TabApp
+  window.app = Object.assign(tab, { client }) as TabApp
 }
 
-/** Runs in a tab: saves the session the serialized tokens make; resolves its id. */
-function saveInTab(serialized: string): Promise<string> {
-  const { client, store } = window.app
-  return client.sessions({ store }).save(client.resumeSession(serialized))
-}
-
-/** Runs in a tab: opens the session kept under `id`. */
-async function openInTab(id: string): Promise<boolean> {
-  const { client, store } = window.app
-  window.app.session = await client.sessions({ store }).open(id)
+/** Runs in a tab: the shared session; `serialized` is the tab's own sign-in, if any. */
+async function openInTab(serialized: string | undefined): Promise<boolean> {
+  const { client } = window.app
+  const signedIn = serialized === undefined ? undefined : client.resumeSession(serialized)
+  window.app.session = await fhirAuth.tabSession(client, signedIn)
   return window.app.session !== undefined
 }
 
@@ -114,17 +103,19 @@ beforeAll(async () => {
       standalonePatient: 'patient-3',
       accessTokenLifetimeSeconds: lifetimeSeconds,
     }),
-    bundleForPage("export { Client, indexedDbStore } from '@fhir-auth/client'").then(
-      openBrowserTabs,
-    ),
+    bundleForPage(
+      "export { Client } from '@fhir-auth/client'\nexport { tabSession } from './tab-session.js'",
+    ).then(openBrowserTabs),
   ])
   tabs = browser.tabs as [Page, Page]
   const config = appConfig(fixture, 'public')
   await Promise.all(tabs.map((tab) => tab.evaluate(setUpInTab, config)))
   // The user signs in once (in Node: the sandbox's login is scripted); the tab keeps the session.
   const signedIn = await signIn(fixture, appClient(fixture, 'public'))
-  const id = await tabs[0].evaluate(saveInTab, signedIn.tokens.serialize())
-  expect(await Promise.all(tabs.map((tab) => tab.evaluate(openInTab, id)))).toEqual([true, true])
+  expect(await tabs[0].evaluate(openInTab, signedIn.tokens.serialize())).toBe(true)
+  // The id reaches the other tab's localStorage later: the tab opens the session once it has it.
+  await tabs[1].waitForFunction(() => localStorage.getItem('session-id') !== null)
+  expect(await tabs[1].evaluate(openInTab, undefined)).toBe(true)
 }, 120_000)
 
 afterAll(async () => {

@@ -11,7 +11,8 @@ import { optionalListener, type SessionSource } from './session-factory.js'
 export interface SessionStoreOptions {
   /**
    * Where sessions are kept: a store every process (or tab) that opens them shares, e.g.
-   * `redisStore` from `@fhir-auth/store-redis` or `webStorageStore(localStorage)`. Default: the
+   * `redisStore` from `@fhir-auth/store-redis`, or `indexedDbStore()` for the tabs of a browser
+   * (not `webStorageStore(localStorage)`: its lock is not atomic across tabs). Default: the
    * store a launch is kept in without one (on Node, one memory store for the process).
    */
   readonly store?: KeyValueStore | undefined
@@ -94,7 +95,7 @@ export function sessionStore(source: SessionSource, input: unknown): SessionStor
     throw new ConfigurationError({
       invalidAttribute: 'store',
       message:
-        'sessions() needs a store outside Node: webStorageStore(localStorage), redisStore()…',
+        'sessions() needs a store outside Node: indexedDbStore() in a browser, redisStore()…',
     })
   }
   const ttlSeconds = optionalSeconds(options.ttlSeconds ?? undefined, 'ttlSeconds')
