@@ -31,6 +31,7 @@ export type {
   Pkcs12Contents,
   PrivateKeyInput,
   SigningAlgorithm,
+  StoreErrorReason,
   StoreOperation,
   TokenSetBinding,
   WebStorageLike,

@@ -74,7 +74,12 @@ export { HttpError, type HttpErrorFields, type HttpErrorReason } from './errors/
 export { IdTokenError, type IdTokenFailureReason } from './errors/id-token-error.js'
 export { type OAuthErrorFields, RegistrationError, TokenError } from './errors/oauth-error.js'
 export { type OAuthErrorBody, parseOAuthErrorBody } from './errors/oauth-error-body.js'
-export { StoreError, type StoreOperation } from './errors/store-error.js'
+export {
+  StoreError,
+  type StoreErrorOptions,
+  type StoreErrorReason,
+  type StoreOperation,
+} from './errors/store-error.js'
 export {
   type BasicAuthEncoding,
   basicAuthEncodings,

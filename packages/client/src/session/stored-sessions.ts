@@ -9,7 +9,12 @@ import { type GuardedStore, storeFailed } from '../tokens/guarded-store.js'
 import type { Session, TokensListener } from './session.js'
 import type { optionalListener, SessionSource } from './session-factory.js'
 import type { OpenSessionOptions, SessionStore } from './session-store.js'
-import { guardedSessionStore, SessionEntry, sessionStoreError } from './stored-session-entry.js'
+import {
+  guardedSessionStore,
+  refused,
+  SessionEntry,
+  sessionStoreError,
+} from './stored-session-entry.js'
 import { sharedRefresh } from './stored-session-refresh.js'
 
 /**
@@ -79,6 +84,8 @@ export class StoredSessions implements SessionStore {
     const entry = await this.#entry(sessionId(id))
     const tokens = await entry?.read()
     if (tokens === storeFailed) throw sessionStoreError('get', 'the session was not opened')
+    // Warned about by the entry already: one warning for one refused value.
+    if (tokens === refused) return undefined
     if (entry === undefined || tokens === undefined) {
       // Named by nothing but this: the id is the user's credential for the session.
       this.#source.context.options.logger.warn(
