@@ -4,7 +4,7 @@ import { ConfigurationError } from '@fhir-auth/core/internal/up-front'
 import { defaultLaunchStore } from '#default-launch-store'
 import { optionalStore } from '../launch/store-option.js'
 import { optionalSeconds } from '../seconds-option.js'
-import { Session, type TokensListener } from './session.js'
+import { Session, shareSessionRefresh, type TokensListener } from './session.js'
 import { optionalListener, type SessionSource } from './session-factory.js'
 
 /** Options of `client.sessions`. */
@@ -39,8 +39,9 @@ export interface OpenSessionOptions {
 export interface SessionStore {
   /**
    * Keeps the session's tokens (serialized, with the server and client they are for) under a
-   * new id: 256 bits from the CSPRNG, base64url. The session given keeps its own `onTokens` and
-   * refreshes on its own: open the id to share its refreshes with the fleet.
+   * new id: 256 bits from the CSPRNG, base64url. From then on the session given refreshes like
+   * the sessions opened from the id (under the store's lock, writing the rotated tokens to the
+   * store) and keeps its own `onTokens`, called after the store holds the new tokens.
    *
    * @throws ConfigurationError on `session` (not a `Session` of this client); StoreError when
    *   the store fails or does not answer in time.
@@ -112,6 +113,7 @@ export function sessionStore(source: SessionSource, input: unknown): SessionStor
         new StoredSessions(source, store, ttlSeconds ?? defaultTtlSeconds, {
           Session,
           optionalListener,
+          shareSessionRefresh,
         }),
     ),
   )

@@ -65,6 +65,24 @@ export interface SessionDependencies {
   readonly timeoutMs: number
 }
 
+/** The private state of a session, for {@link shareSessionRefresh}. */
+let stateOf: (session: Session) => RefreshedSession
+
+/**
+ * Gives `session` the refresh and `onTokens` that `change` makes of its current ones, for its
+ * next refresh on: how a session saved in a `SessionStore` comes to refresh under the store's
+ * lock, like the sessions opened from it.
+ *
+ * @internal
+ */
+export function shareSessionRefresh(
+  session: Session,
+  change: (dependencies: SessionDependencies) => SessionDependencies,
+): void {
+  const state = stateOf(session)
+  state.dependencies = change(state.dependencies)
+}
+
 /**
  * A signed-in session: the current tokens, kept fresh. `accessToken()` and `fetch()` refresh
  * first when the access token is about to expire and a refresh token exists; concurrent callers
@@ -74,6 +92,10 @@ export interface SessionDependencies {
  * @see https://hl7.org/fhir/smart-app-launch/app-launch.html#step-7-app-uses-a-refresh-token-to-obtain-a-new-access-token SMART: refresh
  */
 export class Session {
+  static {
+    stateOf = (session) => session.#state
+  }
+
   /**
    * The current tokens, and whether `onTokens` failed to take them (the next call gives them
    * again): shared with the refresher, which replaces them.
