@@ -4,7 +4,7 @@ import { ConfigurationError } from '@fhir-auth/core/internal/up-front'
 import { defaultLaunchStore } from '#default-launch-store'
 import { optionalStore } from '../launch/store-option.js'
 import { optionalSeconds } from '../seconds-option.js'
-import { Session, shareSessionRefresh, type TokensListener } from './session.js'
+import { Session, sessionState, type TokensListener } from './session.js'
 import { optionalListener, type SessionSource } from './session-factory.js'
 
 /** Options of `client.sessions`. */
@@ -113,7 +113,7 @@ export function sessionStore(source: SessionSource, input: unknown): SessionStor
         new StoredSessions(source, store, ttlSeconds ?? defaultTtlSeconds, {
           Session,
           optionalListener,
-          shareSessionRefresh,
+          sessionState,
         }),
     ),
   )

@@ -65,23 +65,14 @@ export interface SessionDependencies {
   readonly timeoutMs: number
 }
 
-/** The private state of a session, for {@link shareSessionRefresh}. */
-let stateOf: (session: Session) => RefreshedSession
-
 /**
- * Gives `session` the refresh and `onTokens` that `change` makes of its current ones, for its
- * next refresh on: how a session saved in a `SessionStore` comes to refresh under the store's
- * lock, like the sessions opened from it.
+ * The private state of a session, for `SessionStore.save`, which gives a saved session the
+ * refresh of the sessions opened from the store (in its own chunk: nothing more loads up front).
+ * Set once, by the class, which alone reaches its private state.
  *
  * @internal
  */
-export function shareSessionRefresh(
-  session: Session,
-  change: (dependencies: SessionDependencies) => SessionDependencies,
-): void {
-  const state = stateOf(session)
-  state.dependencies = change(state.dependencies)
-}
+export let sessionState: (session: Session) => RefreshedSession
 
 /**
  * A signed-in session: the current tokens, kept fresh. `accessToken()` and `fetch()` refresh
@@ -93,7 +84,7 @@ export function shareSessionRefresh(
  */
 export class Session {
   static {
-    stateOf = (session) => session.#state
+    sessionState = (session) => session.#state
   }
 
   /**

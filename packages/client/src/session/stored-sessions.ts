@@ -6,7 +6,7 @@ import {
 } from '@fhir-auth/core/essentials'
 import { optionNames, readOptions } from '@fhir-auth/core/internal/checks'
 import { type GuardedStore, storeFailed } from '../tokens/guarded-store.js'
-import type { Session, shareSessionRefresh, TokensListener } from './session.js'
+import type { Session, sessionState, TokensListener } from './session.js'
 import type { optionalListener, SessionSource } from './session-factory.js'
 import type { OpenSessionOptions, SessionStore } from './session-store.js'
 import {
@@ -25,7 +25,7 @@ import { sharedRefresh } from './stored-session-refresh.js'
 export interface SessionParts {
   readonly Session: typeof Session
   readonly optionalListener: typeof optionalListener
-  readonly shareSessionRefresh: typeof shareSessionRefresh
+  readonly sessionState: typeof sessionState
 }
 
 /** The names `open` takes: any other is refused. */
@@ -76,10 +76,9 @@ export class StoredSessions implements SessionStore {
       throw sessionStoreError('set', 'the session was not saved')
     }
     // From now on it refreshes with the fleet, and its own onTokens hears of it after the store.
-    this.#parts.shareSessionRefresh(session, (dependencies) => {
-      const shared = sharedRefresh(this.#source, entry, {}, dependencies.onTokens)
-      return { ...dependencies, refresh: shared.refresh, onTokens: shared.onTokens }
-    })
+    const state = this.#parts.sessionState(session)
+    const shared = sharedRefresh(this.#source, entry, {}, state.dependencies.onTokens)
+    state.dependencies = { ...state.dependencies, ...shared }
     return id
   }
 
