@@ -125,7 +125,7 @@ describe('indexedDbStore() in two Chromium tabs of one origin', () => {
       `indexedDbStore, counter under the lock: ${total} of ${2 * rounds}, lock retries ${retries}`,
     )
     expect(total).toBe(String(2 * rounds))
-    // The tabs contended for the lock: each was refused it while the other held it.
-    expect(retries.every((count) => count > 0)).toBe(true)
+    // The tabs contended for the lock: a tab was refused it while the other held it.
+    expect(retries.some((count) => count > 0)).toBe(true)
   }, 120_000)
 })
