@@ -49,8 +49,8 @@ export interface SessionStore {
   save(session: Session): Promise<string>
   /**
    * The session kept under `id`; `undefined` (with a warning naming no secret) when there is
-   * none: an id this store never gave out, an expired or deleted one, or tokens that are not
-   * this client's.
+   * none: an id this store never gave out, an expired or deleted one, or a value that is not
+   * this client's session (another client's, altered, or sealed with another encryption key).
    *
    * @throws ConfigurationError on the options; StoreError when the store fails or does not
    *   answer in time.
