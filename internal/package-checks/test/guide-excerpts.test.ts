@@ -21,6 +21,7 @@ const sourceDirectories = [
   'examples/browser-spa/src',
   'internal/package-checks/test/readme-snippets',
   'internal/package-checks/test/guide-programs',
+  'internal/integration-tests/test/browser-tabs/support',
 ]
 
 /** Every `.ts` file under the source directories, as arrays of trimmed lines. */

@@ -74,7 +74,12 @@ export { HttpError, type HttpErrorFields, type HttpErrorReason } from './errors/
 export { IdTokenError, type IdTokenFailureReason } from './errors/id-token-error.js'
 export { type OAuthErrorFields, RegistrationError, TokenError } from './errors/oauth-error.js'
 export { type OAuthErrorBody, parseOAuthErrorBody } from './errors/oauth-error-body.js'
-export { StoreError, type StoreOperation } from './errors/store-error.js'
+export {
+  StoreError,
+  type StoreErrorOptions,
+  type StoreErrorReason,
+  type StoreOperation,
+} from './errors/store-error.js'
 export {
   type BasicAuthEncoding,
   basicAuthEncodings,
@@ -127,6 +132,7 @@ export {
 export type { AuthorizationRequest } from './oauth/authorization-request.js'
 export type { RegistrationResponse } from './oauth/registration-response.js'
 export type { TokenResponse } from './oauth/token-response.js'
+export { type IndexedDbStoreOptions, indexedDbStore } from './stores/indexed-db-store.js'
 export { type KeyValueStore, storeKeyPrefix } from './stores/key-value-store.js'
 export { type MemoryStoreOptions, memoryStore } from './stores/memory-store.js'
 export {

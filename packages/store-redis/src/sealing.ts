@@ -58,6 +58,7 @@ export function createSealer(input: EncryptionKeyInput): Sealer {
         throw new StoreError(
           operation,
           'a value in Redis could not be opened: it was sealed with another encryptionKey, written without one, or altered',
+          { reason: 'unreadable' },
         )
       }
     },

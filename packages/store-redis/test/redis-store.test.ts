@@ -102,6 +102,8 @@ describe('what Redis holds', () => {
       const failure = await store.take(key).catch((error: unknown) => error)
       expect(failure).toBeInstanceOf(StoreError)
       expect((failure as StoreError).operation).toBe('take')
+      // The store answered: its value is what cannot be read (a session store skips it).
+      expect((failure as StoreError).reason).toBe('unreadable')
       expect(String((failure as StoreError).message)).not.toContain('access-token-text')
     }
   })
@@ -220,6 +222,8 @@ describe('failures stay typed and bounded', () => {
       () => (store.take ?? store.get)('k'),
     ]) {
       await expect(call()).rejects.toThrow(/did not answer .* within 50 ms/)
+      // A store that fails, not a value that cannot be read.
+      await expect(call()).rejects.toMatchObject({ reason: 'failed' })
     }
   })
 

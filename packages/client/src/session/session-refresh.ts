@@ -12,7 +12,8 @@ import type { SessionSource } from './session-factory.js'
 
 /** What a {@link SessionRefresher} reads and replaces of its session. */
 export interface RefreshedSession {
-  readonly dependencies: SessionDependencies
+  /** Replaced when the session is saved in a `SessionStore` (its refresh and `onTokens`). */
+  dependencies: SessionDependencies
   tokens: TokenSet
   /** True while `onTokens` has not accepted the session's current tokens (it failed). */
   undelivered: boolean

@@ -4,14 +4,15 @@ import { ConfigurationError } from '@fhir-auth/core/internal/up-front'
 import { defaultLaunchStore } from '#default-launch-store'
 import { optionalStore } from '../launch/store-option.js'
 import { optionalSeconds } from '../seconds-option.js'
-import { Session, type TokensListener } from './session.js'
+import { Session, sessionState, type TokensListener } from './session.js'
 import { optionalListener, type SessionSource } from './session-factory.js'
 
 /** Options of `client.sessions`. */
 export interface SessionStoreOptions {
   /**
    * Where sessions are kept: a store every process (or tab) that opens them shares, e.g.
-   * `redisStore` from `@fhir-auth/store-redis` or `webStorageStore(localStorage)`. Default: the
+   * `redisStore` from `@fhir-auth/store-redis`, or `indexedDbStore()` for the tabs of a browser
+   * (not `webStorageStore(localStorage)`: its lock is not atomic across tabs). Default: the
    * store a launch is kept in without one (on Node, one memory store for the process).
    */
   readonly store?: KeyValueStore | undefined
@@ -38,8 +39,9 @@ export interface OpenSessionOptions {
 export interface SessionStore {
   /**
    * Keeps the session's tokens (serialized, with the server and client they are for) under a
-   * new id: 256 bits from the CSPRNG, base64url. The session given keeps its own `onTokens` and
-   * refreshes on its own: open the id to share its refreshes with the fleet.
+   * new id: 256 bits from the CSPRNG, base64url. From then on the session given refreshes like
+   * the sessions opened from the id (under the store's lock, writing the rotated tokens to the
+   * store) and keeps its own `onTokens`, called after the store holds the new tokens.
    *
    * @throws ConfigurationError on `session` (not a `Session` of this client); StoreError when
    *   the store fails or does not answer in time.
@@ -47,8 +49,8 @@ export interface SessionStore {
   save(session: Session): Promise<string>
   /**
    * The session kept under `id`; `undefined` (with a warning naming no secret) when there is
-   * none: an id this store never gave out, an expired or deleted one, or tokens that are not
-   * this client's.
+   * none: an id this store never gave out, an expired or deleted one, or a value that is not
+   * this client's session (another client's, altered, or sealed with another encryption key).
    *
    * @throws ConfigurationError on the options; StoreError when the store fails or does not
    *   answer in time.
@@ -94,7 +96,7 @@ export function sessionStore(source: SessionSource, input: unknown): SessionStor
     throw new ConfigurationError({
       invalidAttribute: 'store',
       message:
-        'sessions() needs a store outside Node: webStorageStore(localStorage), redisStore()…',
+        'sessions() needs a store outside Node: indexedDbStore() in a browser, redisStore()…',
     })
   }
   const ttlSeconds = optionalSeconds(options.ttlSeconds ?? undefined, 'ttlSeconds')
@@ -111,6 +113,7 @@ export function sessionStore(source: SessionSource, input: unknown): SessionStor
         new StoredSessions(source, store, ttlSeconds ?? defaultTtlSeconds, {
           Session,
           optionalListener,
+          sessionState,
         }),
     ),
   )

@@ -66,6 +66,15 @@ export interface SessionDependencies {
 }
 
 /**
+ * The private state of a session, for `SessionStore.save`, which gives a saved session the
+ * refresh of the sessions opened from the store (in its own chunk: nothing more loads up front).
+ * Set once, by the class, which alone reaches its private state.
+ *
+ * @internal
+ */
+export let sessionState: (session: Session) => RefreshedSession
+
+/**
  * A signed-in session: the current tokens, kept fresh. `accessToken()` and `fetch()` refresh
  * first when the access token is about to expire and a refresh token exists; concurrent callers
  * for the same scopes share one refresh, and a rotated refresh token replaces the old one. `fetch` sends the token
@@ -74,6 +83,10 @@ export interface SessionDependencies {
  * @see https://hl7.org/fhir/smart-app-launch/app-launch.html#step-7-app-uses-a-refresh-token-to-obtain-a-new-access-token SMART: refresh
  */
 export class Session {
+  static {
+    sessionState = (session) => session.#state
+  }
+
   /**
    * The current tokens, and whether `onTokens` failed to take them (the next call gives them
    * again): shared with the refresher, which replaces them.

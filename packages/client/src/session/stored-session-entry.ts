@@ -6,7 +6,16 @@ import {
 } from '@fhir-auth/core/essentials'
 import { sha256Base64Url, storeKey } from '@fhir-auth/core/internal'
 import type { ProtocolContext } from '../protocol-context.js'
-import { GuardedStore, type StoreFailed, storeFailed } from '../tokens/guarded-store.js'
+import {
+  GuardedStore,
+  type StoreFailed,
+  storeFailed,
+  unreadableValue,
+} from '../tokens/guarded-store.js'
+
+/** What {@link SessionEntry.read} gives for a value that is not this client's session. */
+export const refused = Symbol('refused')
+export type Refused = typeof refused
 
 /** A session id as `save` makes them: 256 bits, base64url without padding. */
 const sessionIdPattern = /^[A-Za-z0-9_-]{43}$/
@@ -47,7 +56,7 @@ export class SessionEntry {
   readonly #context: ProtocolContext
   readonly #ttlSeconds: number
   /** The last text read and what it parsed to: a value read again is parsed once. */
-  #lastRead: { readonly text: string; readonly tokens: TokenSet | undefined } | undefined
+  #lastRead: { readonly text: string; readonly tokens: TokenSet | Refused } | undefined
 
   private constructor(
     store: GuardedStore,
@@ -74,13 +83,18 @@ export class SessionEntry {
   }
 
   /**
-   * The tokens kept, `undefined` when there are none (never saved, expired, deleted) or they
-   * are not this client's (altered, or another client's binding: warned about), or
+   * The tokens kept, `undefined` when there are none (never saved, expired, deleted),
+   * {@link refused} when what is kept is not this client's session (a sealed value that does not
+   * open, an altered value, another client's binding: warned about, once per value), or
    * {@link storeFailed}.
    */
-  async read(): Promise<TokenSet | undefined | StoreFailed> {
-    const text = await this.store.get(this.tokensKey)
+  async read(): Promise<TokenSet | undefined | StoreFailed | Refused> {
+    const text = await this.store.read(this.tokensKey)
     if (text === storeFailed || text === undefined) return text
+    if (text === unreadableValue) {
+      this.#lastRead = undefined
+      return this.#refuse('its value does not open (sealed with another encryptionKey, or altered)')
+    }
     if (text !== this.#lastRead?.text) this.#lastRead = { text, tokens: this.#parse(text) }
     return this.#lastRead.tokens
   }
@@ -90,22 +104,25 @@ export class SessionEntry {
     return this.store.set(this.tokensKey, tokens.serialize(), this.#ttlSeconds)
   }
 
-  #parse(text: string): TokenSet | undefined {
+  #parse(text: string): TokenSet | Refused {
     const { logger, now } = this.#context.options
     const tokens = TokenSet.deserialize(text, logger, now)
-    const warn = (why: string) => {
-      logger.warn(`A stored session was not used: ${why}`, {
-        event: 'sessions.stored_session_refused',
-      })
-      return undefined
-    }
-    if (tokens === undefined) return warn('its value is not a serialized session (altered?)')
+    if (tokens === undefined)
+      return this.#refuse('its value is not a serialized session (altered?)')
     try {
       this.#context.checks.checkBinding(tokens.binding, this.#context.binding(), true)
     } catch {
-      return warn('it was kept for another server or client')
+      return this.#refuse('it was kept for another server or client')
     }
     return tokens
+  }
+
+  /** Warns (naming neither the id nor the value) that the entry's value is not used. */
+  #refuse(why: string): Refused {
+    this.#context.options.logger.warn(`A stored session was not used: ${why}`, {
+      event: 'sessions.stored_session_refused',
+    })
+    return refused
   }
 }
 

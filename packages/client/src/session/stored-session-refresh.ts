@@ -5,7 +5,7 @@ import { storeFailed } from '../tokens/guarded-store.js'
 import type { SessionDependencies, TokensListener } from './session.js'
 import type { SessionSource } from './session-factory.js'
 import { RefreshFailure, refreshTokens } from './session-refresh.js'
-import { type SessionEntry, sessionStoreError } from './stored-session-entry.js'
+import { refused, type SessionEntry, sessionStoreError } from './stored-session-entry.js'
 
 /** What a session opened from a `SessionStore` refreshes and delivers its tokens with. */
 export interface SharedRefresh {
@@ -47,7 +47,8 @@ export function sharedRefresh(
   const read = async () => {
     const tokens = await entry.read()
     if (tokens instanceof TokenSet) stored.add(tokens)
-    return tokens
+    // A value that is not this client's session (warned about) is no session to refresh.
+    return tokens === refused ? undefined : tokens
   }
   const write = async (tokens: TokenSet) => {
     const written = (await entry.write(tokens)) !== storeFailed

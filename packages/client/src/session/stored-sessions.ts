@@ -6,10 +6,15 @@ import {
 } from '@fhir-auth/core/essentials'
 import { optionNames, readOptions } from '@fhir-auth/core/internal/checks'
 import { type GuardedStore, storeFailed } from '../tokens/guarded-store.js'
-import type { Session, TokensListener } from './session.js'
+import type { Session, sessionState, TokensListener } from './session.js'
 import type { optionalListener, SessionSource } from './session-factory.js'
 import type { OpenSessionOptions, SessionStore } from './session-store.js'
-import { guardedSessionStore, SessionEntry, sessionStoreError } from './stored-session-entry.js'
+import {
+  guardedSessionStore,
+  refused,
+  SessionEntry,
+  sessionStoreError,
+} from './stored-session-entry.js'
 import { sharedRefresh } from './stored-session-refresh.js'
 
 /**
@@ -20,6 +25,7 @@ import { sharedRefresh } from './stored-session-refresh.js'
 export interface SessionParts {
   readonly Session: typeof Session
   readonly optionalListener: typeof optionalListener
+  readonly sessionState: typeof sessionState
 }
 
 /** The names `open` takes: any other is refused. */
@@ -69,6 +75,10 @@ export class StoredSessions implements SessionStore {
     if ((await entry.write(session.tokens)) === storeFailed) {
       throw sessionStoreError('set', 'the session was not saved')
     }
+    // From now on it refreshes with the fleet, and its own onTokens hears of it after the store.
+    const state = this.#parts.sessionState(session)
+    const shared = sharedRefresh(this.#source, entry, {}, state.dependencies.onTokens)
+    state.dependencies = { ...state.dependencies, ...shared }
     return id
   }
 
@@ -79,6 +89,8 @@ export class StoredSessions implements SessionStore {
     const entry = await this.#entry(sessionId(id))
     const tokens = await entry?.read()
     if (tokens === storeFailed) throw sessionStoreError('get', 'the session was not opened')
+    // Warned about by the entry already: one warning for one refused value.
+    if (tokens === refused) return undefined
     if (entry === undefined || tokens === undefined) {
       // Named by nothing but this: the id is the user's credential for the session.
       this.#source.context.options.logger.warn(

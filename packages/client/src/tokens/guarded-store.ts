@@ -1,8 +1,16 @@
-import type { KeyValueStore, Logger } from '@fhir-auth/core/essentials'
+import { type KeyValueStore, type Logger, StoreError } from '@fhir-auth/core/essentials'
 
 /** What a store operation gives when the store failed it, did not answer in time, or is down. */
 export const storeFailed = Symbol('store failed')
 export type StoreFailed = typeof storeFailed
+
+/**
+ * What {@link GuardedStore.read} gives when the store answered with a value that cannot be read
+ * (a `StoreError` whose `reason` is `unreadable`: a sealed value that does not open): the store
+ * works, this value is no use.
+ */
+export const unreadableValue = Symbol('unreadable value')
+export type UnreadableValue = typeof unreadableValue
 
 const lateAnswer = Symbol('no answer in time')
 
@@ -47,14 +55,22 @@ export class GuardedStore {
     this.#options = options
   }
 
-  /** The value as text, `undefined` when there is none, or {@link storeFailed}. */
+  /**
+   * The value as text, `undefined` when there is none, or {@link storeFailed} — also when the
+   * value cannot be read (the store counts as down then, as for any failure).
+   */
   get(key: string): Promise<string | undefined | StoreFailed> {
-    return this.#run(
-      'get',
-      () => this.#options.store.get(key),
-      (value): value is string | null | undefined =>
-        value === undefined || value === null || typeof value === 'string',
-    ).then((value) => (value === null ? undefined : value))
+    return this.#run('get', () => this.#options.store.get(key), isText).then(noNull)
+  }
+
+  /**
+   * As {@link get}, but a value the store cannot read is {@link unreadableValue}, and leaves the
+   * store up: for a caller to whom such a value is simply no value.
+   */
+  read(key: string): Promise<string | undefined | StoreFailed | UnreadableValue> {
+    return this.#run('get', () => this.#options.store.get(key), isText, unreadableValue).then(
+      noNull,
+    )
   }
 
   /** Whether this call took the key, or {@link storeFailed}. */
@@ -82,11 +98,13 @@ export class GuardedStore {
     return (await operation) === storeFailed ? storeFailed : true
   }
 
-  async #run<T>(
+  /** Given `unreadable`, a `StoreError` whose reason is `unreadable` gives it: no failure. */
+  async #run<T, U = never>(
     name: string,
     operation: () => Promise<unknown>,
     accept: (value: unknown) => value is T,
-  ): Promise<T | StoreFailed> {
+    unreadable?: U,
+  ): Promise<T | StoreFailed | U> {
     if (Date.now() < this.#downUntil) return storeFailed
     let timer: ReturnType<typeof setTimeout> | undefined
     const late = new Promise<typeof lateAnswer>((resolve) => {
@@ -101,6 +119,8 @@ export class GuardedStore {
       this.#warned = false
       return result
     } catch (error) {
+      if (unreadable !== undefined && StoreError.isInstance(error) && error.reason === 'unreadable')
+        return unreadable
       return this.#failed(`failed ${name} (${error instanceof Error ? error.name : typeof error})`)
     } finally {
       clearTimeout(timer)
@@ -122,6 +142,15 @@ const backendTokensUnavailable = {
   store: 'Backend token store',
   consequence: 'requesting tokens directly while it is unavailable',
   event: 'backend_tokens.store_unavailable',
+}
+
+/** What `get` may answer. */
+function isText(value: unknown): value is string | null | undefined {
+  return value === undefined || value === null || typeof value === 'string'
+}
+
+function noNull<T>(value: T | null): T | undefined {
+  return value === null ? undefined : value
 }
 
 /** `set` and `delete` promise nothing about their value. */

@@ -8,8 +8,9 @@
  * inside its records with its own clock as well, so a store's clock only collects garbage.
  *
  * Implementations: {@link memoryStore} (one process), {@link webStorageStore} (a browser tab's
- * `sessionStorage`), `redisStore` from `@fhir-auth/store-redis` (a fleet). Anything with these
- * five methods fits: a session database, Memcached, a KV service.
+ * `sessionStorage`), {@link indexedDbStore} (the tabs of a browser), `redisStore` from
+ * `@fhir-auth/store-redis` (a fleet). Anything with these five methods fits: a session
+ * database, Memcached, a KV service.
  *
  * @see https://www.rfc-editor.org/rfc/rfc6749#section-10.12 RFC 6749 §10.12 (state binds the callback)
  */

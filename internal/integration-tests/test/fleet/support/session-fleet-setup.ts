@@ -21,7 +21,7 @@ import type { SessionWorkerSetup } from './fleet-messages.js'
 const resource = 'Patient/patient-3'
 
 /** A standalone launch through the sandbox, to the session it gives. */
-async function signIn(fixture: SmartFixture, client: Client) {
+export async function signIn(fixture: SmartFixture, client: Client) {
   const store = memoryStore()
   const begun = await client.beginAuthorization({ store })
   const result = await fixture.sandbox.authorize({ url: begun.authUrl })
