@@ -1,3 +1,11 @@
+/**
+ * `@fhir-auth/smart/revocation`: RFC 7009 token revocation at a SMART server. Also exported by
+ * the main entry; this one is what a bundle split per dynamic import loads when an app signs a
+ * user out, so apps that never revoke never download it.
+ *
+ * @see https://www.rfc-editor.org/rfc/rfc7009
+ * @packageDocumentation
+ */
 import type { Clock } from '@fhir-auth/core/essentials'
 import { TokenError, type TransportOptions } from '@fhir-auth/core/essentials'
 import {

@@ -1,5 +1,6 @@
 import type { TokenSet } from '@fhir-auth/core/essentials'
-import { type ClientAuthentication, revokeToken } from '@fhir-auth/smart/launch'
+import type { ClientAuthentication } from '@fhir-auth/smart/launch'
+import { revokeToken } from '@fhir-auth/smart/revocation'
 import type { ProtocolContext } from '../protocol-context.js'
 
 /**
