@@ -49,6 +49,15 @@ export interface RevokeTokenOptions extends TransportOptions {
  *
  * @throws ConfigurationError for a missing option; TokenError when the server answers with an
  *   error (RFC 7009 §2.2.1) or does not answer; no token is in its message.
+ * @example
+ * ```ts
+ * await revokeToken({
+ *   revocationEndpoint: metadata.revocationEndpoint as string,
+ *   token: tokens.refresh_token as string,
+ *   tokenTypeHint: 'refresh_token',
+ *   clientAuthentication: { type: 'public', clientId: 'my-app' },
+ * })
+ * ```
  * @see https://www.rfc-editor.org/rfc/rfc7009 RFC 7009
  * @see https://hl7.org/fhir/smart-app-launch/STU2.2/client-confidential-asymmetric.html#authenticating-to-the-token-endpoint
  */
