@@ -1,4 +1,9 @@
-import { type Clock, TokenError, type TransportOptions } from '@fhir-auth/core/essentials'
+import {
+  type Clock,
+  type HttpResponse,
+  TokenError,
+  type TransportOptions,
+} from '@fhir-auth/core/essentials'
 import { requireNonBlankString, sendFlowRequest, transportOf } from '@fhir-auth/core/internal'
 import {
   authenticateClient,
@@ -49,24 +54,63 @@ export async function postTokenRequest(
  *
  * @internal
  */
-export async function postAuthenticatedTokenRequest(
+export function postAuthenticatedTokenRequest(
   options: TokenRequestCommon & { readonly clientAuthentication: ClientAuthentication },
   form: Readonly<Record<string, string>>,
   secrets: readonly string[],
 ): Promise<TokenResponse> {
   const tokenEndpoint = requireNonBlankString(options.tokenEndpoint, 'tokenEndpoint')
+  return postAuthenticatedForm(
+    options,
+    tokenEndpoint,
+    form,
+    secrets,
+    'token request',
+    (response, all) => parseTokenResponse(response, all),
+  )
+}
+
+/**
+ * POSTs a form to one of the server's endpoints (token, revocation) with the client's
+ * authentication for that endpoint (a `private_key_jwt` assertion's `aud` is `endpoint`), and
+ * reads the answer with `read` (given the request's secrets, its own included). A symmetric
+ * client's `invalid_client` says how its Basic credentials were encoded.
+ *
+ * @throws TokenError for every failed exchange; transport failures keep their `HttpError` as
+ *   `cause`.
+ * @internal
+ */
+export async function postAuthenticatedForm<T>(
+  options: TransportOptions & {
+    readonly clientAuthentication: ClientAuthentication
+    readonly now?: Clock | undefined
+  },
+  endpoint: string,
+  form: Readonly<Record<string, string>>,
+  secrets: readonly string[],
+  label: string,
+  read: (response: HttpResponse, secrets: readonly string[]) => T,
+): Promise<T> {
   const authentication = await authenticateClient(
     options.clientAuthentication,
-    tokenEndpoint,
+    endpoint,
     options.now,
   )
+  const all = [...secrets, ...authentication.secrets]
   try {
-    return await postTokenRequest(
-      options,
-      { ...form, ...authentication.form },
-      authentication.headers,
-      [...secrets, ...authentication.secrets],
+    const response = await sendFlowRequest(
+      {
+        method: 'POST',
+        url: endpoint,
+        form: { ...form, ...authentication.form },
+        headers: authentication.headers,
+        ...transportOf(options),
+      },
+      TokenError,
+      label,
+      all,
     )
+    return read(response, all)
   } catch (error) {
     if (options.clientAuthentication.type !== 'confidential_symmetric') throw error
     throw (await loadSymmetricAuthentication()).withBasicEncodingHint(
