@@ -60,7 +60,7 @@ export async function revokeToken(input: RevokeTokenOptions): Promise<void> {
     requireNonBlankString(options.revocationEndpoint, 'revocationEndpoint'),
     { token, token_type_hint: options.tokenTypeHint },
     [token, ...(options.heldSecrets ?? [])],
-    'revocation request',
+    'revocation',
     (response, secrets) => {
       if (response.status >= 300) {
         throw oauthErrorFromResponse(TokenError, 'revocation request', response, secrets)

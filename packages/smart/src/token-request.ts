@@ -34,19 +34,25 @@ export async function postTokenRequest(
   headers: Readonly<Record<string, string>>,
   secrets: readonly string[],
 ): Promise<TokenResponse> {
-  const response = await sendFlowRequest(
-    {
-      method: 'POST',
-      url: options.tokenEndpoint,
-      form,
-      headers,
-      ...transportOf(options),
-    },
+  const response = await postForm(options, options.tokenEndpoint, form, headers, secrets, 'token')
+  return parseTokenResponse(response, secrets)
+}
+
+/** POSTs a form to one of the server's endpoints; `label` names the request in errors. */
+function postForm(
+  options: TransportOptions,
+  url: string,
+  form: Readonly<Record<string, string>>,
+  headers: Readonly<Record<string, string>>,
+  secrets: readonly string[],
+  label: string,
+): Promise<HttpResponse> {
+  return sendFlowRequest(
+    { method: 'POST', url, form, headers, ...transportOf(options) },
     TokenError,
-    'token request',
+    `${label} request`,
     secrets,
   )
-  return parseTokenResponse(response, secrets)
 }
 
 /**
@@ -60,20 +66,14 @@ export function postAuthenticatedTokenRequest(
   secrets: readonly string[],
 ): Promise<TokenResponse> {
   const tokenEndpoint = requireNonBlankString(options.tokenEndpoint, 'tokenEndpoint')
-  return postAuthenticatedForm(
-    options,
-    tokenEndpoint,
-    form,
-    secrets,
-    'token request',
-    (response, all) => parseTokenResponse(response, all),
-  )
+  return postAuthenticatedForm(options, tokenEndpoint, form, secrets, 'token', parseTokenResponse)
 }
 
 /**
  * POSTs a form to one of the server's endpoints (token, revocation) with the client's
  * authentication for that endpoint (a `private_key_jwt` assertion's `aud` is `endpoint`), and
- * reads the answer with `read` (given the request's secrets, its own included). A symmetric
+ * reads the answer with `read` (given the request's secrets, its own included). `label` names
+ * the request in errors (`token`: "token request"). A symmetric
  * client's `invalid_client` says how its Basic credentials were encoded.
  *
  * @throws TokenError for every failed exchange; transport failures keep their `HttpError` as
@@ -98,19 +98,8 @@ export async function postAuthenticatedForm<T>(
   )
   const all = [...secrets, ...authentication.secrets]
   try {
-    const response = await sendFlowRequest(
-      {
-        method: 'POST',
-        url: endpoint,
-        form: { ...form, ...authentication.form },
-        headers: authentication.headers,
-        ...transportOf(options),
-      },
-      TokenError,
-      label,
-      all,
-    )
-    return read(response, all)
+    const sent = { ...form, ...authentication.form }
+    return read(await postForm(options, endpoint, sent, authentication.headers, all, label), all)
   } catch (error) {
     if (options.clientAuthentication.type !== 'confidential_symmetric') throw error
     throw (await loadSymmetricAuthentication()).withBasicEncodingHint(
