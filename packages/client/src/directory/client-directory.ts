@@ -57,6 +57,8 @@ const sessionsOptionNames = optionNames<DirectorySessionsOptions>({ ttlSeconds: 
 export class ClientDirectory {
   readonly #clients: DirectoryClients
   readonly #store: KeyValueStore
+  /** One `SessionStore` per time to live: its clients' stores and their state are reused. */
+  readonly #sessions = new Map<number | undefined, SessionStore>()
 
   /**
    * @throws ConfigurationError on the options (an unknown option included), on `clients` (not
@@ -147,6 +149,12 @@ export class ClientDirectory {
       known: sessionsOptionNames,
       noun: 'option',
     })
-    return directorySessions(this.#clients, this.#store, checkSessionTtl(ttlSeconds))
+    const ttl = checkSessionTtl(ttlSeconds)
+    let sessions = this.#sessions.get(ttl)
+    if (sessions === undefined) {
+      sessions = directorySessions(this.#clients, this.#store, ttl)
+      this.#sessions.set(ttl, sessions)
+    }
+    return sessions
   }
 }
