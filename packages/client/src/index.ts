@@ -65,6 +65,13 @@ export type { UdapMetadata } from '@fhir-auth/udap'
 export { Client } from './client.js'
 export type { ClientOptions } from './client-options.js'
 export { type ClientType, clientTypes, type Protocol } from './client-type.js'
+export { ClientDirectory } from './directory/client-directory.js'
+export type {
+  ClientDirectoryOptions,
+  ClientResolver,
+  DirectoryBeginAuthorizationOptions,
+  DirectorySessionsOptions,
+} from './directory/directory-options.js'
 export { type UdapFlow, udapFlows } from './flow.js'
 export type {
   AuthorizationUrlOptions,

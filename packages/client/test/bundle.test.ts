@@ -84,4 +84,17 @@ describe('browser bundle of @fhir-auth/client', () => {
     expect(chunkOf('src/launch/authorization-flow.ts')).toBeDefined()
     expect(inputs).not.toContain('src/default-launch-store/node.ts')
   })
+
+  it('loads revocation (RFC 7009) with the SMART request path, never up front, and carries no ClientDirectory for an app importing Client', () => {
+    const upFront = staticClosure(chunkOf('<stdin>') as string)
+    const smart = staticClosure(chunkOf('src/smart/smart-protocol.ts') as string)
+    const withRevocation = Object.keys(outputs).filter(
+      (path) => (outputs[path]?.inputs['../smart/src/revocation.ts']?.bytesInOutput ?? 0) > 0,
+    )
+    expect(withRevocation).toHaveLength(1)
+    expect(smart).toContain(withRevocation[0])
+    expect(upFront).not.toContain(withRevocation[0])
+    const inputs = Object.values(outputs).flatMap((output) => Object.keys(output.inputs))
+    expect(inputs.filter((path) => path.startsWith('src/directory/'))).toEqual([])
+  })
 })

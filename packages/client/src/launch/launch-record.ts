@@ -18,6 +18,12 @@ export interface LaunchRecord {
   readonly scopes: readonly string[]
   /** The issuer the authorization request was made to (`aud`, RFC 9207 `iss`). */
   readonly issuer: string
+  /**
+   * The FHIR base URL of the client that began the launch: a directory of clients sharing one
+   * store and redirect URI routes the callback by it, and another client refuses the launch.
+   * Absent from records written before 0.7.
+   */
+  readonly baseUrl?: string | undefined
   /** Epoch milliseconds by the client's clock. */
   readonly createdAt: number
 }
@@ -32,7 +38,7 @@ export interface StoreCallLimits {
 }
 
 /** The store key of a launch: derived from `state`, which never appears as a key name itself. */
-async function launchKey(state: string): Promise<string> {
+export async function launchKey(state: string): Promise<string> {
   return storeKey('launch', await sha256Base64Url(state))
 }
 
@@ -112,7 +118,7 @@ function guarded<T>(
 }
 
 /** A record this library wrote, member by member; anything else (corrupted, foreign) is none. */
-function parseLaunch(text: string): LaunchRecord | undefined {
+export function parseLaunch(text: string): LaunchRecord | undefined {
   let value: Partial<Record<keyof LaunchRecord, unknown>>
   try {
     value = JSON.parse(text)
@@ -120,7 +126,7 @@ function parseLaunch(text: string): LaunchRecord | undefined {
     return undefined
   }
   if (typeof value !== 'object' || value === null) return undefined
-  const { state, codeVerifier, nonce, redirectUri, scopes, issuer, createdAt } = value
+  const { state, codeVerifier, nonce, redirectUri, scopes, issuer, createdAt, baseUrl } = value
   if (
     typeof state !== 'string' ||
     typeof codeVerifier !== 'string' ||
@@ -131,8 +137,9 @@ function parseLaunch(text: string): LaunchRecord | undefined {
     !Number.isFinite(createdAt) ||
     !Array.isArray(scopes) ||
     !scopes.every((scope) => typeof scope === 'string') ||
-    (nonce !== undefined && typeof nonce !== 'string')
+    (nonce !== undefined && typeof nonce !== 'string') ||
+    (baseUrl !== undefined && typeof baseUrl !== 'string')
   )
     return undefined
-  return { state, codeVerifier, nonce, redirectUri, scopes, issuer, createdAt }
+  return { state, codeVerifier, nonce, redirectUri, scopes, issuer, createdAt, baseUrl }
 }

@@ -63,6 +63,11 @@ export interface SessionDependencies {
   readonly onTokens?: TokensListener | undefined
   /** How long `onTokens` may take (the client's time limit per request). */
   readonly timeoutMs: number
+  /**
+   * Revokes the tokens at the server (RFC 7009); `false` when it offers no revocation. Without
+   * it, `revoke()` only ends the session here.
+   */
+  readonly revoke?: ((tokens: TokenSet) => Promise<boolean>) | undefined
 }
 
 /**
@@ -102,6 +107,8 @@ export class Session {
    * Any other URL is a `ConfigurationError` and nothing is sent.
    */
   readonly fetch: (input: BearerFetchInput, init?: RequestInit) => Promise<Response>
+  /** Set by `revoke()`: every later use is a `TokenError`. */
+  #revoked = false
 
   /** @internal Sessions come from `client.completeAuthorization` and `client.resumeSession`. */
   constructor(dependencies: SessionDependencies) {
@@ -146,6 +153,7 @@ export class Session {
       'minValiditySeconds',
     ) as number
     const signal = optionalSignal(checked.signal)
+    this.#checkNotRevoked()
     const now = this.#state.dependencies.now()
     if (
       this.#state.tokens.refreshToken !== undefined &&
@@ -182,6 +190,32 @@ export class Session {
   }
 
   /**
+   * Signs out at the server (RFC 7009): posts the refresh token, then the access token, to the
+   * server's `revocation_endpoint`, authenticated as the client authenticates at its token
+   * endpoint. Resolves `false` and sends nothing when the server advertises no revocation
+   * endpoint. Either way the session is over: every later `accessToken()`, `fetch()` or
+   * `refresh()` is a `TokenError`, and nothing is sent with these tokens again.
+   *
+   * @returns `true` when the server took both revocation requests.
+   * @throws TokenError when the server refuses a revocation request or does not answer (the
+   *   session is over here all the same, but the tokens may still be valid at the server).
+   * @see https://www.rfc-editor.org/rfc/rfc7009 RFC 7009 (OAuth 2.0 token revocation)
+   * @see https://hl7.org/fhir/smart-app-launch/STU2.2/conformance.html#metadata SMART `revocation_endpoint`
+   */
+  async revoke(): Promise<boolean> {
+    this.#revoked = true
+    const { revoke } = this.#state.dependencies
+    return revoke === undefined ? false : revoke(this.#state.tokens)
+  }
+
+  /** @throws TokenError once the session was revoked. */
+  #checkNotRevoked(): void {
+    if (this.#revoked) {
+      throw new TokenError({ message: 'the session was revoked: authorize again' })
+    }
+  }
+
+  /**
    * `onTokens` again with the current tokens, after it failed to take them (a refresh gives them
    * with its own new tokens instead); this caller waits until its signal fires.
    */
@@ -197,6 +231,7 @@ export class Session {
     options: { readonly scopes?: readonly string[] | undefined },
     signal: AbortSignal | undefined,
   ): Promise<TokenSet> {
+    this.#checkNotRevoked()
     return this.#wait(
       () =>
         this.#state.tokens.refreshToken === undefined

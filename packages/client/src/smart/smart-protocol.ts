@@ -3,6 +3,7 @@ import {
   generateState,
   IdTokenError,
   type RegistrationResponse,
+  type TokenSet,
 } from '@fhir-auth/core/essentials'
 import {
   authorizationMethod,
@@ -21,7 +22,9 @@ import {
   buildAuthorizationRequest,
   type ClientAuthentication,
   exchangeAuthorizationCode,
+  type RevokedTokenType,
   refreshAccessToken,
+  revokeToken,
   type SmartMetadata,
   type TokenResponse,
 } from '@fhir-auth/smart/launch'
@@ -272,6 +275,32 @@ export class SmartProtocol implements ProtocolImplementation {
     // The refusal lives with registration, loaded on demand: no app-launch bundle carries it.
     const { cancelRegistration } = await this.#registrationModule()
     return cancelRegistration()
+  }
+
+  /**
+   * RFC 7009 §2.1: the refresh token first (a server may then revoke the whole grant), then the
+   * access token, each with the client's authentication; nothing without an advertised
+   * `revocation_endpoint`.
+   */
+  async revokeTokens(tokens: TokenSet, signal: AbortSignal | undefined): Promise<boolean> {
+    const revocationEndpoint = await this.#discovery.revocationEndpoint(signal)
+    if (revocationEndpoint === undefined) return false
+    const clientId = requireNonBlankString(this.#context.config.clientId, 'clientId', false)
+    const clientAuthentication = await this.#clientAuthentication(clientId, {})
+    const { accessToken, refreshToken, idToken } = tokens
+    const revoke = (token: string, tokenTypeHint: RevokedTokenType) =>
+      revokeToken({
+        ...this.#context.transport(signal),
+        revocationEndpoint,
+        token,
+        tokenTypeHint,
+        clientAuthentication,
+        heldSecrets: [accessToken, refreshToken, idToken].filter(Boolean) as string[],
+        now: this.#context.options.now,
+      })
+    if (refreshToken !== undefined) await revoke(refreshToken, 'refresh_token')
+    await revoke(accessToken, 'access_token')
+    return true
   }
 
   tokenEndpoint(options: { readonly signal?: AbortSignal | undefined }): Promise<string> {
