@@ -18,10 +18,13 @@ export class HandleBrowser {
   /** Every response received, oldest first. */
   readonly seen: SeenResponse[] = []
 
-  constructor(
-    readonly web: SmartWebApp,
-    readonly origin = 'https://app.example',
-  ) {}
+  readonly web: SmartWebApp
+  readonly origin: string
+
+  constructor(web: SmartWebApp, origin = 'https://app.example') {
+    this.web = web
+    this.origin = origin
+  }
 
   /** The `Cookie` header this browser sends (`undefined` without cookies). */
   get cookieHeader(): string | undefined {
