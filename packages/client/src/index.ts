@@ -62,6 +62,13 @@ export type { UdapMetadata } from '@fhir-auth/udap'
 export { Client } from './client.js'
 export type { ClientOptions } from './client-options.js'
 export { type ClientType, clientTypes, type Protocol } from './client-type.js'
+export { ClientDirectory } from './directory/client-directory.js'
+export type {
+  ClientDirectoryOptions,
+  ClientResolver,
+  DirectoryBeginAuthorizationOptions,
+  DirectorySessionsOptions,
+} from './directory/directory-options.js'
 export { type UdapFlow, udapFlows } from './flow.js'
 export type {
   AuthorizationUrlOptions,
@@ -86,6 +93,7 @@ export type {
 export { loadPkcs12 } from './pkcs12.js'
 export {
   type AccessTokenOptions,
+  type RevokeOptions,
   Session,
   type SessionRefreshOptions,
   type TokensListener,

@@ -65,6 +65,7 @@ export async function beginAuthorization(
         redirectUri: started.redirectUri,
         scopes: started.scopes,
         issuer: context.config.issuer ?? '',
+        baseUrl: context.config.baseUrl,
         createdAt: context.options.now().getTime(),
       },
       storeLimits(context, options.signal),
@@ -127,6 +128,15 @@ export async function completeAuthorization(
         store === undefined
           ? 'the callback state is not the state of this launch (a response to another request, or a forged one)'
           : 'no launch is kept for this state: it is unknown, expired, already used, or kept in another store',
+    })
+  }
+  // A launch another client began (clients sharing a store and a redirect URI, as in a
+  // directory): its code and verifier are for another server, so nothing is sent.
+  if (launch.baseUrl !== undefined && launch.baseUrl !== context.config.baseUrl) {
+    throw new AuthorizationError({
+      error: 'state_mismatch',
+      state,
+      message: 'this launch was begun by another client (another FHIR server): complete it there',
     })
   }
   if (launch.issuer !== '' && launch.issuer !== (context.config.issuer ?? '')) {

@@ -18,6 +18,12 @@ export interface LaunchRecord {
   readonly scopes: readonly string[]
   /** The issuer the authorization request was made to (`aud`, RFC 9207 `iss`). */
   readonly issuer: string
+  /**
+   * The FHIR base URL of the client that began the launch: a directory of clients sharing one
+   * store and redirect URI routes the callback by it, and another client refuses the launch.
+   * Absent from records written before 0.7.
+   */
+  readonly baseUrl?: string | undefined
   /** Epoch milliseconds by the client's clock. */
   readonly createdAt: number
 }
@@ -89,15 +95,33 @@ export async function takeLaunch(
 }
 
 /**
+ * The launch kept for `state`, read without taking it (the client that completes it takes it):
+ * how a directory of clients finds which client began it. `undefined` when there is none or it
+ * is not a record this library wrote for this state.
+ *
+ * @throws StoreError when the store fails or does not answer in time.
+ */
+export async function peekLaunch(
+  store: KeyValueStore,
+  state: string,
+  limits: StoreCallLimits,
+): Promise<LaunchRecord | undefined> {
+  const key = await launchKey(state)
+  const text: unknown = await guarded('get', limits, () => store.get(key))
+  const record = typeof text === 'string' ? parseLaunch(text) : undefined
+  return record?.state === state ? record : undefined
+}
+
+/**
  * Runs a store call under the client's time limit and the caller's signal; anything it throws
  * becomes a StoreError naming only the error's class (its message may quote the value).
  */
 function guarded<T>(
-  operation: 'set' | 'take',
+  operation: 'set' | 'take' | 'get',
   limits: StoreCallLimits,
   call: () => Promise<T>,
 ): Promise<T> {
-  const verb = operation === 'set' ? 'keep' : 'return'
+  const verb = operation === 'set' ? 'keep' : operation === 'take' ? 'return' : 'read'
   const stopped = (why: string) =>
     new StoreError(operation, `the launch store failed to ${verb} the launch (${why})`)
   // Started by raceSignal, so a signal already aborted calls nothing.
@@ -120,7 +144,7 @@ function parseLaunch(text: string): LaunchRecord | undefined {
     return undefined
   }
   if (typeof value !== 'object' || value === null) return undefined
-  const { state, codeVerifier, nonce, redirectUri, scopes, issuer, createdAt } = value
+  const { state, codeVerifier, nonce, redirectUri, scopes, issuer, createdAt, baseUrl } = value
   if (
     typeof state !== 'string' ||
     typeof codeVerifier !== 'string' ||
@@ -131,8 +155,9 @@ function parseLaunch(text: string): LaunchRecord | undefined {
     !Number.isFinite(createdAt) ||
     !Array.isArray(scopes) ||
     !scopes.every((scope) => typeof scope === 'string') ||
-    (nonce !== undefined && typeof nonce !== 'string')
+    (nonce !== undefined && typeof nonce !== 'string') ||
+    (baseUrl !== undefined && typeof baseUrl !== 'string')
   )
     return undefined
-  return { state, codeVerifier, nonce, redirectUri, scopes, issuer, createdAt }
+  return { state, codeVerifier, nonce, redirectUri, scopes, issuer, createdAt, baseUrl }
 }

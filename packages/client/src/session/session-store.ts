@@ -57,9 +57,15 @@ export interface SessionStore {
   /** Forgets the session: every process's next refresh of it fails; nothing is revoked. */
   delete(id: string): Promise<void>
   /**
-   * Signs the user out: revokes the tokens where the server offers revocation, then deletes
-   * the session. Resolves `true` when the tokens were revoked; this version revokes none yet
-   * (it deletes, and resolves `false`).
+   * Signs the user out: revokes the session's tokens at the server (RFC 7009, as
+   * `session.revoke()` does), then deletes the session. Resolves `true` when the server took
+   * the revocation; `false` when there was no session, the server advertises no
+   * `revocation_endpoint`, or the revocation failed (a warning, naming no token, says why): the
+   * session is deleted in every case.
+   *
+   * @throws ConfigurationError on `id`; StoreError when the store fails (the session may then
+   *   still be kept).
+   * @see https://www.rfc-editor.org/rfc/rfc7009 RFC 7009
    */
   signOut(id: string): Promise<boolean>
 }
@@ -69,6 +75,24 @@ const sessionStoreOptionNames = optionNames<SessionStoreOptions>({ store: 1, ttl
 
 /** Twelve hours: a working day's sessions, refreshed on every write. */
 const defaultTtlSeconds = 12 * 60 * 60
+
+/**
+ * A session time to live as given: a positive number of seconds, or none (the default).
+ *
+ * @throws ConfigurationError on `ttlSeconds` for anything else.
+ * @internal
+ */
+export function checkSessionTtl(value: unknown): number | undefined {
+  const ttlSeconds = optionalSeconds(value ?? undefined, 'ttlSeconds')
+  if (ttlSeconds === 0) {
+    throw new ConfigurationError({
+      invalidAttribute: 'ttlSeconds',
+      invalidValue: 0,
+      message: 'ttlSeconds must be more than 0',
+    })
+  }
+  return ttlSeconds
+}
 
 /**
  * What a `SessionStore` does (its arguments' checks included), loaded by its first call: an app
@@ -97,14 +121,7 @@ export function sessionStore(source: SessionSource, input: unknown): SessionStor
         'sessions() needs a store outside Node: webStorageStore(localStorage), redisStore()…',
     })
   }
-  const ttlSeconds = optionalSeconds(options.ttlSeconds ?? undefined, 'ttlSeconds')
-  if (ttlSeconds === 0) {
-    throw new ConfigurationError({
-      invalidAttribute: 'ttlSeconds',
-      invalidValue: 0,
-      message: 'ttlSeconds must be more than 0',
-    })
-  }
+  const ttlSeconds = checkSessionTtl(options.ttlSeconds)
   const sessions = lazy(() =>
     storedSessionsModule().then(
       ({ StoredSessions }) =>

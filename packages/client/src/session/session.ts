@@ -41,9 +41,16 @@ export interface SessionRefreshOptions {
   readonly signal?: AbortSignal | undefined
 }
 
+/** Options of {@link Session.revoke}. */
+export interface RevokeOptions {
+  /** Stops the revocation requests (the session is refused from then on all the same). */
+  readonly signal?: AbortSignal | undefined
+}
+
 /** The names {@link Session.accessToken} and {@link Session.refresh} take: any other is refused. */
 const accessTokenOptionNames = optionNames<AccessTokenOptions>({ minValiditySeconds: 1, signal: 1 })
 const refreshOptionNames = optionNames<SessionRefreshOptions>({ scopes: 1, signal: 1 })
+const revokeOptionNames = optionNames<RevokeOptions>({ signal: 1 })
 
 /** Called after every refresh with the new tokens, and awaited: where an app persists them. */
 export type TokensListener = (tokens: TokenSet) => void | Promise<void>
@@ -63,6 +70,13 @@ export interface SessionDependencies {
   readonly onTokens?: TokensListener | undefined
   /** How long `onTokens` may take (the client's time limit per request). */
   readonly timeoutMs: number
+  /**
+   * Revokes the tokens at the server (RFC 7009); `false` when it offers no revocation. Without
+   * it, `revoke()` only ends the session here.
+   */
+  readonly revoke?:
+    | ((tokens: TokenSet, signal: AbortSignal | undefined) => Promise<boolean>)
+    | undefined
 }
 
 /**
@@ -89,6 +103,8 @@ export class Session {
    * Any other URL is a `ConfigurationError` and nothing is sent.
    */
   readonly fetch: (input: BearerFetchInput, init?: RequestInit) => Promise<Response>
+  /** Set by `revoke()`: every later use is a `TokenError`. */
+  #revoked = false
 
   /** @internal Sessions come from `client.completeAuthorization` and `client.resumeSession`. */
   constructor(dependencies: SessionDependencies) {
@@ -96,6 +112,7 @@ export class Session {
     // Bound, like `fetch`: apps hand `session.accessToken` to FHIR clients as a token provider.
     this.accessToken = this.accessToken.bind(this)
     this.refresh = this.refresh.bind(this)
+    this.revoke = this.revoke.bind(this)
     this.fetch = onDemandBearerFetch({
       baseUrl: dependencies.baseUrl,
       fetch: dependencies.fetch,
@@ -133,6 +150,7 @@ export class Session {
       'minValiditySeconds',
     ) as number
     const signal = optionalSignal(checked.signal)
+    this.#checkNotRevoked()
     const now = this.#state.dependencies.now()
     if (
       this.#state.tokens.refreshToken !== undefined &&
@@ -169,6 +187,35 @@ export class Session {
   }
 
   /**
+   * Signs out at the server (RFC 7009): posts the refresh token, then the access token, to the
+   * server's `revocation_endpoint`, authenticated as the client authenticates at its token
+   * endpoint. Resolves `false` and sends nothing when the server advertises no revocation
+   * endpoint. Either way the session is over: every later `accessToken()`, `fetch()` or
+   * `refresh()` is a `TokenError`, and nothing is sent with these tokens again.
+   *
+   * @returns `true` when the server took both revocation requests.
+   * @throws TokenError when the server refuses a revocation request or does not answer (the
+   *   session is over here all the same, but the tokens may still be valid at the server);
+   *   ConfigurationError on the options.
+   * @see https://www.rfc-editor.org/rfc/rfc7009 RFC 7009 (OAuth 2.0 token revocation)
+   * @see https://hl7.org/fhir/smart-app-launch/STU2.2/conformance.html#metadata SMART `revocation_endpoint`
+   */
+  async revoke(options?: RevokeOptions): Promise<boolean> {
+    const checked = readOptions(options, 'revoke', { known: revokeOptionNames, noun: 'option' })
+    const signal = optionalSignal(checked.signal)
+    this.#revoked = true
+    const { revoke } = this.#state.dependencies
+    return revoke === undefined ? false : revoke(this.#state.tokens, signal)
+  }
+
+  /** @throws TokenError once the session was revoked. */
+  #checkNotRevoked(): void {
+    if (this.#revoked) {
+      throw new TokenError({ message: 'the session was revoked (signed out): authorize again' })
+    }
+  }
+
+  /**
    * `onTokens` again with the current tokens, after it failed to take them (a refresh gives them
    * with its own new tokens instead); this caller waits until its signal fires.
    */
@@ -184,6 +231,7 @@ export class Session {
     options: { readonly scopes?: readonly string[] | undefined },
     signal: AbortSignal | undefined,
   ): Promise<TokenSet> {
+    this.#checkNotRevoked()
     return this.#wait(
       () =>
         this.#state.tokens.refreshToken === undefined

@@ -34,6 +34,26 @@ export function guardedSessionStore(store: KeyValueStore, context: ProtocolConte
 }
 
 /**
+ * The SHA-256 of a session id, which names its entry in the store; `undefined` for a string
+ * `save` could not have made.
+ *
+ * @internal
+ */
+export async function sessionIdHash(id: string): Promise<string | undefined> {
+  return sessionIdPattern.test(id) ? sha256Base64Url(id) : undefined
+}
+
+/**
+ * The store key of a session's tokens; `undefined` for an id `save` could not have made.
+ *
+ * @internal
+ */
+export async function sessionTokensKey(id: string): Promise<string | undefined> {
+  const hash = await sessionIdHash(id)
+  return hash === undefined ? undefined : storeKey('session', hash)
+}
+
+/**
  * One session's entry in the store: its serialized tokens under `fhir-auth:session:<hash>` and
  * its refresh lock under `fhir-auth:session-lock:<hash>`, where the hash is the SHA-256 of the
  * id, so the id (the user's credential for the session) is never in a key or a log line.
@@ -69,8 +89,8 @@ export class SessionEntry {
     context: ProtocolContext,
     ttlSeconds: number,
   ): Promise<SessionEntry | undefined> {
-    if (!sessionIdPattern.test(id)) return undefined
-    return new SessionEntry(store, await sha256Base64Url(id), context, ttlSeconds)
+    const hash = await sessionIdHash(id)
+    return hash === undefined ? undefined : new SessionEntry(store, hash, context, ttlSeconds)
   }
 
   /**
