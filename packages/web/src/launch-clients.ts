@@ -1,6 +1,7 @@
 import {
   type BeginAuthorizationResult,
   type Client,
+  type ClientDirectory,
   ConfigurationError,
   type KeyValueStore,
   type Session,
@@ -9,8 +10,8 @@ import {
 
 /**
  * What the web app needs from its clients: the shape of `ClientDirectory` (launches routed by
- * `iss` and completed by `state`, one session store), so one `Client` and a directory of many
- * are served the same way.
+ * `iss` and completed by `state`, one session store), so one `Client` is served the same way as
+ * a directory of many.
  */
 export interface LaunchClients {
   /** The `iss` to use when a standalone login names none: set only when there is one client. */
@@ -71,5 +72,20 @@ export function singleClient(client: Client, store: KeyValueStore): LaunchClient
     },
     completeAuthorization: (callbackUrl) => client.completeAuthorization(callbackUrl, { store }),
     sessions: ({ ttlSeconds }) => client.sessions({ store, ttlSeconds }),
+  }
+}
+
+/**
+ * A `ClientDirectory` as {@link LaunchClients}: it refuses an unknown `iss` before any request
+ * and routes each callback by `state` to the client that began the launch. A standalone login
+ * must name its `iss` (the directory may resolve clients on demand: there is no sole one).
+ */
+export function directoryClients(directory: ClientDirectory): LaunchClients {
+  return {
+    soleIssuer: undefined,
+    beginAuthorization: ({ iss, launch }) =>
+      directory.beginAuthorization(launch === undefined ? { iss } : { iss, launch }),
+    completeAuthorization: (callbackUrl) => directory.completeAuthorization(callbackUrl),
+    sessions: ({ ttlSeconds }) => directory.sessions({ ttlSeconds }),
   }
 }

@@ -1,6 +1,12 @@
-import { Client, ConfigurationError, type KeyValueStore, memoryStore } from '@fhir-auth/client'
+import {
+  Client,
+  ClientDirectory,
+  ConfigurationError,
+  type KeyValueStore,
+  memoryStore,
+} from '@fhir-auth/client'
 import { type CookieSettings, cookieNamePattern } from './cookies.js'
-import { type LaunchClients, singleClient } from './launch-clients.js'
+import { directoryClients, type LaunchClients, singleClient } from './launch-clients.js'
 
 /** The paths of the four routes; each is matched exactly. */
 export interface SmartWebAppRoutes {
@@ -26,9 +32,16 @@ export interface SmartWebAppCookieOptions {
 
 /** Options of {@link smartWebApp}. */
 export interface SmartWebAppOptions {
-  /** The app's client: one `Client` (it answers to its own `baseUrl`). */
-  readonly clients: Client
-  /** Where launches and sessions are kept; default `memoryStore()` (one process). */
+  /**
+   * The app's clients: a `ClientDirectory` (one client per EHR, found by the launch's `iss`), or
+   * one `Client` (it answers to its own `baseUrl`).
+   */
+  readonly clients: ClientDirectory | Client
+  /**
+   * Where launches and sessions are kept, with one `Client`: default `memoryStore()` (one
+   * process); a shared store (e.g. `redisStore`) when several processes serve the app. A
+   * `ClientDirectory` keeps them in its own store: give the store to it instead.
+   */
   readonly store?: KeyValueStore | undefined
   readonly routes?: SmartWebAppRoutes | undefined
   /** Where a completed sign-in lands. Default `/`. */
@@ -62,9 +75,8 @@ const defaultMaxAgeSeconds = 12 * 60 * 60
 export function readSettings(options: SmartWebAppOptions): WebAppSettings {
   const given = record(options, 'options')
   refuseUnknown(given, optionNames, 'smartWebApp')
-  const store = readStore(given.store)
   return {
-    clients: readClients(given.clients, store),
+    clients: readClients(given.clients, given.store),
     routes: readRoutes(given.routes),
     afterLogin: readTarget(given.afterLogin, 'afterLogin'),
     afterLogout: readTarget(given.afterLogout, 'afterLogout'),
@@ -72,11 +84,21 @@ export function readSettings(options: SmartWebAppOptions): WebAppSettings {
   }
 }
 
-function readClients(value: unknown, store: KeyValueStore): LaunchClients {
-  if (value instanceof Client) return singleClient(value, store)
+function readClients(value: unknown, store: unknown): LaunchClients {
+  if (value instanceof Client) return singleClient(value, readStore(store))
+  if (value instanceof ClientDirectory) {
+    if (store !== undefined) {
+      throw new ConfigurationError({
+        invalidAttribute: 'store',
+        message:
+          'a ClientDirectory keeps launches and sessions in its own store: give the store to new ClientDirectory({ store }) instead',
+      })
+    }
+    return directoryClients(value)
+  }
   throw new ConfigurationError({
     invalidAttribute: 'clients',
-    message: 'clients must be a Client',
+    message: 'clients must be a ClientDirectory or a Client',
   })
 }
 
