@@ -16,6 +16,14 @@ export default defineConfig({
     ...shared.test,
     teardownTimeout: 30_000,
     globalSetup: ['./test/support/sandboxes.global-setup.ts'],
-    projects: runtimeProjects().filter((project) => project.test?.name !== 'browser'),
+    // The tests count the requests the shared sandboxes receive: one file at a time, and one
+    // project after the other.
+    fileParallelism: false,
+    projects: runtimeProjects()
+      .filter((project) => project.test?.name !== 'browser')
+      .map((project, index) => ({
+        ...project,
+        test: { ...project.test, sequence: { groupOrder: index } },
+      })),
   },
 })

@@ -9,7 +9,8 @@ export interface NodeRequestLike {
   readonly url?: string | undefined
   /** Header names and values in the order received, as `IncomingMessage.rawHeaders`. */
   readonly rawHeaders: readonly string[]
-  readonly socket?: { readonly encrypted?: boolean | undefined } | null | undefined
+  /** The connection: a `TLSSocket` (its `encrypted` is `true`) makes the request `https:`. */
+  readonly socket?: object | null | undefined
 }
 
 /** The parts of a `node:http` `ServerResponse` (or an Express response) the adapter writes. */
@@ -79,7 +80,9 @@ async function answer(
  */
 function toFetchRequest(request: NodeRequestLike): Request | undefined {
   try {
-    const scheme = request.socket?.encrypted === true ? 'https' : 'http'
+    const socket = request.socket
+    const encrypted = typeof socket === 'object' && socket !== null && 'encrypted' in socket
+    const scheme = encrypted && socket.encrypted === true ? 'https' : 'http'
     const headers = new Headers()
     const raw = request.rawHeaders
     for (let index = 0; index + 1 < raw.length; index += 2) {
