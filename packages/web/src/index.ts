@@ -8,6 +8,7 @@
  */
 
 export {
+  fetchRequestFrom,
   type NodeHandler,
   type NodeRequestLike,
   type NodeResponseLike,

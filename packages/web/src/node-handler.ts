@@ -74,25 +74,36 @@ async function answer(
 }
 
 /**
- * The Fetch `Request` for a Node request: the URL from the `Host` header and the socket's TLS
- * (so loopback `http:` is told apart from the rest), the headers as received, no body (no route
- * reads one).
+ * The Fetch `Request` for a Node request, as `nodeHandler` makes it: the URL from the `Host`
+ * header and the socket's TLS (so loopback `http:` is told apart from the rest), the headers as
+ * received, no body. Use it to call `web.session` from your own `node:http` or Express routes.
+ *
+ * @example
+ * ```ts
+ * const session = await web.session(fetchRequestFrom(request))
+ * ```
+ * @throws TypeError when the request cannot be one (a method or header the Fetch API refuses,
+ *   a target that is not a path); `nodeHandler` answers such requests `400` and never calls
+ *   `next()` for them.
  */
+export function fetchRequestFrom(request: NodeRequestLike): Request {
+  const socket = request.socket
+  const encrypted = typeof socket === 'object' && socket !== null && 'encrypted' in socket
+  const scheme = encrypted && socket.encrypted === true ? 'https' : 'http'
+  const headers = new Headers()
+  const raw = request.rawHeaders
+  for (let index = 0; index + 1 < raw.length; index += 2) {
+    headers.append(raw[index] as string, raw[index + 1] as string)
+  }
+  const path = request.url ?? '/'
+  if (!path.startsWith('/')) throw new TypeError('the request target is not a path')
+  const url = new URL(`${scheme}://${headers.get('host') ?? 'localhost'}${path}`)
+  return new Request(url, { method: request.method ?? 'GET', headers })
+}
+
 function toFetchRequest(request: NodeRequestLike): Request | undefined {
   try {
-    const socket = request.socket
-    const encrypted = typeof socket === 'object' && socket !== null && 'encrypted' in socket
-    const scheme = encrypted && socket.encrypted === true ? 'https' : 'http'
-    const headers = new Headers()
-    const raw = request.rawHeaders
-    for (let index = 0; index + 1 < raw.length; index += 2) {
-      headers.append(raw[index] as string, raw[index + 1] as string)
-    }
-    const host = headers.get('host') ?? 'localhost'
-    const path = request.url ?? '/'
-    if (!path.startsWith('/')) return undefined
-    const url = new URL(`${scheme}://${host}${path}`)
-    return new Request(url, { method: request.method ?? 'GET', headers })
+    return fetchRequestFrom(request)
   } catch {
     return undefined
   }

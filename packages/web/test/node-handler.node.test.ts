@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net'
 import { compactJwsPattern, createCapturingLogger, SecretScanner } from '@fhir-auth/test-utils'
 import { CookieAgent } from '@fhir-auth/test-utils/cookie-agent'
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest'
-import { nodeHandler, type SmartWebApp, smartWebApp } from '../src/index.js'
+import { fetchRequestFrom, nodeHandler, type SmartWebApp, smartWebApp } from '../src/index.js'
 import {
   authorizeAt,
   clearRequests,
@@ -39,9 +39,7 @@ function close(target: Server | undefined): Promise<void> {
 
 /** The app's own home page: the patient of the request's session, or 401. */
 async function home(request: IncomingMessage): Promise<{ status: number; body: string }> {
-  const session = await web.session(
-    new Request(`${origin}${request.url}`, { headers: { cookie: request.headers.cookie ?? '' } }),
-  )
+  const session = await web.session(fetchRequestFrom(request))
   if (session === undefined) return { status: 401, body: 'not signed in' }
   return { status: 200, body: `patient ${session.tokens.patient}` }
 }
