@@ -137,15 +137,15 @@ function readRoutes(value: unknown): WebAppSettings['routes'] {
   return routes
 }
 
-/** An absolute path as a request's URL gives it (`pathname`), so it can match one. */
+/**
+ * A route: an absolute path of plain URL path characters (RFC 3986 `pchar` without
+ * percent-encoding), so it is matched exactly against a request URL's `pathname`.
+ */
+const routePattern = /^(?:\/[A-Za-z0-9\-._~!$&'()*+,;=:@]+)+$|^\/$/
+
 function readPath(value: unknown, fallback: string, attribute: string): string {
   if (value === undefined) return fallback
-  if (
-    typeof value !== 'string' ||
-    !value.startsWith('/') ||
-    value.startsWith('//') ||
-    new URL(value, 'http://x').pathname !== value
-  ) {
+  if (typeof value !== 'string' || !routePattern.test(value)) {
     throw new ConfigurationError({
       invalidAttribute: attribute,
       message: `${attribute} must be an absolute path such as /launch, without query or encoding`,
