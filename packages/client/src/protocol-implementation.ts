@@ -2,6 +2,7 @@ import {
   ConfigurationError,
   type RegistrationResponse,
   type TokenResponse,
+  type TokenSet,
   type VerificationAlgorithm,
 } from '@fhir-auth/core/essentials'
 import type { SmartMetadata } from '@fhir-auth/smart'
@@ -84,6 +85,12 @@ export interface ProtocolImplementation {
   tokenEndpoint(
     options: Partial<UdapTrustOptions> & { readonly signal?: AbortSignal | undefined },
   ): Promise<string>
+  /**
+   * Revokes a session's tokens (RFC 7009): the refresh token, then the access token, posted to
+   * the server's revocation endpoint with the client's authentication. `false`, with nothing
+   * sent, when the server advertises no revocation endpoint.
+   */
+  revokeTokens(tokens: TokenSet, signal: AbortSignal | undefined): Promise<boolean>
   /** What identifies the backend token these options ask for (the cache identity of ADR 0010). */
   backendTokenIdentity(options: BackendTokensOptions): Promise<BackendTokenIdentity>
 }

@@ -84,4 +84,18 @@ describe('browser bundle of @fhir-auth/client', () => {
     expect(chunkOf('src/launch/authorization-flow.ts')).toBeDefined()
     expect(inputs).not.toContain('src/default-launch-store/node.ts')
   })
+
+  it('loads revocation (RFC 7009) in a chunk of its own, and carries no ClientDirectory for an app importing Client', () => {
+    const revocation = chunkOf('src/smart/smart-revocation.ts') as string
+    expect(revocation).toBeDefined()
+    expect(Object.keys(outputs[revocation]?.inputs ?? {})).toContain('../smart/src/revocation.ts')
+    const elsewhere = Object.keys(outputs).filter(
+      (path) =>
+        path !== revocation &&
+        (outputs[path]?.inputs['../smart/src/revocation.ts']?.bytesInOutput ?? 0) > 0,
+    )
+    expect(elsewhere).toEqual([])
+    const inputs = Object.values(outputs).flatMap((output) => Object.keys(output.inputs))
+    expect(inputs.filter((path) => path.startsWith('src/directory/'))).toEqual([])
+  })
 })

@@ -6,6 +6,7 @@ export type DiscoveredEndpointField =
   | 'authorization_endpoint'
   | 'token_endpoint'
   | 'registration_endpoint'
+  | 'revocation_endpoint'
 
 /**
  * A discovered endpoint that a flow is about to use: present, and a usable HTTPS URL (HTTP

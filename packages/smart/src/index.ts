@@ -42,6 +42,7 @@ export {
   type RegistrationResponse,
   registerSmartClient,
 } from './registration.js'
+export { type RevokedTokenType, type RevokeTokenOptions, revokeToken } from './revocation.js'
 export {
   type AssociatedEndpoint,
   SmartMetadata,

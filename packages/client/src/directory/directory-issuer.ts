@@ -20,8 +20,8 @@ export function issuerKey(iss: string): string {
 
 /**
  * An `iss` as a caller gives it (from a launch URL a stranger may have written): a string of at
- * most 2048 characters that parses as an absolute `https:` or `http:` URL, without user info or
- * fragment (a FHIR base URL has neither). Checked before any client is looked up or resolved.
+ * most 2048 printable ASCII characters that parses as an absolute `https:` or `http:` URL,
+ * without user info or fragment (a FHIR base URL has neither). Checked before any client is looked up or resolved.
  *
  * @throws ConfigurationError on `iss`, quoting at most the first 200 characters (user info
  *   redacted).
@@ -43,6 +43,8 @@ export function checkIss(iss: unknown): string {
       message: `iss ${quoteIss(iss)} ${why}`,
     })
   if (iss.length > maximumIssLength) throw refuse(`is longer than ${maximumIssLength} characters`)
+  // The URL parser drops tabs and newlines and trims spaces: what it reads is not what was given.
+  if (/[^\x21-\x7e]/.test(iss)) throw refuse('holds a space, control or non-ASCII character')
   let url: URL
   try {
     url = new URL(iss)

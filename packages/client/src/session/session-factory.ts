@@ -22,6 +22,8 @@ export interface SessionSource {
     onTokens: TokensListener | undefined,
     trust?: Partial<UdapTrustOptions>,
   ) => Session
+  /** Revokes a session's tokens at the server (RFC 7009); `false` when it offers no revocation. */
+  readonly revoke: (tokens: TokenSet, signal: AbortSignal | undefined) => Promise<boolean>
 }
 
 /**
@@ -46,6 +48,7 @@ export function createSession(
     timeoutMs: options.timeoutMs ?? defaultTimeoutMs,
     refresh: async (current, { scopes }) =>
       (await sessionRefreshModule()).refreshTokens(source, trust, current, scopes),
+    revoke: source.revoke,
   })
 }
 

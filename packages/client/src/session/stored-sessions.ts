@@ -3,6 +3,7 @@ import {
   defaultTimeoutMs,
   generateState,
   type KeyValueStore,
+  type TokenSet,
 } from '@fhir-auth/core/essentials'
 import { optionNames, readOptions } from '@fhir-auth/core/internal/checks'
 import { type GuardedStore, storeFailed } from '../tokens/guarded-store.js'
@@ -97,6 +98,7 @@ export class StoredSessions implements SessionStore {
       onTokens: shared.onTokens,
       timeoutMs: options.timeoutMs ?? defaultTimeoutMs,
       refresh: shared.refresh,
+      revoke: this.#source.revoke,
     })
   }
 
@@ -109,10 +111,34 @@ export class StoredSessions implements SessionStore {
     }
   }
 
-  /** Deletes: revocation is not in this version, so nothing was revoked. */
+  /**
+   * Revokes the session's tokens (RFC 7009), then deletes it. A failed revocation is a warning
+   * naming only the error's class and OAuth code: the user is signed out here all the same.
+   *
+   * @throws ConfigurationError on `id`; StoreError.
+   */
   async signOut(id: string): Promise<boolean> {
+    const entry = await this.#entry(sessionId(id))
+    if (entry === undefined) return false
+    const tokens = await entry.read()
+    if (tokens === storeFailed) throw sessionStoreError('get', 'the session was not signed out')
+    const revoked = tokens !== undefined && (await this.#revoke(tokens))
     await this.delete(id)
-    return false
+    return revoked
+  }
+
+  /** `true` when the server took the revocation; `false` (with a warning) when it failed. */
+  async #revoke(tokens: TokenSet): Promise<boolean> {
+    try {
+      return await this.#source.revoke(tokens, undefined)
+    } catch (error) {
+      const code = (error as { readonly error?: unknown }).error
+      this.#source.context.options.logger.warn(
+        `The session's tokens were not revoked (${error instanceof Error ? error.name : 'error'}${typeof code === 'string' ? ` ${code}` : ''}); the session is deleted`,
+        { event: 'sessions.revocation_failed' },
+      )
+      return false
+    }
   }
 
   #entry(id: string): Promise<SessionEntry | undefined> {

@@ -56,6 +56,19 @@ export class SmartDiscovery {
   }
 
   /**
+   * The RFC 7009 `revocation_endpoint` the SMART configuration advertises (a usable HTTPS URL),
+   * `undefined` when it advertises none.
+   *
+   * @throws DiscoveryError when discovery fails or the endpoint is not a usable HTTPS URL.
+   */
+  async revocationEndpoint(signal?: AbortSignal): Promise<string | undefined> {
+    const metadata = await this.metadata(signal)
+    return metadata.revocationEndpoint === undefined
+      ? undefined
+      : this.#discovered(metadata, 'revocation_endpoint')
+  }
+
+  /**
    * A configured endpoint as is, else the discovered one. Spec: an endpoint "neither configured
    * nor discoverable" (no baseUrl; for the authorization endpoint also: not in the SMART
    * configuration) is a configuration problem; a token endpoint missing from the document is

@@ -3,6 +3,7 @@ import {
   generateState,
   IdTokenError,
   type RegistrationResponse,
+  type TokenSet,
 } from '@fhir-auth/core/essentials'
 import {
   authorizationMethod,
@@ -71,6 +72,8 @@ export class SmartProtocol implements ProtocolImplementation {
   )
   readonly #registrationModule = lazyImport(() => import('./registration.js'))
   readonly #unsentSecretHint = lazyImport(() => import('./unsent-secret-hint.js'))
+  /** Revocation (RFC 7009): loaded by a session's sign-out only. */
+  readonly #revocationModule = lazyImport(() => import('./smart-revocation.js'))
 
   constructor(context: ProtocolContext) {
     this.#context = context
@@ -272,6 +275,18 @@ export class SmartProtocol implements ProtocolImplementation {
     // The refusal lives with registration, loaded on demand: no app-launch bundle carries it.
     const { cancelRegistration } = await this.#registrationModule()
     return cancelRegistration()
+  }
+
+  async revokeTokens(tokens: TokenSet, signal: AbortSignal | undefined): Promise<boolean> {
+    const endpoint = await this.#discovery.revocationEndpoint(signal)
+    if (endpoint === undefined) return false
+    const clientId = requireNonBlankString(this.#context.config.clientId, 'clientId', false)
+    const [clientAuthentication, { revokeSessionTokens }] = await Promise.all([
+      this.#clientAuthentication(clientId, {}),
+      this.#revocationModule(),
+    ])
+    await revokeSessionTokens(this.#context, endpoint, clientAuthentication, tokens, signal)
+    return true
   }
 
   tokenEndpoint(options: { readonly signal?: AbortSignal | undefined }): Promise<string> {

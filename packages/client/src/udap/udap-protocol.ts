@@ -412,6 +412,18 @@ export class UdapProtocol implements ProtocolImplementation {
   }
 
   /**
+   * UDAP Security STU2 defines no revocation endpoint in `.well-known/udap`, so a UDAP session's
+   * `revoke()` ends it here only: nothing is sent, and it resolves `false`.
+   */
+  async revokeTokens(): Promise<boolean> {
+    this.#context.options.logger.info(
+      'UDAP metadata names no revocation endpoint: the session ends here, nothing is revoked',
+      { event: 'udap.token.revocation_unavailable' },
+    )
+    return false
+  }
+
+  /**
    * The token endpoint a refresh would use, for a session's binding check. The signing identity
    * is checked first, as before every signed request: a bad own chain sends nothing, not even
    * the discovery this may need.
