@@ -37,6 +37,22 @@ describe('a web app for two EHRs', () => {
     expect(requests.ehrB.filter((request) => request.path === '/token')).toHaveLength(1)
   })
 
+  it('signs out at the EHR the session came from: its tokens revoked there', async () => {
+    const web = app()
+    const browser = new HandleBrowser(web)
+    await browser.must(await browser.launchUntilCallback('ehrB', inject('ehrB')))
+    const accessToken = (await web.session(browser.request('/')))?.tokens.accessToken
+    await clearRequests()
+    expect((await browser.must('/logout', 'POST')).status).toBe(303)
+    const requests = await sandboxRequests()
+    expect(requests.ehrA).toEqual([])
+    expect(requests.ehrB.some((request) => request.path === '/token/revocation')).toBe(true)
+    const read = await fetch(`${inject('ehrB')}/Patient/patient-1`, {
+      headers: { authorization: `Bearer ${accessToken}` },
+    })
+    expect(read.status).toBe(401)
+  })
+
   it('refuses an iss it has no client for with 400, and fetches nothing', async () => {
     const browser = new HandleBrowser(app())
     for (const path of [

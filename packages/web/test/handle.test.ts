@@ -204,12 +204,18 @@ describe('session fixation', () => {
 })
 
 describe('POST /logout', () => {
-  it('signs the session out, clears the cookie and 303s to afterLogout', async () => {
+  it('revokes the tokens, deletes the session, clears the cookie and 303s to afterLogout', async () => {
     const web = smartWebApp({ clients: webClient('ehrA'), afterLogout: '/bye' })
     const browser = new HandleBrowser(web)
     await browser.must(await browser.launchUntilCallback('ehrA', inject('ehrA')))
     const signedIn = browser.request('/')
-    expect(await web.session(signedIn)).toBeDefined()
+    const tokens = (await web.session(signedIn))?.tokens
+    const patientRead = () =>
+      fetch(`${inject('ehrA')}/Patient/patient-1`, {
+        headers: { authorization: `Bearer ${tokens?.accessToken}` },
+      })
+    expect((await patientRead()).status).toBe(200)
+    await clearRequests()
 
     const answer = await browser.must('/logout', 'POST')
     expect(answer.status).toBe(303)
@@ -218,6 +224,10 @@ describe('POST /logout', () => {
       '__Host-fhir-auth=; HttpOnly; SameSite=Lax; Path=/; Max-Age=0; Secure',
     ])
     expect(await web.session(signedIn)).toBeUndefined()
+    // The tokens were revoked at the EHR (RFC 7009): the server refuses the access token now.
+    const revocations = (await sandboxRequests()).ehrA.filter((r) => r.path === '/token/revocation')
+    expect(revocations.length).toBeGreaterThanOrEqual(1)
+    expect((await patientRead()).status).toBe(401)
   })
 
   it('is 405 for GET (a link or an image cannot sign anyone out)', async () => {
