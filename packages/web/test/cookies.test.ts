@@ -28,6 +28,7 @@ describe('Secure', () => {
       'http://localhost:3000/x',
       'http://127.0.0.1:8080/',
       'http://127.1.2.3/',
+      'http://127.10.100.200/',
       'http://[::1]:3000/',
     ]) {
       expect(isSecureRequest(new URL(url)), url).toBe(false)
@@ -74,6 +75,7 @@ describe('readCookie', () => {
     expect(readCookie(' fhir-auth = abc ;x=y', 'fhir-auth')).toBe('abc')
     expect(readCookie('fhir-auth=a=b', 'fhir-auth')).toBe('a=b')
     expect(readCookie('fhir-auth-launch=abc', 'fhir-auth-launch')).toBe('abc')
+    expect(readCookie('a=1', 'a')).toBe('1')
   })
 
   it('reads none when it is absent, repeated or not a plain cookie value', () => {
@@ -82,6 +84,8 @@ describe('readCookie', () => {
     expect(readCookie('fhir-auth-launch=abc', 'fhir-auth')).toBeUndefined()
     expect(readCookie('x-fhir-auth=abc', 'fhir-auth')).toBeUndefined()
     expect(readCookie('fhir-auth', 'fhir-auth')).toBeUndefined()
+    // A pair without `=` names no cookie, even one its text minus a character would name.
+    expect(readCookie('fhir-authX', 'fhir-auth')).toBeUndefined()
     expect(readCookie('fhir-auth=abc; fhir-auth=abc', 'fhir-auth')).toBeUndefined()
     expect(readCookie('fhir-auth=a; fhir-auth=b', 'fhir-auth')).toBeUndefined()
     for (const value of ['', 'a b', 'a"b', 'a,b', 'a\\b', 'a\u0000b', 'é', 'x'.repeat(4097)]) {

@@ -150,7 +150,11 @@ describe('a callback bound to the browser that began the launch', () => {
       `/callback?code=${code}&state=${state}&state=${state}`,
       `/callback?code=${code}&state=${state}x`,
     ]
-    for (const path of variants) expect((await browser.must(path)).status, path).toBe(403)
+    for (const path of variants) {
+      const refused = await browser.must(path)
+      expect(refused.status, path).toBe(403)
+      expect(refused.body).toBe('Forbidden: this sign-in was not started in this browser\n')
+    }
     // A launch cookie that is not one the app wrote (too many launches, a stray character) is none.
     for (const value of [`${'C'.repeat(43)}.`.repeat(4) + state, `${state}.<`, `${state}.`]) {
       const forged = new HandleBrowser(browser.web)
@@ -166,6 +170,28 @@ describe('a callback bound to the browser that began the launch', () => {
     const answer = await browser.must(callback)
     expect(answer.status).toBe(400)
     expect(answer.body).toContain('access_denied')
+    // The launch came back (refused): this browser no longer waits for it.
+    expect(answer.headers.getSetCookie()).toEqual([
+      '__Host-fhir-auth-launch=; HttpOnly; SameSite=Lax; Path=/; Max-Age=0; Secure',
+    ])
+    expect(await tokenRequests()).toBe(0)
+  })
+
+  it('is 400 for a code, iss or error given twice, and no token request', async () => {
+    for (const name of ['code', 'iss', 'error']) {
+      const browser = new HandleBrowser(app())
+      const callback = new URL(
+        await browser.launchUntilCallback('ehrA', inject('ehrA')),
+        'https://x',
+      )
+      const value = callback.searchParams.get(name) ?? 'access_denied'
+      callback.searchParams.append(name, value)
+      if (name === 'error') callback.searchParams.append(name, value)
+      const answer = await browser.must(`${callback.pathname}${callback.search}`)
+      expect(answer.status, name).toBe(400)
+      expect(answer.body).toBe('Sign-in failed: invalid_request\n')
+      expect(answer.headers.getSetCookie()[0]).toMatch(/^__Host-fhir-auth-launch=; /)
+    }
     expect(await tokenRequests()).toBe(0)
   })
 
