@@ -353,7 +353,10 @@ async function main() {
     // nor the optional Redis store, which brings the redis client package with it, nor the web layer).
     const clientProject = join(scratch, 'client-only-project')
     const clientTarballs = packed
-      .filter((entry) => !['@fhir-auth/cli', '@fhir-auth/store-redis', '@fhir-auth/web'].includes(entry.name))
+      .filter(
+        (entry) =>
+          !['@fhir-auth/cli', '@fhir-auth/store-redis', '@fhir-auth/web'].includes(entry.name),
+      )
       .map((entry) => entry.tarball)
     if (await timed('install-client', () => installProject(clientProject, clientTarballs))) {
       report.footprint.client = measureNodeModules(join(clientProject, 'node_modules'))

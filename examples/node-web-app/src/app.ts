@@ -58,19 +58,19 @@ async function home(
   if (session === undefined) {
     const links = ehrs.map(
       (ehr) =>
-        `<li><a href="/login?iss=${encodeURIComponent(ehr.baseUrl)}">${escape(ehr.baseUrl)}</a></li>`,
+        `<li><a href="/login?iss=${encodeURIComponent(ehr.baseUrl)}">${escapeHtml(ehr.baseUrl)}</a></li>`,
     )
     return { status: 401, html: `<h1>Sign in</h1><ul>${links.join('')}</ul>` }
   }
   const patient = (await (await session.fetch(`Patient/${session.tokens.patient}`)).json()) as {
     readonly name?: readonly { readonly family?: string }[]
   }
-  const html = `<h1>Patient <span id="patient-id">${escape(session.tokens.patient ?? '')}</span></h1>
-<p id="family">${escape(patient.name?.[0]?.family ?? '')}</p>
+  const html = `<h1>Patient <span id="patient-id">${escapeHtml(session.tokens.patient ?? '')}</span></h1>
+<p id="family">${escapeHtml(patient.name?.[0]?.family ?? '')}</p>
 <form method="post" action="/logout"><button>Sign out</button></form>`
   return { status: 200, html }
 }
 
-function escape(text: string): string {
+function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`)
 }
