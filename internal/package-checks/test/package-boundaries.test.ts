@@ -53,8 +53,6 @@ const allowed: Readonly<Record<string, readonly string[]>> = {
     // Backend services and registration, loaded when they are first used.
     '@fhir-auth/smart/backend-services',
     '@fhir-auth/smart/registration',
-    // Revocation (RFC 7009), loaded when a session is signed out.
-    '@fhir-auth/smart/revocation',
     '@fhir-auth/udap',
     '@fhir-auth/crypto-node',
     '@fhir-auth/crypto-webcrypto',

@@ -162,7 +162,7 @@ export class Client {
         validate: async (idToken, check) => (await validator()).validate(idToken, check),
       },
       open: (tokens, onTokens, trust) => createSession(sessions, tokens, onTokens, trust),
-      revoke: async (tokens, signal) => (await implementation()).revokeTokens(tokens, signal),
+      revoke: async (tokens) => (await implementation()).revokeTokens(tokens, undefined),
     }
     this.#sessions = sessions
     this.#backendTokens = new BackendTokenRegistry(context, implementation)

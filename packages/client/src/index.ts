@@ -93,7 +93,6 @@ export type {
 export { loadPkcs12 } from './pkcs12.js'
 export {
   type AccessTokenOptions,
-  type RevokeOptions,
   Session,
   type SessionRefreshOptions,
   type TokensListener,

@@ -85,16 +85,15 @@ describe('browser bundle of @fhir-auth/client', () => {
     expect(inputs).not.toContain('src/default-launch-store/node.ts')
   })
 
-  it('loads revocation (RFC 7009) in a chunk of its own, and carries no ClientDirectory for an app importing Client', () => {
-    const revocation = chunkOf('src/smart/smart-revocation.ts') as string
-    expect(revocation).toBeDefined()
-    expect(Object.keys(outputs[revocation]?.inputs ?? {})).toContain('../smart/src/revocation.ts')
-    const elsewhere = Object.keys(outputs).filter(
-      (path) =>
-        path !== revocation &&
-        (outputs[path]?.inputs['../smart/src/revocation.ts']?.bytesInOutput ?? 0) > 0,
+  it('loads revocation (RFC 7009) with the SMART request path, never up front, and carries no ClientDirectory for an app importing Client', () => {
+    const upFront = staticClosure(chunkOf('<stdin>') as string)
+    const smart = staticClosure(chunkOf('src/smart/smart-protocol.ts') as string)
+    const withRevocation = Object.keys(outputs).filter(
+      (path) => (outputs[path]?.inputs['../smart/src/revocation.ts']?.bytesInOutput ?? 0) > 0,
     )
-    expect(elsewhere).toEqual([])
+    expect(withRevocation).toHaveLength(1)
+    expect(smart).toContain(withRevocation[0])
+    expect(upFront).not.toContain(withRevocation[0])
     const inputs = Object.values(outputs).flatMap((output) => Object.keys(output.inputs))
     expect(inputs.filter((path) => path.startsWith('src/directory/'))).toEqual([])
   })

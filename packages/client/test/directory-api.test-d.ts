@@ -13,7 +13,6 @@ import {
   type DirectoryBeginAuthorizationOptions,
   type DirectorySessionsOptions,
   type KeyValueStore,
-  type RevokeOptions,
   type Session,
   type SessionStore,
 } from '../src/index.js'
@@ -58,6 +57,6 @@ describe('ClientDirectory', () => {
 describe('session.revoke()', () => {
   it('resolves whether the server revoked', async () => {
     expectTypeOf(await session.revoke()).toEqualTypeOf<boolean>()
-    expectTypeOf(session.revoke).parameter(0).toEqualTypeOf<RevokeOptions | undefined>()
+    expectTypeOf(session.revoke).parameters.toEqualTypeOf<[]>()
   })
 })

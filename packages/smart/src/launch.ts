@@ -25,6 +25,7 @@ export {
 } from './discovery.js'
 export { type DiscoveredEndpointField, requireDiscoveredEndpoint } from './endpoints.js'
 export { type RefreshOptions, refreshAccessToken } from './refresh.js'
+export { type RevokedTokenType, type RevokeTokenOptions, revokeToken } from './revocation.js'
 export {
   type AssociatedEndpoint,
   SmartMetadata,

@@ -1,23 +1,14 @@
-/**
- * `@fhir-auth/smart/revocation`: RFC 7009 token revocation at a SMART server. Also exported by
- * the main entry; this one is what a bundle split per dynamic import loads when an app signs a
- * user out, so apps that never revoke never download it.
- *
- * @see https://www.rfc-editor.org/rfc/rfc7009
- * @packageDocumentation
- */
 import type { Clock } from '@fhir-auth/core/essentials'
 import { TokenError, type TransportOptions } from '@fhir-auth/core/essentials'
 import {
   oauthErrorFromResponse,
   readOptions,
   requireNonBlankString,
-  sendFlowRequest,
-  transportOf,
 } from '@fhir-auth/core/internal'
-import { authenticateClient, type ClientAuthentication } from './client-authentication.js'
+import type { ClientAuthentication } from './client-authentication.js'
+import { postAuthenticatedForm } from './token-request.js'
 
-/** The `token_type_hint` values of RFC 7009 §2.1. */
+/** The `token_type_hint` values of RFC 7009 §2.1 a client sends. */
 export type RevokedTokenType = 'refresh_token' | 'access_token'
 
 /** Options of {@link revokeToken}. */
@@ -44,7 +35,7 @@ export interface RevokeTokenOptions extends TransportOptions {
  * is posted to, the revocation endpoint, as SMART asks of the token endpoint ("the same URL to
  * which this authentication JWT will be posted"): an assertion is then good only where it is
  * sent, so a server whose metadata names another server's endpoints cannot replay it there
- * (the audience injection of private_key_jwt). A 200 is success, whether or not the token was
+ * (the audience injection of private_key_jwt). A 2xx is success, whether or not the token was
  * still valid (RFC 7009 §2.2).
  *
  * @throws ConfigurationError for a missing option; TokenError when the server answers with an
@@ -63,27 +54,17 @@ export interface RevokeTokenOptions extends TransportOptions {
  */
 export async function revokeToken(input: RevokeTokenOptions): Promise<void> {
   const options = readOptions(input, 'revokeToken', { required: true }) as RevokeTokenOptions
-  const endpoint = requireNonBlankString(options.revocationEndpoint, 'revocationEndpoint')
   const token = requireNonBlankString(options.token, 'token')
-  const authentication = await authenticateClient(
-    options.clientAuthentication,
-    endpoint,
-    options.now,
-  )
-  const secrets = [token, ...(options.heldSecrets ?? []), ...authentication.secrets]
-  const response = await sendFlowRequest(
-    {
-      method: 'POST',
-      url: endpoint,
-      form: { token, token_type_hint: options.tokenTypeHint, ...authentication.form },
-      headers: authentication.headers,
-      ...transportOf(options),
+  await postAuthenticatedForm(
+    options,
+    requireNonBlankString(options.revocationEndpoint, 'revocationEndpoint'),
+    { token, token_type_hint: options.tokenTypeHint },
+    [token, ...(options.heldSecrets ?? [])],
+    'revocation',
+    (response, secrets) => {
+      if (response.status >= 300) {
+        throw oauthErrorFromResponse(TokenError, 'revocation request', response, secrets)
+      }
     },
-    TokenError,
-    'revocation request',
-    secrets,
   )
-  if (response.status < 200 || response.status >= 300) {
-    throw oauthErrorFromResponse(TokenError, 'revocation request', response, secrets)
-  }
 }

@@ -1,4 +1,9 @@
-import { type Clock, TokenError, type TransportOptions } from '@fhir-auth/core/essentials'
+import {
+  type Clock,
+  type HttpResponse,
+  TokenError,
+  type TransportOptions,
+} from '@fhir-auth/core/essentials'
 import { requireNonBlankString, sendFlowRequest, transportOf } from '@fhir-auth/core/internal'
 import {
   authenticateClient,
@@ -29,19 +34,25 @@ export async function postTokenRequest(
   headers: Readonly<Record<string, string>>,
   secrets: readonly string[],
 ): Promise<TokenResponse> {
-  const response = await sendFlowRequest(
-    {
-      method: 'POST',
-      url: options.tokenEndpoint,
-      form,
-      headers,
-      ...transportOf(options),
-    },
+  const response = await postForm(options, options.tokenEndpoint, form, headers, secrets, 'token')
+  return parseTokenResponse(response, secrets)
+}
+
+/** POSTs a form to one of the server's endpoints; `label` names the request in errors. */
+function postForm(
+  options: TransportOptions,
+  url: string,
+  form: Readonly<Record<string, string>>,
+  headers: Readonly<Record<string, string>>,
+  secrets: readonly string[],
+  label: string,
+): Promise<HttpResponse> {
+  return sendFlowRequest(
+    { method: 'POST', url, form, headers, ...transportOf(options) },
     TokenError,
-    'token request',
+    `${label} request`,
     secrets,
   )
-  return parseTokenResponse(response, secrets)
 }
 
 /**
@@ -49,24 +60,46 @@ export async function postTokenRequest(
  *
  * @internal
  */
-export async function postAuthenticatedTokenRequest(
+export function postAuthenticatedTokenRequest(
   options: TokenRequestCommon & { readonly clientAuthentication: ClientAuthentication },
   form: Readonly<Record<string, string>>,
   secrets: readonly string[],
 ): Promise<TokenResponse> {
   const tokenEndpoint = requireNonBlankString(options.tokenEndpoint, 'tokenEndpoint')
+  return postAuthenticatedForm(options, tokenEndpoint, form, secrets, 'token', parseTokenResponse)
+}
+
+/**
+ * POSTs a form to one of the server's endpoints (token, revocation) with the client's
+ * authentication for that endpoint (a `private_key_jwt` assertion's `aud` is `endpoint`), and
+ * reads the answer with `read` (given the request's secrets, its own included). `label` names
+ * the request in errors (`token`: "token request"). A symmetric
+ * client's `invalid_client` says how its Basic credentials were encoded.
+ *
+ * @throws TokenError for every failed exchange; transport failures keep their `HttpError` as
+ *   `cause`.
+ * @internal
+ */
+export async function postAuthenticatedForm<T>(
+  options: TransportOptions & {
+    readonly clientAuthentication: ClientAuthentication
+    readonly now?: Clock | undefined
+  },
+  endpoint: string,
+  form: Readonly<Record<string, string>>,
+  secrets: readonly string[],
+  label: string,
+  read: (response: HttpResponse, secrets: readonly string[]) => T,
+): Promise<T> {
   const authentication = await authenticateClient(
     options.clientAuthentication,
-    tokenEndpoint,
+    endpoint,
     options.now,
   )
+  const all = [...secrets, ...authentication.secrets]
   try {
-    return await postTokenRequest(
-      options,
-      { ...form, ...authentication.form },
-      authentication.headers,
-      [...secrets, ...authentication.secrets],
-    )
+    const sent = { ...form, ...authentication.form }
+    return read(await postForm(options, endpoint, sent, authentication.headers, all, label), all)
   } catch (error) {
     if (options.clientAuthentication.type !== 'confidential_symmetric') throw error
     throw (await loadSymmetricAuthentication()).withBasicEncodingHint(

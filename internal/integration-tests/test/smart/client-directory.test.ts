@@ -17,8 +17,11 @@ import {
 } from '@fhir-auth/client'
 import { sandboxDefaultRedirectUri } from '@fhir-auth/sandbox'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { otherRsa } from './design-8/support/signing-keys.js'
-import { type ClaimingServer, startClaimingServer } from './support/claiming-smart-server.js'
+import {
+  type ClaimingServer,
+  startClaimingServer,
+  startHostileServer,
+} from './support/claiming-smart-server.js'
 import { rejectionOf, requestsTo } from './support/flows.js'
 import {
   appClient,
@@ -36,13 +39,7 @@ let stranger: ClaimingServer
 
 beforeAll(async () => {
   honest = await startSmartFixture({ standalonePatient: 'patient-7' })
-  hostile = await startClaimingServer({
-    issuer: () => honest.sandbox.issuer,
-    key: {
-      privateKey: otherRsa.privateKey,
-      jwk: { ...otherRsa.publicKey.export({ format: 'jwk' }), kid: 'b1', use: 'sig' },
-    },
-  })
+  hostile = await startHostileServer(() => honest.sandbox.issuer)
   stranger = await startClaimingServer({ issuer: (origin) => origin })
 })
 

@@ -7,14 +7,8 @@
  *
  * @see https://www.rfc-editor.org/rfc/rfc7009 RFC 7009
  */
-import {
-  type Client,
-  type LogFields,
-  type Logger,
-  memoryStore,
-  TokenError,
-  type TokenSet,
-} from '@fhir-auth/client'
+import { type Client, type Logger, memoryStore, TokenError, type TokenSet } from '@fhir-auth/client'
+import { createCapturingLogger } from '@fhir-auth/test-utils'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { readPatientStatus, rejectionOf, requestsTo } from './support/flows.js'
 import {
@@ -39,14 +33,6 @@ beforeEach(() => {
   fixture.sandbox.setDiscoveryOverride(undefined)
   fixture.sandbox.clearRequests()
 })
-
-/** A logger that keeps every line, to look for secrets in. */
-function recordingLogger(): Logger & { readonly lines: string[] } {
-  const lines: string[] = []
-  const record = (message: string, fields?: LogFields) =>
-    lines.push(`${message} ${JSON.stringify(fields ?? {})}`)
-  return { lines, debug: record, info: record, warn: record, error: record }
-}
 
 /** A client of `kind` that logs to `logger`, and a session from a launch through the sandbox. */
 async function signedIn(kind: AppKind, logger: Logger) {
@@ -84,7 +70,7 @@ function expectNoSecretIn(lines: readonly string[], tokens: TokenSet) {
 
 describe.each(['public', 'symmetric', 'RS384'] as const)('a %s app', (kind) => {
   it('session.revoke() revokes the refresh token then the access token; the server and the session refuse both', async () => {
-    const logger = recordingLogger()
+    const logger = createCapturingLogger()
     const { client, session } = await signedIn(kind, logger)
     const { tokens } = session
 
@@ -123,11 +109,11 @@ describe.each(['public', 'symmetric', 'RS384'] as const)('a %s app', (kind) => {
       expect((error as Error).message).toContain('revoked')
     }
     expect(fixture.sandbox.requests).toEqual([])
-    expectNoSecretIn(logger.lines, tokens)
+    expectNoSecretIn(logger.renderedLines(), tokens)
   })
 
   it('sessions().signOut(id) revokes, deletes, and resolves true', async () => {
-    const logger = recordingLogger()
+    const logger = createCapturingLogger()
     const { client, session } = await signedIn(kind, logger)
     const sessions = client.sessions({ store: memoryStore() })
     const id = await sessions.save(session)
@@ -137,13 +123,13 @@ describe.each(['public', 'symmetric', 'RS384'] as const)('a %s app', (kind) => {
     expect(revocations()).toHaveLength(2)
     await expect(sessions.open(id)).resolves.toBeUndefined()
     await expectRefusedByServer(client, session.tokens)
-    expectNoSecretIn(logger.lines, session.tokens)
+    expectNoSecretIn(logger.renderedLines(), session.tokens)
   })
 })
 
 describe('a server that advertises no revocation_endpoint', () => {
   it('revoke() resolves false and sends nothing; the session is over all the same', async () => {
-    const logger = recordingLogger()
+    const logger = createCapturingLogger()
     const { session } = await signedIn('public', logger)
     fixture.sandbox.setDiscoveryOverride({
       document: ({ revocation_endpoint: _, ...document }) => document,
@@ -165,7 +151,7 @@ describe('a server that advertises no revocation_endpoint', () => {
   })
 
   it('signOut resolves false with a warning naming no token when the server refuses the revocation', async () => {
-    const logger = recordingLogger()
+    const logger = createCapturingLogger()
     const { session } = await signedIn('public', logger)
     fixture.sandbox.setDiscoveryOverride({
       document: (document) => ({
@@ -179,8 +165,10 @@ describe('a server that advertises no revocation_endpoint', () => {
 
     await expect(sessions.signOut(id)).resolves.toBe(false)
 
-    expect(logger.lines.some((line) => line.includes('sessions.revocation_failed'))).toBe(true)
+    expect(logger.renderedLines().some((line) => line.includes('sessions.revocation_failed'))).toBe(
+      true,
+    )
     await expect(sessions.open(id)).resolves.toBeUndefined()
-    expectNoSecretIn(logger.lines, session.tokens)
+    expectNoSecretIn(logger.renderedLines(), session.tokens)
   })
 })

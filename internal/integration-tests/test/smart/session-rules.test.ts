@@ -105,7 +105,7 @@ function rewritingTokenResponses(
 }
 
 describe('beginAuthorization keeps the launch', () => {
-  it('keeps state, verifier, nonce, redirect URI, scopes, issuer and time under fhir-auth:launch:<hash> for 600 s', async () => {
+  it('keeps state, verifier, nonce, redirect URI, scopes, issuer, base URL and time under fhir-auth:launch:<hash> for 600 s', async () => {
     const { store, sets } = recordingStore()
     const client = appClient(fixture, 'public')
     const before = Date.now()
@@ -123,6 +123,8 @@ describe('beginAuthorization keeps the launch', () => {
       redirectUri: query.get('redirect_uri'),
       scopes: query.get('scope')?.split(' '),
       issuer: fixture.sandbox.fhirBaseUrl,
+      // The client that began it: a directory routes the callback by it.
+      baseUrl: fixture.sandbox.fhirBaseUrl,
       createdAt: expect.any(Number),
     })
     expect(value.createdAt as number).toBeGreaterThanOrEqual(before)

@@ -1,19 +1,18 @@
 import {
   AuthorizationError,
   ConfigurationError,
-  defaultTimeoutMs,
   type KeyValueStore,
   memoryStore,
 } from '@fhir-auth/core/essentials'
 import { optionNames, readOptions } from '@fhir-auth/core/internal/checks'
 import type { Client } from '../client.js'
 import { checkCallbackBeforeState, readCallback } from '../launch/authorization-callback.js'
-import { peekLaunch } from '../launch/launch-record.js'
 import { optionalStore } from '../launch/store-option.js'
 import type { BeginAuthorizationResult } from '../operation-options.js'
 import type { Session } from '../session/session.js'
 import { checkSessionTtl, type SessionStore } from '../session/session-store.js'
 import { DirectoryClients } from './directory-clients.js'
+import { launchBaseUrl } from './directory-launches.js'
 import type {
   ClientDirectoryOptions,
   DirectoryBeginAuthorizationOptions,
@@ -115,11 +114,11 @@ export class ClientDirectory {
    */
   async completeAuthorization(callbackUrl: string | URL | URLSearchParams): Promise<Session> {
     const state = checkCallbackBeforeState(readCallback(callbackUrl))
-    const launch = await peekLaunch(this.#store, state, { timeoutMs: defaultTimeoutMs })
+    const baseUrl = await launchBaseUrl(this.#store, state)
     const client =
-      launch?.baseUrl === undefined
+      baseUrl === undefined
         ? undefined
-        : await this.#clients.find(launch.baseUrl).catch((error: unknown) => {
+        : await this.#clients.find(baseUrl).catch((error: unknown) => {
             // A launch of a client no longer in the directory: nobody here can complete it.
             if (error instanceof ConfigurationError) return undefined
             throw error

@@ -2,7 +2,11 @@ import type { KeyValueStore } from '@fhir-auth/core/essentials'
 import type { Client } from '../client.js'
 import type { AuthorizationUrlOptions } from '../operation-options.js'
 
-/** Finds the client for an `iss` no listed client answers to (e.g. in a database). */
+/**
+ * Finds the client for an `iss` no listed client answers to (e.g. in a database). It gets the
+ * `iss` as checked (a plain HTTPS or HTTP URL), one trailing `/` removed, and must give a client
+ * whose `config.baseUrl` is that URL, or `undefined`.
+ */
 export type ClientResolver = (iss: string) => Client | undefined | Promise<Client | undefined>
 
 /** Options of `new ClientDirectory`. */

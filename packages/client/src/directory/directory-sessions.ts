@@ -1,17 +1,11 @@
-import {
-  ConfigurationError,
-  defaultTimeoutMs,
-  type KeyValueStore,
-  StoreError,
-  TokenSet,
-} from '@fhir-auth/core/essentials'
-import { timeLimited } from '@fhir-auth/core/internal'
+import { ConfigurationError, type KeyValueStore, TokenSet } from '@fhir-auth/core/essentials'
 import { describeKind } from '@fhir-auth/core/internal/checks'
 import type { Client } from '../client.js'
 import { Session } from '../session/session.js'
 import type { OpenSessionOptions, SessionStore } from '../session/session-store.js'
 import { sessionTokensKey } from '../session/stored-session-entry.js'
 import type { DirectoryClients } from './directory-clients.js'
+import { directoryStoreRead } from './store-call.js'
 
 /**
  * One {@link SessionStore} for every client of a directory. A session is kept by the store of
@@ -48,7 +42,7 @@ export function directorySessions(
     }
     const key = await sessionTokensKey(id)
     if (key === undefined) return undefined
-    const text = await storeCall('get', () => store.get(key))
+    const text = await directoryStoreRead('a session', () => store.get(key))
     const baseUrl =
       typeof text === 'string' ? TokenSet.deserialize(text)?.binding?.baseUrl : undefined
     if (baseUrl === undefined) return undefined
@@ -84,14 +78,4 @@ export function directorySessions(
       return client === undefined ? false : storeOf(client).signOut(id)
     },
   }
-}
-
-/** A store call bounded by the default request time limit; its failure a `StoreError` naming no value. */
-function storeCall<T>(operation: 'get', call: () => Promise<T>): Promise<T> {
-  const failed = (why: string) =>
-    new StoreError(operation, `the session store failed or did not answer in time (${why})`)
-  return timeLimited(call, defaultTimeoutMs, () => failed('timeout')).catch((error: unknown) => {
-    if (error instanceof StoreError) throw error
-    throw failed(error instanceof Error ? error.name : describeKind(error))
-  })
 }

@@ -136,7 +136,7 @@ export async function completeAuthorization(
     throw new AuthorizationError({
       error: 'state_mismatch',
       state,
-      message: 'this launch was begun by another client (another FHIR server): complete it there',
+      message: 'this launch was begun by another client',
     })
   }
   if (launch.issuer !== '' && launch.issuer !== (context.config.issuer ?? '')) {

@@ -38,7 +38,7 @@ export interface StoreCallLimits {
 }
 
 /** The store key of a launch: derived from `state`, which never appears as a key name itself. */
-async function launchKey(state: string): Promise<string> {
+export async function launchKey(state: string): Promise<string> {
   return storeKey('launch', await sha256Base64Url(state))
 }
 
@@ -95,33 +95,15 @@ export async function takeLaunch(
 }
 
 /**
- * The launch kept for `state`, read without taking it (the client that completes it takes it):
- * how a directory of clients finds which client began it. `undefined` when there is none or it
- * is not a record this library wrote for this state.
- *
- * @throws StoreError when the store fails or does not answer in time.
- */
-export async function peekLaunch(
-  store: KeyValueStore,
-  state: string,
-  limits: StoreCallLimits,
-): Promise<LaunchRecord | undefined> {
-  const key = await launchKey(state)
-  const text: unknown = await guarded('get', limits, () => store.get(key))
-  const record = typeof text === 'string' ? parseLaunch(text) : undefined
-  return record?.state === state ? record : undefined
-}
-
-/**
  * Runs a store call under the client's time limit and the caller's signal; anything it throws
  * becomes a StoreError naming only the error's class (its message may quote the value).
  */
 function guarded<T>(
-  operation: 'set' | 'take' | 'get',
+  operation: 'set' | 'take',
   limits: StoreCallLimits,
   call: () => Promise<T>,
 ): Promise<T> {
-  const verb = operation === 'set' ? 'keep' : operation === 'take' ? 'return' : 'read'
+  const verb = operation === 'set' ? 'keep' : 'return'
   const stopped = (why: string) =>
     new StoreError(operation, `the launch store failed to ${verb} the launch (${why})`)
   // Started by raceSignal, so a signal already aborted calls nothing.
@@ -136,7 +118,7 @@ function guarded<T>(
 }
 
 /** A record this library wrote, member by member; anything else (corrupted, foreign) is none. */
-function parseLaunch(text: string): LaunchRecord | undefined {
+export function parseLaunch(text: string): LaunchRecord | undefined {
   let value: Partial<Record<keyof LaunchRecord, unknown>>
   try {
     value = JSON.parse(text)

@@ -23,7 +23,7 @@ export interface SessionSource {
     trust?: Partial<UdapTrustOptions>,
   ) => Session
   /** Revokes a session's tokens at the server (RFC 7009); `false` when it offers no revocation. */
-  readonly revoke: (tokens: TokenSet, signal: AbortSignal | undefined) => Promise<boolean>
+  readonly revoke: (tokens: TokenSet) => Promise<boolean>
 }
 
 /**

@@ -41,16 +41,9 @@ export interface SessionRefreshOptions {
   readonly signal?: AbortSignal | undefined
 }
 
-/** Options of {@link Session.revoke}. */
-export interface RevokeOptions {
-  /** Stops the revocation requests (the session is refused from then on all the same). */
-  readonly signal?: AbortSignal | undefined
-}
-
 /** The names {@link Session.accessToken} and {@link Session.refresh} take: any other is refused. */
 const accessTokenOptionNames = optionNames<AccessTokenOptions>({ minValiditySeconds: 1, signal: 1 })
 const refreshOptionNames = optionNames<SessionRefreshOptions>({ scopes: 1, signal: 1 })
-const revokeOptionNames = optionNames<RevokeOptions>({ signal: 1 })
 
 /** Called after every refresh with the new tokens, and awaited: where an app persists them. */
 export type TokensListener = (tokens: TokenSet) => void | Promise<void>
@@ -74,9 +67,7 @@ export interface SessionDependencies {
    * Revokes the tokens at the server (RFC 7009); `false` when it offers no revocation. Without
    * it, `revoke()` only ends the session here.
    */
-  readonly revoke?:
-    | ((tokens: TokenSet, signal: AbortSignal | undefined) => Promise<boolean>)
-    | undefined
+  readonly revoke?: ((tokens: TokenSet) => Promise<boolean>) | undefined
 }
 
 /**
@@ -112,7 +103,6 @@ export class Session {
     // Bound, like `fetch`: apps hand `session.accessToken` to FHIR clients as a token provider.
     this.accessToken = this.accessToken.bind(this)
     this.refresh = this.refresh.bind(this)
-    this.revoke = this.revoke.bind(this)
     this.fetch = onDemandBearerFetch({
       baseUrl: dependencies.baseUrl,
       fetch: dependencies.fetch,
@@ -195,23 +185,20 @@ export class Session {
    *
    * @returns `true` when the server took both revocation requests.
    * @throws TokenError when the server refuses a revocation request or does not answer (the
-   *   session is over here all the same, but the tokens may still be valid at the server);
-   *   ConfigurationError on the options.
+   *   session is over here all the same, but the tokens may still be valid at the server).
    * @see https://www.rfc-editor.org/rfc/rfc7009 RFC 7009 (OAuth 2.0 token revocation)
    * @see https://hl7.org/fhir/smart-app-launch/STU2.2/conformance.html#metadata SMART `revocation_endpoint`
    */
-  async revoke(options?: RevokeOptions): Promise<boolean> {
-    const checked = readOptions(options, 'revoke', { known: revokeOptionNames, noun: 'option' })
-    const signal = optionalSignal(checked.signal)
+  async revoke(): Promise<boolean> {
     this.#revoked = true
     const { revoke } = this.#state.dependencies
-    return revoke === undefined ? false : revoke(this.#state.tokens, signal)
+    return revoke === undefined ? false : revoke(this.#state.tokens)
   }
 
   /** @throws TokenError once the session was revoked. */
   #checkNotRevoked(): void {
     if (this.#revoked) {
-      throw new TokenError({ message: 'the session was revoked (signed out): authorize again' })
+      throw new TokenError({ message: 'the session was revoked: authorize again' })
     }
   }
 

@@ -130,7 +130,7 @@ export class StoredSessions implements SessionStore {
   /** `true` when the server took the revocation; `false` (with a warning) when it failed. */
   async #revoke(tokens: TokenSet): Promise<boolean> {
     try {
-      return await this.#source.revoke(tokens, undefined)
+      return await this.#source.revoke(tokens)
     } catch (error) {
       const code = (error as { readonly error?: unknown }).error
       this.#source.context.options.logger.warn(

@@ -63,9 +63,7 @@ export class SmartDiscovery {
    */
   async revocationEndpoint(signal?: AbortSignal): Promise<string | undefined> {
     const metadata = await this.metadata(signal)
-    return metadata.revocationEndpoint === undefined
-      ? undefined
-      : this.#discovered(metadata, 'revocation_endpoint')
+    return metadata.revocationEndpoint && this.#discovered(metadata, 'revocation_endpoint')
   }
 
   /**

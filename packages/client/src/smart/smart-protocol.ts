@@ -22,7 +22,9 @@ import {
   buildAuthorizationRequest,
   type ClientAuthentication,
   exchangeAuthorizationCode,
+  type RevokedTokenType,
   refreshAccessToken,
+  revokeToken,
   type SmartMetadata,
   type TokenResponse,
 } from '@fhir-auth/smart/launch'
@@ -72,8 +74,6 @@ export class SmartProtocol implements ProtocolImplementation {
   )
   readonly #registrationModule = lazyImport(() => import('./registration.js'))
   readonly #unsentSecretHint = lazyImport(() => import('./unsent-secret-hint.js'))
-  /** Revocation (RFC 7009): loaded by a session's sign-out only. */
-  readonly #revocationModule = lazyImport(() => import('./smart-revocation.js'))
 
   constructor(context: ProtocolContext) {
     this.#context = context
@@ -277,15 +277,29 @@ export class SmartProtocol implements ProtocolImplementation {
     return cancelRegistration()
   }
 
+  /**
+   * RFC 7009 §2.1: the refresh token first (a server may then revoke the whole grant), then the
+   * access token, each with the client's authentication; nothing without an advertised
+   * `revocation_endpoint`.
+   */
   async revokeTokens(tokens: TokenSet, signal: AbortSignal | undefined): Promise<boolean> {
-    const endpoint = await this.#discovery.revocationEndpoint(signal)
-    if (endpoint === undefined) return false
+    const revocationEndpoint = await this.#discovery.revocationEndpoint(signal)
+    if (revocationEndpoint === undefined) return false
     const clientId = requireNonBlankString(this.#context.config.clientId, 'clientId', false)
-    const [clientAuthentication, { revokeSessionTokens }] = await Promise.all([
-      this.#clientAuthentication(clientId, {}),
-      this.#revocationModule(),
-    ])
-    await revokeSessionTokens(this.#context, endpoint, clientAuthentication, tokens, signal)
+    const clientAuthentication = await this.#clientAuthentication(clientId, {})
+    const { accessToken, refreshToken, idToken } = tokens
+    const revoke = (token: string, tokenTypeHint: RevokedTokenType) =>
+      revokeToken({
+        ...this.#context.transport(signal),
+        revocationEndpoint,
+        token,
+        tokenTypeHint,
+        clientAuthentication,
+        heldSecrets: [accessToken, refreshToken, idToken].filter(Boolean) as string[],
+        now: this.#context.options.now,
+      })
+    if (refreshToken !== undefined) await revoke(refreshToken, 'refresh_token')
+    await revoke(accessToken, 'access_token')
     return true
   }
 

@@ -8,7 +8,7 @@
 
 import type { KeyObject } from 'node:crypto'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
-import { jwt, rsa, rsaJwk } from '../design-8/support/signing-keys.js'
+import { jwt, otherRsa, rsa, rsaJwk } from '../design-8/support/signing-keys.js'
 import { closeServer, listenOnLoopback } from './local-servers.js'
 
 export interface ClaimingServerOptions {
@@ -113,4 +113,18 @@ export async function startClaimingServer(options: ClaimingServerOptions): Promi
     }
   }
   return state
+}
+
+/**
+ * Server B of the issuer binding tests (ADR 0013): claims `issuer` (an honest server's) in its
+ * SMART configuration and signs its ID tokens with a key of its own (`kid` `b1`).
+ */
+export function startHostileServer(issuer: () => string): Promise<ClaimingServer> {
+  return startClaimingServer({
+    issuer,
+    key: {
+      privateKey: otherRsa.privateKey,
+      jwk: { ...otherRsa.publicKey.export({ format: 'jwk' }), kid: 'b1', use: 'sig' },
+    },
+  })
 }
