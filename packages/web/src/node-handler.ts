@@ -42,10 +42,10 @@ export type NodeHandler = (
  */
 export function nodeHandler(web: SmartWebApp): NodeHandler {
   return (request, response, next) => {
-    answer(web, request, response, next).catch((error: unknown) => {
+    // `web.handle` never rejects; this is for a `next()` that throws, or a socket that broke.
+    answer(web, request, response, next).catch(() => {
       if (response.headersSent) response.destroy()
       else writePlain(response, 500, 'Internal error')
-      void error
     })
   }
 }
