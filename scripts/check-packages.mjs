@@ -350,10 +350,13 @@ async function main() {
     pass(`npm install of the ${packed.length} tarballs into an empty project`)
 
     // What a user of the library installs: @fhir-auth/client and what it depends on (not the CLI,
-    // nor the optional Redis store, which brings the redis client package with it).
+    // nor the optional Redis store, which brings the redis client package with it, nor the web layer).
     const clientProject = join(scratch, 'client-only-project')
     const clientTarballs = packed
-      .filter((entry) => !['@fhir-auth/cli', '@fhir-auth/store-redis'].includes(entry.name))
+      .filter(
+        (entry) =>
+          !['@fhir-auth/cli', '@fhir-auth/store-redis', '@fhir-auth/web'].includes(entry.name),
+      )
       .map((entry) => entry.tarball)
     if (await timed('install-client', () => installProject(clientProject, clientTarballs))) {
       report.footprint.client = measureNodeModules(join(clientProject, 'node_modules'))

@@ -1,10 +1,10 @@
 #!/usr/bin/env node
-// `pnpm test:mutation`: StrykerJS over the security-critical files of core, smart, udap and client
+// `pnpm test:mutation`: StrykerJS over the security-critical files of core, smart, udap, client and web
 // (each package's stryker.config.mjs), then one table of the mutation score of every file.
 // Exits 1 when a file scores under the minimum (stryker-config.mjs) or a run fails. Slow (about
 // twenty minutes on two cores) and not part of .ci/run; docs/testing.md says how to read it.
 //
-// Options: --package <name> (repeatable; default core, smart, udap and client).
+// Options: --package <name> (repeatable; default core, smart, udap, client and web).
 import { spawnSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -13,7 +13,7 @@ import { minimumScore } from './stryker-config.mjs'
 
 const root = join(import.meta.dirname, '../..')
 const { values } = parseArgs({ options: { package: { type: 'string', multiple: true } } })
-const packages = values.package ?? ['core', 'smart', 'udap', 'client']
+const packages = values.package ?? ['core', 'smart', 'udap', 'client', 'web']
 
 let failed = false
 const rows = []

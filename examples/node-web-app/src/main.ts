@@ -1,24 +1,28 @@
 /**
- * Starts the web app:
+ * Starts the web app for one or two EHRs (EHR2_* is optional):
  *
  *   FHIR_BASE_URL=https://ehr.example.org/fhir CLIENT_ID=my-app CLIENT_SECRET=… \
+ *   EHR2_BASE_URL=… EHR2_CLIENT_ID=… EHR2_CLIENT_SECRET=… \
  *   REDIRECT_URI=http://localhost:3000/callback PORT=3000 npx -y pnpm@10 start
- *
- * Register `REDIRECT_URI` as the redirect URI and `http://localhost:3000/launch` as the launch
- * URL with the EHR; open http://localhost:3000/login for a standalone launch.
  */
 import { createServer } from 'node:http'
-import { readSettings, type WebAppSettings } from './settings.js'
-import { createWebApp } from './web-app.js'
+import { createWebApp, type Ehr } from './app.js'
 
-let settings: WebAppSettings
-try {
-  settings = readSettings(process.env)
-} catch (error) {
-  console.error(error instanceof Error ? `${error.name}: ${error.message}` : error)
-  process.exit(1)
+const env = (name: string) => process.env[name] ?? ''
+const ehrs: Ehr[] = [
+  { baseUrl: env('FHIR_BASE_URL'), clientId: env('CLIENT_ID'), clientSecret: env('CLIENT_SECRET') },
+]
+if (env('EHR2_BASE_URL')) {
+  ehrs.push({
+    baseUrl: env('EHR2_BASE_URL'),
+    clientId: env('EHR2_CLIENT_ID'),
+    clientSecret: env('EHR2_CLIENT_SECRET'),
+  })
 }
-const port = Number(process.env.PORT ?? 3000)
-createServer(createWebApp(settings)).listen(port, () => {
-  console.log(`listening on http://localhost:${port}`)
+const app = createWebApp({
+  ehrs,
+  redirectUri: env('REDIRECT_URI'),
+  allowInsecureLocalhost: env('ALLOW_INSECURE_LOCALHOST') === 'true',
 })
+const port = Number(process.env.PORT ?? 3000)
+createServer(app).listen(port, () => console.log(`listening on http://localhost:${port}`))

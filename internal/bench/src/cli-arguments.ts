@@ -6,6 +6,7 @@ export const sectionNames = [
   'token',
   'session',
   'fleet',
+  'web',
   'reuse',
   'import',
   'footprint',

@@ -22,6 +22,7 @@ import { renderTable } from './report/render-table.js'
 import { runSessionSection } from './session/session-section.js'
 import { runTokenReuseSection } from './token-reuse/token-reuse-section.js'
 import { runUdapSection } from './udap/udap-section.js'
+import { runWebSection } from './web/web-section.js'
 
 const sectionRunners: Readonly<Record<SectionName, () => Promise<SectionReport>>> = {
   bundle: runBundleSection,
@@ -30,6 +31,7 @@ const sectionRunners: Readonly<Record<SectionName, () => Promise<SectionReport>>
   token: runBackendTokenSection,
   session: runSessionSection,
   fleet: runSessionFleetSection,
+  web: () => runWebSection(),
   reuse: runTokenReuseSection,
   import: runColdImportSection,
   footprint: runFootprintSection,

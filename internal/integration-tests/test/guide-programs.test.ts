@@ -246,4 +246,56 @@ describe('the program each guide opens with runs against the sandbox', () => {
       await server.finished
     }
   }, 60_000)
+
+  it('web-apps: the EHR launch URL the sandbox prints ends on the patient page, then signs out', async () => {
+    const { smart } = sandboxes.description
+    const port = await freePort()
+    const server = start('web-apps.ts', {
+      EHR_A_BASE_URL: smart.baseUrl,
+      EHR_A_CLIENT_ID: smart.webAppClient.clientId,
+      EHR_A_CLIENT_SECRET: smart.webAppClient.clientSecret,
+      REDIRECT_URI: smart.webAppClient.redirectUri,
+      PORT: String(port),
+    })
+    try {
+      await waitFor(server.stdout, /EHR launch URL/)
+      const printed = new URL(smart.webAppClient.ehrLaunchUrl)
+      const appOrigin = `http://127.0.0.1:${port}`
+      const launch = await fetch(`${appOrigin}${printed.pathname}${printed.search}`, {
+        redirect: 'manual',
+      })
+      expect(launch.status).toBe(302)
+      const launchCookie = (launch.headers.get('set-cookie') ?? '').split(';')[0] ?? ''
+      expect(launchCookie.startsWith('fhir-auth-launch=')).toBe(true)
+      const result = await sandboxes.smart.authorize({ url: launch.headers.get('location') ?? '' })
+      if (result.redirectUrl === undefined) throw new Error(`sign-in failed: ${result.error}`)
+      const callbackPath = `${result.redirectUrl.pathname}${result.redirectUrl.search}`
+      // Another browser (no launch cookie) cannot complete this browser's sign-in.
+      expect((await fetch(`${appOrigin}${callbackPath}`, { redirect: 'manual' })).status).toBe(403)
+      const callback = await fetch(`${appOrigin}${callbackPath}`, {
+        headers: { cookie: launchCookie },
+        redirect: 'manual',
+      })
+      expect(callback.status).toBe(302)
+      const sessionCookie =
+        callback.headers
+          .getSetCookie()
+          .find((header) => header.startsWith('fhir-auth='))
+          ?.split(';')[0] ?? ''
+      const page = await fetch(`${appOrigin}/`, { headers: { cookie: sessionCookie } })
+      expect(await page.text()).toContain(`patient ${smart.webAppClient.ehrLaunchPatient}:`)
+      const logout = await fetch(`${appOrigin}/logout`, {
+        method: 'POST',
+        headers: { cookie: sessionCookie },
+        redirect: 'manual',
+      })
+      expect(logout.status).toBe(303)
+      expect((await fetch(`${appOrigin}/`, { headers: { cookie: sessionCookie } })).status).toBe(
+        401,
+      )
+    } finally {
+      server.child.kill('SIGTERM')
+      await server.finished
+    }
+  }, 60_000)
 })

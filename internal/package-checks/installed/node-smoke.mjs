@@ -27,6 +27,7 @@ import { webCryptoBackend } from '@fhir-auth/crypto-webcrypto'
 import { SmartMetadata } from '@fhir-auth/smart'
 import { redisStore } from '@fhir-auth/store-redis'
 import { udapDiscoveryUrl } from '@fhir-auth/udap'
+import { nodeHandler, smartWebApp } from '@fhir-auth/web'
 
 const fixtures = process.argv[2]
 if (fixtures === undefined) throw new Error('usage: node node-smoke.mjs <fixtures directory>')
@@ -100,6 +101,24 @@ async function checkStoreRedis() {
   const { createClient } = await import('redis')
   assert.equal(typeof createClient, 'function')
   ok('@fhir-auth/store-redis: sealed round trip; redis v5 installed as its peer')
+}
+
+async function checkWeb() {
+  const client = new Client({
+    baseUrl: 'https://ehr.example.org/fhir',
+    clientId: 'app',
+    redirectUri: 'https://app.example/callback',
+    scopes: ['launch'],
+  })
+  const web = smartWebApp({ clients: client })
+  const unknown = await web.handle(
+    new Request('https://app.example/launch?iss=https%3A%2F%2Fother.example%2Ffhir&launch=x'),
+  )
+  assert.equal(unknown?.status, 400)
+  assert.equal((await web.handle(new Request('https://app.example/logout')))?.status, 405)
+  assert.equal(await web.handle(new Request('https://app.example/elsewhere')), undefined)
+  assert.equal(typeof nodeHandler(web), 'function')
+  ok('@fhir-auth/web: routes answer on Fetch Requests; nodeHandler adapts them')
 }
 
 async function checkCore() {
@@ -267,3 +286,4 @@ await checkCryptoWebCrypto()
 await checkStoreRedis()
 await checkClient()
 await checkCli()
+await checkWeb()

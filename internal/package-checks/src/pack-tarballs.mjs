@@ -24,6 +24,7 @@ export const publishedPackageDirectories = Object.freeze([
   'store-redis',
   'client',
   'cli',
+  'web',
 ])
 
 /** The file name `pnpm pack` gives a package's tarball: `fhir-auth-client-0.4.0.tgz`. */

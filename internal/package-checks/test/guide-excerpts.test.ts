@@ -17,7 +17,7 @@ const checkedGuides = [
   'docs/guides/tokens-over-time.md',
 ]
 const sourceDirectories = [
-  'examples/node-web-app/src',
+  'examples/node-web-app-by-hand/src',
   'examples/browser-spa/src',
   'internal/package-checks/test/readme-snippets',
   'internal/package-checks/test/guide-programs',

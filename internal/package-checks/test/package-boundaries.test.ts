@@ -57,6 +57,8 @@ const allowed: Readonly<Record<string, readonly string[]>> = {
     '@fhir-auth/crypto-node',
     '@fhir-auth/crypto-webcrypto',
   ],
+  // The web layer sits on the client only (it never reaches below it).
+  web: ['@fhir-auth/client'],
   cli: [
     '@fhir-auth/client',
     '@fhir-auth/core',

@@ -1,5 +1,5 @@
 /**
- * Guards DESIGN §1: core, smart, udap and crypto-webcrypto run in any runtime with fetch and
+ * Guards DESIGN §1: core, smart, udap, crypto-webcrypto and web run in any runtime with fetch and
  * WebCrypto, so their sources (tests excluded) must not import a Node built-in — neither through
  * `node:*` nor the bare names (`crypto`, `fs`, …), statically or dynamically — nor node-forge.
  */
@@ -10,7 +10,7 @@ import { join, relative } from 'node:path'
 import { describe, expect, it } from 'vitest'
 
 const root = join(import.meta.dirname, '..', '..', '..')
-const portablePackages = ['core', 'smart', 'udap', 'crypto-webcrypto']
+const portablePackages = ['core', 'smart', 'udap', 'crypto-webcrypto', 'web']
 const builtins = new Set(builtinModules.filter((name) => !name.startsWith('_')))
 
 function sourceFiles(directory: string): string[] {

@@ -16,6 +16,7 @@ export const publishedPackages = [
   'store-redis',
   'client',
   'cli',
+  'web',
 ] as const
 
 function newestSourceTime(directory: string): number {
