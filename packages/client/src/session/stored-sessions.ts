@@ -134,7 +134,8 @@ export class StoredSessions implements SessionStore {
     if (entry === undefined) return false
     const tokens = await entry.read()
     if (tokens === storeFailed) throw sessionStoreError('get', 'the session was not signed out')
-    const revoked = tokens !== undefined && (await this.#revoke(tokens))
+    // Kept tokens that are not this client's (refused) are deleted, never sent anywhere.
+    const revoked = tokens !== undefined && tokens !== refused && (await this.#revoke(tokens))
     await this.delete(id)
     return revoked
   }
