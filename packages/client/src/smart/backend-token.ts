@@ -1,6 +1,6 @@
 import type { TokenResponse } from '@fhir-auth/core/essentials'
 import { silentLogger } from '@fhir-auth/core/essentials'
-import { requireNonBlankString } from '@fhir-auth/core/internal'
+import { requireNonBlankString, warnIfNarrowed } from '@fhir-auth/core/internal'
 import type {
   requestBackendServicesToken,
   resolveBackendScopes,
@@ -21,6 +21,11 @@ import type { SmartSigning } from './smart-signing.js'
 export interface SmartBackendServices {
   readonly requestBackendServicesToken: typeof requestBackendServicesToken
   readonly resolveBackendScopes: typeof resolveBackendScopes
+  /** The scopes in the syntax `ClientOptions.scopeVersion` asks for (`SmartProtocol.scopesToSend`). */
+  readonly scopesToSend: (
+    scopes: readonly string[],
+    signal: AbortSignal | undefined,
+  ) => Promise<readonly string[]>
 }
 
 /**
@@ -45,8 +50,11 @@ export async function requestBackendToken(
   const clientId = requireNonBlankString(config.clientId, 'clientId', false)
   const perCallScopes = context.checks.optionalScopes(options.scopes, 'scopes')
   const signer = await signing.signer(options)
-  const scopes = smart.resolveBackendScopes(perCallScopes, config.scopes, logger)
-  return smart.requestBackendServicesToken({
+  const scopes = await smart.scopesToSend(
+    smart.resolveBackendScopes(perCallScopes, config.scopes, logger),
+    options.signal,
+  )
+  const response = await smart.requestBackendServicesToken({
     ...context.transport(options.signal),
     tokenEndpoint: await discovery.tokenEndpoint(options.signal),
     clientId,
@@ -55,6 +63,9 @@ export async function requestBackendToken(
     jwksUri: config.jwksUri,
     now: context.options.now,
   })
+  // Without a `scope` member the grant is the one asked for (RFC 6749 §5.1).
+  if (typeof response.scope === 'string') warnIfNarrowed(scopes, response.scope.split(' '), logger)
+  return response
 }
 
 /**
@@ -76,6 +87,9 @@ export async function backendTokenIdentity(
   return {
     tokenEndpoint: await discovery.tokenEndpoint(undefined),
     clientId,
-    scopes: smart.resolveBackendScopes(perCall, config.scopes, silentLogger),
+    scopes: await smart.scopesToSend(
+      smart.resolveBackendScopes(perCall, config.scopes, silentLogger),
+      undefined,
+    ),
   }
 }
