@@ -20,6 +20,8 @@ export interface ParseScopesOptions {
 const contexts: readonly string[] = ['patient', 'user', 'system']
 // A FHIR resource type name: an upper-case letter, then letters and digits (no backtracking).
 const resourceTypeName = /^[A-Z][A-Za-z0-9]*$/u
+// A FHIR search parameter name, with modifiers (`code:in`) and chains (`patient.birthdate`).
+const parameterName = /^[A-Za-z0-9_][A-Za-z0-9_.:-]*$/u
 
 /**
  * Reads a SMART scope string (space-separated, as sent in `scope`, or as a list) into a
@@ -161,7 +163,10 @@ function inOrderLetters(permissions: string): string | undefined {
   return permissions
 }
 
-/** `param=value&…` decoded; `undefined` for an empty segment, a missing `=` or bad encoding. */
+/**
+ * `param=value&…` decoded; `undefined` for an empty segment, a missing `=`, name or value, a
+ * name that is no search parameter name, or bad percent-encoding.
+ */
 function readQuery(text: string): [string, string][] | undefined {
   if (text === '') return undefined
   const pairs: [string, string][] = []
@@ -169,10 +174,9 @@ function readQuery(text: string): [string, string][] | undefined {
     const equals = segment.indexOf('=')
     if (equals <= 0 || equals === segment.length - 1) return undefined
     try {
-      pairs.push([
-        decodeURIComponent(segment.slice(0, equals)),
-        decodeURIComponent(segment.slice(equals + 1)),
-      ])
+      const name = decodeURIComponent(segment.slice(0, equals))
+      if (!parameterName.test(name)) return undefined
+      pairs.push([name, decodeURIComponent(segment.slice(equals + 1))])
     } catch {
       return undefined
     }
