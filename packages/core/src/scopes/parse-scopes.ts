@@ -48,6 +48,10 @@ export function parseScopes(
   const launch = { ehr: false, patient: false, encounter: false, other: [] as string[] }
   const other = new Set<string>()
   const flags = new Set<string>()
+  // Every scope in the order first written (a merged resource scope where its first part was),
+  // so that translations keep the caller's order.
+  const sequence: (Mutable | string)[] = []
+  const seen = new Set<string>()
   const malformed: string[] = []
   const otherCase: string[] = []
   for (const token of tokens) {
@@ -57,13 +61,16 @@ export function parseScopes(
       if (scope === undefined) {
         malformed.push(token)
         other.add(token)
+      } else {
+        if (scope.otherCase) otherCase.push(token)
+        const key = `${scope.context}/${scope.resourceType}.${scope.version}${JSON.stringify(scope.query)}`
+        const existing = merged.get(key)
+        if (existing === undefined) {
+          merged.set(key, scope)
+          sequence.push(scope)
+        } else for (const letter of scope.interactions) existing.interactions.add(letter)
         continue
       }
-      if (scope.otherCase) otherCase.push(token)
-      const key = `${scope.context}/${scope.resourceType}.${scope.version}${JSON.stringify(scope.query)}`
-      const existing = merged.get(key)
-      if (existing === undefined) merged.set(key, scope)
-      else for (const letter of scope.interactions) existing.interactions.add(letter)
     } else if (token === 'launch') launch.ehr = true
     else if (token === 'launch/patient') launch.patient = true
     else if (token === 'launch/encounter') launch.encounter = true
@@ -77,6 +84,10 @@ export function parseScopes(
     )
       flags.add(token)
     else other.add(token)
+    if (!seen.has(token)) {
+      seen.add(token)
+      sequence.push(token)
+    }
   }
   const warn = scopeWarning(logger)
   if (otherCase.length > 0)
@@ -91,8 +102,12 @@ export function parseScopes(
       'scope.malformed',
       malformed.length,
     )
+  const frozen = new Map([...merged.values()].map((scope) => [scope, frozenScope(scope)]))
   const parts: ScopeSetParts = {
-    resources: [...merged.values()].map(frozenScope),
+    resources: [...frozen.values()],
+    sequence: sequence.map((item) =>
+      typeof item === 'string' ? item : (frozen.get(item) as ResourceScope),
+    ),
     launch: Object.freeze({ ...launch, other: Object.freeze(launch.other) }) as LaunchScopes,
     openid: flags.has('openid'),
     fhirUser: flags.has('fhirUser'),

@@ -47,6 +47,8 @@ export interface ScopeSetParts {
   readonly offlineAccess: boolean
   readonly onlineAccess: boolean
   readonly other: readonly string[]
+  /** Every scope (resource scopes merged, the others as written) in the order first written. */
+  readonly sequence: readonly (ResourceScope | string)[]
   readonly logger: Logger | undefined
   /** `parseScopes`, for `compare` given text (a parameter rather than an import: no cycle). */
   readonly parse: (scopes: string | readonly string[], logger: Logger | undefined) => ScopeSet
@@ -117,7 +119,8 @@ export class ScopeSet {
    */
   toV1(): string[] {
     const widened: string[] = []
-    const resources = this.resources.map((scope) => {
+    const scopes = this.#parts.sequence.map((scope) => {
+      if (typeof scope === 'string') return scope
       const letters = lettersOf(scope.interactions)
       const reads = /[rs]/u.test(letters)
       const writes = /[cud]/u.test(letters)
@@ -132,12 +135,14 @@ export class ScopeSet {
         'scope.widened',
         widened.length,
       )
-    return unique([...resources, ...this.#nonResource()])
+    return unique(scopes)
   }
 
   /** The whole set in SMART v2 form (non-resource scopes kept): exact, v1 words as letters. */
   toV2(): string[] {
-    return unique([...this.resources.map(v2Text), ...this.#nonResource()])
+    return unique(
+      this.#parts.sequence.map((scope) => (typeof scope === 'string' ? scope : v2Text(scope))),
+    )
   }
 
   /**
@@ -155,11 +160,9 @@ export class ScopeSet {
 
   /** The set as one scope string, each scope in canonical form. */
   toString(): string {
-    return [...this.resources.map((scope) => scope.text), ...this.#nonResource()].join(' ')
-  }
-
-  #nonResource(): string[] {
-    return nonResourceScopes(this)
+    return this.#parts.sequence
+      .map((scope) => (typeof scope === 'string' ? scope : scope.text))
+      .join(' ')
   }
 }
 

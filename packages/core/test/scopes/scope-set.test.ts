@@ -54,16 +54,16 @@ describe('ScopeSet.allows', () => {
 })
 
 describe('ScopeSet.toV2 and toV1', () => {
-  it('v2 is exact; non-resource scopes are kept', () => {
+  it('v2 is exact, in the order written; non-resource scopes are kept', () => {
     const set = parseScopes(
       'launch openid patient/Observation.read user/*.write system/*.* profile',
     )
     expect(set.toV2()).toEqual([
+      'launch',
+      'openid',
       'patient/Observation.rs',
       'user/*.cud',
       'system/*.cruds',
-      'launch',
-      'openid',
       'profile',
     ])
   })
@@ -112,7 +112,7 @@ describe('ScopeSet.toV2 and toV1', () => {
       parseScopes('user/Patient.Read openid patient/Observation.s patient/Observation.r', {
         logger: recording(),
       }).toString(),
-    ).toBe('user/Patient.read patient/Observation.rs openid')
+    ).toBe('user/Patient.read openid patient/Observation.rs')
   })
 })
 
