@@ -30,7 +30,7 @@ export async function scopesInVersion(
   if (read === undefined)
     throw new ConfigurationError({
       invalidAttribute: 'scopeVersion',
-      message: `scopeVersion '${version}' needs parseScopes: import it from '@fhir-auth/client'`,
+      message: `scopeVersion '${version}' needs parseScopes: import it from @fhir-auth/client`,
     })
   const set = read(scopes, logger)
   return target === 'v1' ? set.toV1() : set.toV2()

@@ -36,6 +36,13 @@ const parameterName = /^[A-Za-z0-9_][A-Za-z0-9_.:-]*$/u
  * `other` with a warning. Duplicates merge: `patient/Observation.r patient/Observation.s` is one
  * resource scope `patient/Observation.rs`.
  *
+ * @example
+ * ```ts
+ * const scopes = parseScopes('patient/Observation.rs?category=laboratory launch/patient openid')
+ * scopes.allows('patient', 'Observation', 'r', { category: 'laboratory' }) // true
+ * scopes.launch.patient // true
+ * scopes.toV1() // ['patient/Observation.read', 'launch/patient', 'openid'], with a warning: v1 widens
+ * ```
  * @see https://hl7.org/fhir/smart-app-launch/STU2.2/scopes-and-launch-context.html SMART 2.2 scopes and launch context
  */
 export function parseScopes(

@@ -59,6 +59,12 @@ export interface ScopeSetParts {
  * compared by meaning rather than by text (v1 `read` is v2 `rs`; `Observation.r Observation.s`
  * is `Observation.rs`).
  *
+ * @example
+ * ```ts
+ * const asked = parseScopes(['patient/Observation.rs', 'patient/Condition.rs', 'openid'])
+ * const { missing } = asked.compare(session.tokens.grantedScopes)
+ * if (missing.length > 0) console.log(`not granted: ${missing.join(' ')}`)
+ * ```
  * @see https://hl7.org/fhir/smart-app-launch/STU2.2/scopes-and-launch-context.html SMART 2.2 scopes and launch context
  */
 export class ScopeSet {

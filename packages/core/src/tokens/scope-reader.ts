@@ -40,6 +40,6 @@ export function readScopes(scopes: readonly string[], logger: Logger | undefined
   if (reader !== undefined) return reader(scopes, logger)
   throw new ConfigurationError({
     invalidAttribute: 'grantedScopes',
-    message: "grantedScopes needs parseScopes: import it from '@fhir-auth/client'",
+    message: 'grantedScopes needs parseScopes: import it from `@fhir-auth/client`',
   })
 }

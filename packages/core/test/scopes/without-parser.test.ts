@@ -36,6 +36,6 @@ describe('without the scope parser', () => {
       { obtainedAt: new Date() },
     )
     expect(() => tokens.grantedScopes).toThrow(ConfigurationError)
-    expect(() => tokens.grantedScopes).toThrow(/import it from '@fhir-auth\/client'/)
+    expect(() => tokens.grantedScopes).toThrow(/import it from `@fhir-auth\/client`/)
   })
 })
