@@ -1,6 +1,6 @@
 import type { TokenResponse } from '@fhir-auth/core/essentials'
 import { silentLogger } from '@fhir-auth/core/essentials'
-import { requireNonBlankString, warnIfNarrowed } from '@fhir-auth/core/internal'
+import { requireNonBlankString } from '@fhir-auth/core/internal'
 import type {
   requestBackendServicesToken,
   resolveBackendScopes,
@@ -54,7 +54,7 @@ export async function requestBackendToken(
     smart.resolveBackendScopes(perCallScopes, config.scopes, logger),
     options.signal,
   )
-  const response = await smart.requestBackendServicesToken({
+  return smart.requestBackendServicesToken({
     ...context.transport(options.signal),
     tokenEndpoint: await discovery.tokenEndpoint(options.signal),
     clientId,
@@ -63,9 +63,6 @@ export async function requestBackendToken(
     jwksUri: config.jwksUri,
     now: context.options.now,
   })
-  // Without a `scope` member the grant is the one asked for (RFC 6749 §5.1).
-  if (typeof response.scope === 'string') warnIfNarrowed(scopes, response.scope.split(' '), logger)
-  return response
 }
 
 /**
