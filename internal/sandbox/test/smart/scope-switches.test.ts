@@ -45,7 +45,7 @@ describe('scopeVersions', () => {
 })
 
 describe('narrowGrant', () => {
-  it('rewrites the scope of a client_credentials response, not an error's', async () => {
+  it('rewrites the scope of a successful client_credentials response, not of an error', async () => {
     const keys = await generateClientKeys('ES384')
     const started = await startSmartSandbox({
       narrowGrant: (granted) => granted.filter((scope) => scope !== 'system/Observation.rs'),
