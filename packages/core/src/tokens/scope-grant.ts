@@ -9,7 +9,7 @@ import { loadedScopeReader } from './scope-reader.js'
  * Scopes granted word for word never load or run the parser.
  */
 function notGranted(asked: readonly string[], granted: readonly string[]): string[] {
-  const missing = asked.filter((scope) => !granted.includes(scope))
+  const missing = asked.filter((scope) => scope.trim() !== '' && !granted.includes(scope))
   const read = loadedScopeReader()
   return missing.length === 0 || read === undefined
     ? missing
@@ -38,7 +38,8 @@ export function warnIfNarrowed(
 
 /**
  * Refuses a refresh for scopes outside the current grant, before anything is sent: a refresh
- * may only narrow it (RFC 6749 §6).
+ * may only narrow it (RFC 6749 §6). A grant that is not known (tokens resumed from a response
+ * without `scope`, made without the scopes asked for) is left to the server to judge.
  *
  * @throws ConfigurationError on `scopes`.
  * @see https://www.rfc-editor.org/rfc/rfc6749#section-6 RFC 6749 §6
@@ -48,7 +49,7 @@ export function requireWithinGrant(
   asked: readonly string[] | undefined,
   granted: readonly string[],
 ): void {
-  const missing = asked === undefined ? [] : notGranted(asked, granted)
+  const missing = asked === undefined || granted.length === 0 ? [] : notGranted(asked, granted)
   if (missing.length > 0)
     throw new ConfigurationError({
       invalidAttribute: 'scopes',

@@ -39,3 +39,16 @@ describe('without the scope parser', () => {
     expect(() => tokens.grantedScopes).toThrow(/import it from `@fhir-auth\/client`/)
   })
 })
+
+describe('grant checks on any build', () => {
+  it('leave a refresh to the server when the grant is not known', () => {
+    expect(() => requireWithinGrant(['patient/*.rs'], [])).not.toThrow()
+  })
+
+  it('ignore blank scopes asked for', () => {
+    const events: unknown[] = []
+    const logger: Logger = { info() {}, error() {}, warn: (_m, fields) => void events.push(fields) }
+    warnIfNarrowed(['openid', '', ' '], ['openid'], logger)
+    expect(events).toEqual([])
+  })
+})
