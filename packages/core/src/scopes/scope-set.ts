@@ -194,9 +194,9 @@ function v2Text(scope: ResourceScope): string {
 }
 
 function carries(query: ScopeQuery, name: string, value: string): boolean {
-  if (!Object.hasOwn(query, name)) return false
+  if (typeof query !== 'object' || query === null || !Object.hasOwn(query, name)) return false
   const given = query[name]
-  return typeof given === 'string' ? given === value : (given?.includes(value) ?? false)
+  return typeof given === 'string' ? given === value : Array.isArray(given) && given.includes(value)
 }
 
 /** What `from` has that `by` does not cover. */

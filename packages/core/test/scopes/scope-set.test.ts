@@ -47,6 +47,12 @@ describe('ScopeSet.allows', () => {
     expect(set.allows(context, type, interaction, query)).toBe(expected)
   })
 
+  it('never throws on a request it does not expect', () => {
+    for (const query of [null, 'category=laboratory', 42, { category: 42 }, { category: null }])
+      expect(set.allows('patient', 'Observation', 'r', query as never)).toBe(false)
+    expect(set.allows('patient', 'Observation', 'x' as never)).toBe(false)
+  })
+
   it('a query member inherited from the prototype is not a restriction met', () => {
     const proto = Object.create({ category: 'laboratory' }) as Record<string, string>
     expect(set.allows('patient', 'Observation', 'r', proto)).toBe(false)
