@@ -194,11 +194,12 @@ export class SmartProtocol implements ProtocolImplementation {
         message: 'scopes are required: configure scopes or pass customScopes',
       })
     }
-    const scopes = await this.#scopesToSend(asked, options.signal)
     const redirectUri = requireNonBlankString(config.redirectUri, 'redirectUri', false)
     const launch = optionalString(options.launch, 'launch')
     const authorizationEndpoint = await this.#discovery.authorizationEndpoint(options.signal)
     const audience = requireNonBlankString(config.issuer, 'issuer', false)
+    // After every check of the configuration: with `scopeVersion: 'auto'` this reads discovery.
+    const scopes = await this.#scopesToSend(asked, options.signal)
     const nonce = withNonce && scopes.includes('openid') ? generateState() : undefined
     const request = await buildAuthorizationRequest({
       authorizationEndpoint,
