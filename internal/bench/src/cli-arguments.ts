@@ -5,6 +5,7 @@ export const sectionNames = [
   'crypto',
   'token',
   'session',
+  'scopes',
   'fleet',
   'web',
   'reuse',

@@ -19,6 +19,7 @@ import { runSessionFleetSection } from './fleet/session-fleet-section.js'
 import { runFootprintSection } from './footprint/footprint-section.js'
 import type { SectionReport, Verdict } from './report/figure.js'
 import { renderTable } from './report/render-table.js'
+import { runScopesSection } from './scopes/scopes-section.js'
 import { runSessionSection } from './session/session-section.js'
 import { runTokenReuseSection } from './token-reuse/token-reuse-section.js'
 import { runUdapSection } from './udap/udap-section.js'
@@ -30,6 +31,7 @@ const sectionRunners: Readonly<Record<SectionName, () => Promise<SectionReport>>
   crypto: runCryptoSection,
   token: runBackendTokenSection,
   session: runSessionSection,
+  scopes: runScopesSection,
   fleet: runSessionFleetSection,
   web: () => runWebSection(),
   reuse: runTokenReuseSection,

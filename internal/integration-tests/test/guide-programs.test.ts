@@ -175,6 +175,20 @@ describe('the program each guide opens with runs against the sandbox', () => {
     expect(result.stdout).toContain('200: Patient patient-1')
   }, 60_000)
 
+  it('scopes: the grant compared by meaning, a read it allows, a refresh that narrows it', async () => {
+    const launch = start('scopes.ts', publicClientEnvironment())
+    await signInAtPrompt(launch)
+    const result = await launch.finished
+    expect(result.code, result.stderr).toBe(0)
+    expect(result.stdout).toContain('asks patient/Observation.rs where category=laboratory')
+    expect(result.stdout).toContain('granted all it asked')
+    expect(result.stdout).toContain('200: Patient patient-1')
+    expect(result.stdout).toContain('refreshed with patient/Patient.rs offline_access')
+    expect(result.stdout).toMatch(
+      /refused before sending: a refresh may only narrow .*patient\/Condition\.rs/,
+    )
+  }, 60_000)
+
   it('tokens-over-time: signs in once, then a later run resumes, reads and refreshes', async () => {
     const sessionFile = join(scratch, 'session.json')
     const environment = { ...publicClientEnvironment(), SESSION_FILE: sessionFile }

@@ -24,6 +24,8 @@ const core = [
   '@fhir-auth/core/internal/signing',
   // What code loaded up front imports from `core/essentials`, without what only lazy code uses.
   '@fhir-auth/core/internal/up-front',
+  // SMART scopes as data (`parseScopes`), which `TokenSet.grantedScopes` reads through core.
+  '@fhir-auth/core/scopes',
 ]
 const backendEntries = [
   '@fhir-auth/core',

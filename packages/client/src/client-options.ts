@@ -12,7 +12,7 @@ import {
   requireTimeoutMs,
   wrongType,
 } from '@fhir-auth/core/internal/checks'
-import { defaultLogger, systemClock } from '@fhir-auth/core/internal/up-front'
+import { ConfigurationError, defaultLogger, systemClock } from '@fhir-auth/core/internal/up-front'
 import type { ClientType, Protocol } from './client-type.js'
 import type { UdapFlow } from './flow.js'
 import { checkedClock } from './injected-parts.js'
@@ -53,7 +53,23 @@ export interface ClientOptions {
    * @see https://github.com/fhir-auth/fhir-auth/blob/main/docs/guides/udap.md
    */
   readonly flow?: UdapFlow | null | undefined
+  /**
+   * SMART only: which scope syntax the client sends when it launches and asks for backend
+   * tokens. `'as-configured'` (default) sends the scopes as written; `'v1'` and `'v2'` translate
+   * them (`read` = `rs`; v1 cannot express letters such as `r` or search restrictions, so those
+   * widen, with a warning); `'auto'` sends v1 to a server whose `capabilities` list
+   * `permission-v1` but not `permission-v2`, v2 to one with `permission-v2` only, and the scopes
+   * as written otherwise. The other values need the scope parser (`parseScopes`), loaded on
+   * demand.
+   *
+   * @see https://github.com/fhir-auth/fhir-auth/blob/main/docs/guides/scopes.md
+   * @see https://hl7.org/fhir/smart-app-launch/STU2.2/scopes-and-launch-context.html SMART 2.2 scopes
+   */
+  readonly scopeVersion?: ScopeVersion | undefined
 }
+
+/** What {@link ClientOptions.scopeVersion} accepts. */
+export type ScopeVersion = 'as-configured' | 'v1' | 'v2' | 'auto'
 
 /** The injectable parts after validation, shared by the protocol implementations. */
 export interface ResolvedClientOptions {
@@ -63,6 +79,8 @@ export interface ResolvedClientOptions {
   readonly logger: Logger
   readonly now: Clock
   readonly basicAuthEncoding: BasicAuthEncoding
+  /** Absent: `as-configured`. */
+  readonly scopeVersion?: ScopeVersion | undefined
 }
 
 const knownOptions = [
@@ -75,7 +93,10 @@ const knownOptions = [
   'now',
   'basicAuthEncoding',
   'flow',
+  'scopeVersion',
 ]
+
+const scopeVersions: readonly ScopeVersion[] = ['as-configured', 'v1', 'v2', 'auto']
 
 /**
  * Reads the options object: its own members only; unknown names (`constructor` and `__proto__`
@@ -120,7 +141,18 @@ export function resolveClientOptions(options: Record<string, unknown>): Resolved
     logger: logger === undefined ? defaultLogger : failSafeLogger(logger as Logger),
     now: options.now === undefined ? systemClock : checkedClock(options.now as Clock),
     basicAuthEncoding,
+    scopeVersion: requireScopeVersion(options.scopeVersion),
   }
+}
+
+function requireScopeVersion(value: unknown): ScopeVersion | undefined {
+  if (value === undefined || scopeVersions.includes(value as ScopeVersion))
+    return value as ScopeVersion | undefined
+  throw new ConfigurationError({
+    invalidAttribute: 'scopeVersion',
+    invalidValue: value,
+    validValues: scopeVersions,
+  })
 }
 
 function hasFunctions(value: unknown, names: readonly string[]): boolean {

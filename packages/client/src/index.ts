@@ -60,10 +60,24 @@ export {
   webStorageStore,
 } from '@fhir-auth/core/internal/up-front'
 export type { IdTokenClaims } from '@fhir-auth/core/oidc'
+// The same modules `@fhir-auth/smart` re-exports; taken from core's own entry so that the client
+// reaches no other file of smart's index. The client's own scope checks use the parser only
+// through `TokenSet`'s reader (never an import), so an app that does not use it loads none of it.
+export {
+  type LaunchScopes,
+  type ParseScopesOptions,
+  parseScopes,
+  type ResourceScope,
+  type ScopeComparison,
+  type ScopeContext,
+  type ScopeInteraction,
+  type ScopeQuery,
+  ScopeSet,
+} from '@fhir-auth/core/scopes'
 export type { RegistrationResponse, SmartMetadata, TokenResponse } from '@fhir-auth/smart'
 export type { UdapMetadata } from '@fhir-auth/udap'
 export { Client } from './client.js'
-export type { ClientOptions } from './client-options.js'
+export type { ClientOptions, ScopeVersion } from './client-options.js'
 export { type ClientType, clientTypes, type Protocol } from './client-type.js'
 export { ClientDirectory } from './directory/client-directory.js'
 export type {

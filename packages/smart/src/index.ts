@@ -9,6 +9,18 @@
  * @packageDocumentation
  */
 
+// SMART scopes as data; the parser lives in core so that `TokenSet.grantedScopes` can use it.
+export {
+  type LaunchScopes,
+  type ParseScopesOptions,
+  parseScopes,
+  type ResourceScope,
+  type ScopeComparison,
+  type ScopeContext,
+  type ScopeInteraction,
+  type ScopeQuery,
+  ScopeSet,
+} from '@fhir-auth/core/scopes'
 export {
   type AuthorizationCodeExchangeOptions,
   exchangeAuthorizationCode,

@@ -103,7 +103,9 @@ const advertisedScopes: readonly string[] = [
 export function buildSmartConfiguration(
   endpoints: SandboxEndpoints,
   clientAuthSigningAlgorithms: readonly string[],
+  scopeVersions: readonly ('v1' | 'v2')[] = ['v2'],
 ): SmartConfigurationDocument {
+  const permissions = scopeVersions.map((version) => `permission-${version}`)
   return {
     issuer: endpoints.issuer,
     jwks_uri: endpoints.jwks,
@@ -121,7 +123,10 @@ export function buildSmartConfiguration(
     // oidc-provider signs ID tokens with RS256 and always sends RFC 9207's iss on the callback.
     id_token_signing_alg_values_supported: ['RS256'],
     authorization_response_iss_parameter_supported: true,
-    capabilities: [...sandboxCapabilities],
+    capabilities: [
+      ...sandboxCapabilities.filter((capability) => !/^permission-v\d$/u.test(capability)),
+      ...permissions,
+    ],
   }
 }
 

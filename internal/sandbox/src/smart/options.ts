@@ -57,6 +57,18 @@ export interface SmartSandboxOptions {
    * non-ASCII is refused with `invalid_client`, as it would be there.
    */
   readonly basicAuthDecoding?: 'form-urlencoded' | 'raw'
+  /**
+   * The scope syntaxes discovery advertises as capabilities (`permission-v1`, `permission-v2`).
+   * Default `['v2']`. Only the advertisement changes: the sandbox grants v1 and v2 scopes alike,
+   * so `['v1']` plays a server that speaks v1 only (as EHRs did before SMART 2).
+   */
+  readonly scopeVersions?: readonly ('v1' | 'v2')[]
+  /**
+   * Narrows every grant: the `scope` of each successful token response (code exchange, refresh,
+   * client credentials) becomes what this returns for the scopes granted, as a server that
+   * grants fewer scopes than asked does. Default: the grant as the provider made it.
+   */
+  readonly narrowGrant?: (granted: readonly string[]) => readonly string[]
 }
 
 /** The endpoint URLs of a running sandbox. */

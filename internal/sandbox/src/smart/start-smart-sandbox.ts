@@ -19,6 +19,7 @@ import { buildProviderConfiguration, providerRoutes } from './provider-configura
 import { type SandboxClient, toClientMetadata } from './sandbox-client.js'
 import { providerSigningKey } from './signing-key.js'
 import { createSmartFront, smartStylePath } from './smart-front.js'
+import { splitScopes } from './smart-scopes.js'
 import type { TokenEndpointHooks } from './token-endpoint-hooks.js'
 import { launchContextMiddleware } from './token-response-context.js'
 
@@ -121,6 +122,7 @@ export async function startSmartSandbox(options: SmartSandboxOptions = {}): Prom
       discoveryDocument: buildSmartConfiguration(
         { issuer: origin, ...endpoints },
         settings.clientAssertionAlgorithms,
+        settings.scopeVersions,
       ),
       discoveryOverride: () => discoveryOverride,
       requestLog,
@@ -133,7 +135,7 @@ export async function startSmartSandbox(options: SmartSandboxOptions = {}): Prom
           ? undefined
           : { variant: idTokenVariant, providerKey: signingKey, clientSecret, rotations },
       extraPublicKeys: () => rotations.published(),
-      tokenEndpointHooks: () => tokenEndpointHooks,
+      tokenEndpointHooks: () => narrowingGrants(tokenEndpointHooks, settings.narrowGrant),
       interaction: {
         provider,
         accountId: settings.userId,
@@ -205,6 +207,8 @@ interface SandboxSettings {
   readonly clientAssertionAlgorithms: readonly string[]
   readonly requestLogLimit: number
   readonly basicAuthDecoding: BasicAuthDecoding
+  readonly scopeVersions: readonly ('v1' | 'v2')[]
+  readonly narrowGrant: SmartSandboxOptions['narrowGrant']
 }
 
 function readOptions(options: SmartSandboxOptions): SandboxSettings {
@@ -244,6 +248,39 @@ function readOptions(options: SmartSandboxOptions): SandboxSettings {
     clientAssertionAlgorithms: options.clientAssertionAlgorithms ?? ['RS384', 'ES384'],
     requestLogLimit: nonNegativeInteger(options.requestLogLimit, 'requestLogLimit') ?? 10_000,
     basicAuthDecoding: readBasicAuthDecoding(options.basicAuthDecoding),
+    scopeVersions: readScopeVersions(options.scopeVersions),
+    narrowGrant: options.narrowGrant,
+  }
+}
+
+function readScopeVersions(value: unknown): readonly ('v1' | 'v2')[] {
+  if (value === undefined) return ['v2']
+  if (Array.isArray(value) && value.every((version) => version === 'v1' || version === 'v2'))
+    return [...new Set(value as ('v1' | 'v2')[])]
+  throw new ConfigurationError({
+    invalidAttribute: 'scopeVersions',
+    invalidValue: value,
+    message: "scopeVersions must be an array of 'v1' and 'v2'",
+  })
+}
+
+/**
+ * The test's token endpoint hooks with `narrowGrant` applied after its rewrite: the `scope` of a
+ * successful response (one with an `access_token`) narrowed.
+ */
+function narrowingGrants(
+  hooks: TokenEndpointHooks | undefined,
+  narrowGrant: SmartSandboxOptions['narrowGrant'],
+): TokenEndpointHooks | undefined {
+  if (narrowGrant === undefined) return hooks
+  return {
+    ...hooks,
+    rewriteResponse: (body) => {
+      const rewritten = hooks?.rewriteResponse?.(body) ?? body
+      if (typeof rewritten.access_token !== 'string' || typeof rewritten.scope !== 'string')
+        return rewritten
+      return { ...rewritten, scope: narrowGrant(splitScopes(rewritten.scope)).join(' ') }
+    },
   }
 }
 

@@ -2,6 +2,7 @@ import { authorizeCommand } from './authorize.js'
 import type { Command } from './command.js'
 import { discoverCommand } from './discover.js'
 import { registerCommand } from './register.js'
+import { scopesCommand } from './scopes.js'
 import { tokenCommand } from './token.js'
 
 /** Every `fhir-auth` command, in the order `--help` lists them. */
@@ -10,6 +11,7 @@ export const commands: readonly Command[] = [
   registerCommand,
   tokenCommand,
   authorizeCommand,
+  scopesCommand,
 ]
 
 /** The command with this name, if there is one. */

@@ -40,3 +40,27 @@ export function formatRows(rows: readonly FieldRow[], indent = '  '): string {
 export function objectRows(value: Readonly<Record<string, unknown>>): FieldRow[] {
   return Object.entries(value).map(([name, member]) => [name, member] as const)
 }
+
+/**
+ * Renders a table: a header line, then one line per row, columns padded to their widest cell.
+ *
+ * @example
+ * ```ts
+ * formatTable(['scope', 'v2'], [['patient/*.read', 'patient/*.rs']])
+ * // 'scope           v2\npatient/*.read  patient/*.rs\n'
+ * ```
+ */
+export function formatTable(
+  headers: readonly string[],
+  rows: readonly (readonly string[])[],
+): string {
+  const widths = headers.map((header, column) =>
+    Math.max(header.length, ...rows.map((row) => (row[column] ?? '').length)),
+  )
+  const line = (cells: readonly string[]) =>
+    `${cells
+      .map((cell, column) => cell.padEnd(widths[column] ?? 0))
+      .join('  ')
+      .trimEnd()}\n`
+  return [line(headers), ...rows.map(line)].join('')
+}

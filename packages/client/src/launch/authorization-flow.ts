@@ -5,7 +5,7 @@ import {
   TokenError,
   TokenSet,
 } from '@fhir-auth/core/essentials'
-import { abortedByCaller, requireNonBlankString } from '@fhir-auth/core/internal'
+import { abortedByCaller, requireNonBlankString, warnIfNarrowed } from '@fhir-auth/core/internal'
 import { defaultLaunchStore } from '#default-launch-store'
 import type {
   BeginAuthorizationOptions,
@@ -179,6 +179,7 @@ export async function completeAuthorization(
     clock: context.options.now,
     binding: { ...context.binding(), tokenEndpoint },
   })
+  warnIfNarrowed(launch.scopes, tokens.scopes, context.options.logger)
   return source.open(tokens, onTokens, trust)
 }
 

@@ -4,7 +4,12 @@ import {
   type TokenResponse,
   type TokenSet,
 } from '@fhir-auth/core/essentials'
-import { sanitizeCause, timeLimited } from '@fhir-auth/core/internal'
+import {
+  requireWithinGrant,
+  sanitizeCause,
+  timeLimited,
+  warnIfNarrowed,
+} from '@fhir-auth/core/internal'
 import type { IdTokenClaims } from '@fhir-auth/core/oidc'
 import type { UdapTrustOptions } from '../operation-options.js'
 import type { SessionDependencies, TokensListener } from './session.js'
@@ -156,6 +161,7 @@ export async function refreshTokens(
   scopes: readonly string[] | undefined,
 ): Promise<TokenSet> {
   const { options } = source.context
+  requireWithinGrant(scopes, current.scopes)
   const obtainedAt = options.now()
   const implementation = await source.implementation()
   // A session resumed on a client that discovers its token endpoint is checked here, before
@@ -170,13 +176,17 @@ export async function refreshTokens(
     heldSecrets,
   )
   const { kept, idTokenClaims } = await refreshedIdentity(source, current, response)
-  return current.withRefresh(kept, {
+  const tokens = current.withRefresh(kept, {
     obtainedAt,
     idTokenClaims,
     logger: options.logger,
     clock: options.now,
     binding,
   })
+  // Without a `scope` member the grant is the one asked for (RFC 6749 §5.1).
+  if (typeof kept.scope === 'string')
+    warnIfNarrowed(scopes ?? current.scopes, tokens.scopes, options.logger)
+  return tokens
 }
 
 /**

@@ -21,6 +21,11 @@ import type { SmartSigning } from './smart-signing.js'
 export interface SmartBackendServices {
   readonly requestBackendServicesToken: typeof requestBackendServicesToken
   readonly resolveBackendScopes: typeof resolveBackendScopes
+  /** The scopes in the syntax `ClientOptions.scopeVersion` asks for (`SmartProtocol.scopesToSend`). */
+  readonly scopesToSend: (
+    scopes: readonly string[],
+    signal: AbortSignal | undefined,
+  ) => Promise<readonly string[]>
 }
 
 /**
@@ -45,7 +50,10 @@ export async function requestBackendToken(
   const clientId = requireNonBlankString(config.clientId, 'clientId', false)
   const perCallScopes = context.checks.optionalScopes(options.scopes, 'scopes')
   const signer = await signing.signer(options)
-  const scopes = smart.resolveBackendScopes(perCallScopes, config.scopes, logger)
+  const scopes = await smart.scopesToSend(
+    smart.resolveBackendScopes(perCallScopes, config.scopes, logger),
+    options.signal,
+  )
   return smart.requestBackendServicesToken({
     ...context.transport(options.signal),
     tokenEndpoint: await discovery.tokenEndpoint(options.signal),
@@ -76,6 +84,9 @@ export async function backendTokenIdentity(
   return {
     tokenEndpoint: await discovery.tokenEndpoint(undefined),
     clientId,
-    scopes: smart.resolveBackendScopes(perCall, config.scopes, silentLogger),
+    scopes: await smart.scopesToSend(
+      smart.resolveBackendScopes(perCall, config.scopes, silentLogger),
+      undefined,
+    ),
   }
 }

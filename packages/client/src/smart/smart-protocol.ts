@@ -74,6 +74,14 @@ export class SmartProtocol implements ProtocolImplementation {
   )
   readonly #registrationModule = lazyImport(() => import('./registration.js'))
   readonly #unsentSecretHint = lazyImport(() => import('./unsent-secret-hint.js'))
+  readonly #scopeVersion = lazyImport(() => import('./scope-version.js'))
+
+  /** Smart's Backend Services, handed to the backend token module (loaded on demand; ADR 0012). */
+  readonly #backendServices: SmartBackendServices = {
+    requestBackendServicesToken,
+    resolveBackendScopes,
+    scopesToSend: (scopes, signal) => this.#scopesToSend(scopes, signal),
+  }
 
   constructor(context: ProtocolContext) {
     this.#context = context
@@ -159,7 +167,7 @@ export class SmartProtocol implements ProtocolImplementation {
 
   async backendTokenIdentity(input: BackendTokensOptions): Promise<BackendTokenIdentity> {
     const { backendTokenIdentity } = await this.#signingModule()
-    return backendTokenIdentity(this.#context, this.#discovery, input, backendServices)
+    return backendTokenIdentity(this.#context, this.#discovery, input, this.#backendServices)
   }
 
   /**
@@ -182,8 +190,8 @@ export class SmartProtocol implements ProtocolImplementation {
     )
     const clientId = requireNonBlankString(config.clientId, 'clientId', false)
     const customScopes = optionalScopes(options.customScopes, 'customScopes')
-    const scopes = usableScopes(customScopes ?? config.scopes)
-    if (scopes === undefined) {
+    const asked = usableScopes(customScopes ?? config.scopes)
+    if (asked === undefined) {
       throw new ConfigurationError({
         invalidAttribute: 'scopes',
         message: 'scopes are required: configure scopes or pass customScopes',
@@ -193,6 +201,8 @@ export class SmartProtocol implements ProtocolImplementation {
     const launch = optionalString(options.launch, 'launch')
     const authorizationEndpoint = await this.#discovery.authorizationEndpoint(options.signal)
     const audience = requireNonBlankString(config.issuer, 'issuer', false)
+    // After every check of the configuration: with `scopeVersion: 'auto'` this reads discovery.
+    const scopes = await this.#scopesToSend(asked, options.signal)
     const nonce = withNonce && scopes.includes('openid') ? generateState() : undefined
     const request = await buildAuthorizationRequest({
       authorizationEndpoint,
@@ -260,7 +270,13 @@ export class SmartProtocol implements ProtocolImplementation {
       this.#signingModule(),
       this.#signing(),
     ])
-    return requestBackendToken(this.#context, this.#discovery, signing, input, backendServices)
+    return requestBackendToken(
+      this.#context,
+      this.#discovery,
+      signing,
+      input,
+      this.#backendServices,
+    )
   }
 
   async registerClient(
@@ -301,6 +317,25 @@ export class SmartProtocol implements ProtocolImplementation {
     if (refreshToken !== undefined) await revoke(refreshToken, 'refresh_token')
     await revoke(accessToken, 'access_token')
     return true
+  }
+
+  /**
+   * The scopes in the syntax `ClientOptions.scopeVersion` asks for (as written by default, with
+   * nothing loaded); used by launches and, through the signing chunk, backend tokens.
+   */
+  async #scopesToSend(
+    scopes: readonly string[],
+    signal: AbortSignal | undefined,
+  ): Promise<readonly string[]> {
+    const { scopeVersion = 'as-configured', logger } = this.#context.options
+    if (scopeVersion === 'as-configured') return scopes
+    const { scopesInVersion } = await this.#scopeVersion()
+    return scopesInVersion(
+      scopes,
+      scopeVersion,
+      async () => (await this.#discovery.metadata(signal)).capabilities,
+      logger,
+    )
   }
 
   tokenEndpoint(options: { readonly signal?: AbortSignal | undefined }): Promise<string> {
@@ -365,6 +400,3 @@ export class SmartProtocol implements ProtocolImplementation {
     }
   }
 }
-
-/** Smart's Backend Services, handed to the backend token module (loaded on demand; ADR 0012). */
-const backendServices: SmartBackendServices = { requestBackendServicesToken, resolveBackendScopes }

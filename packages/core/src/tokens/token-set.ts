@@ -1,8 +1,10 @@
 import { base64UrlDecode } from '../crypto/base64-decode.js'
 import type { Logger } from '../logging/logger.js'
 import { redacted } from '../logging/redacted.js'
+import type { ScopeSet } from '../scopes/scope-set.js'
 import { expiresInSeconds } from './expires-in.js'
 import type { FhirContextItem } from './fhir-context.js'
+import { readScopes } from './scope-reader.js'
 
 /**
  * What a token set is read from: a token response as the server sent it, whatever the JSON
@@ -123,6 +125,8 @@ export class TokenSet {
   declare readonly obtainedAt: Date
   readonly #requestedScopes: readonly string[]
   readonly #clock: (() => Date) | undefined
+  readonly #logger: Logger | undefined
+  #grantedScopes: ScopeSet | undefined
 
   private constructor(raw: TokenResponseInput, source: TokenSetSource) {
     const warn = (member: string, expected: string) =>
@@ -143,6 +147,7 @@ export class TokenSet {
     this.obtainedAt = new Date(source.obtainedAt.getTime())
     this.#requestedScopes = Object.freeze([...(source.requestedScopes ?? [])])
     this.#clock = source.clock
+    this.#logger = source.logger
     this.binding = source.binding
     this.accessToken = raw.access_token
     this.tokenType = text('token_type') ?? 'Bearer'
@@ -216,6 +221,20 @@ export class TokenSet {
    */
   get requestedScopes(): readonly string[] {
     return this.#requestedScopes
+  }
+
+  /**
+   * {@link TokenSet.scopes} read as SMART scopes (`parseScopes`): what the grant permits,
+   * compared by meaning (`ScopeSet.allows`, `ScopeSet.compare`). Parsed on first read; warnings go
+   * to the logger of the client that made this set.
+   *
+   * @throws ConfigurationError on `grantedScopes` only in a browser bundle that left the scope
+   *   parser out (import `parseScopes` once to keep it).
+   * @see https://hl7.org/fhir/smart-app-launch/STU2.2/scopes-and-launch-context.html SMART 2.2 scopes
+   */
+  get grantedScopes(): ScopeSet {
+    this.#grantedScopes ??= readScopes(this.scopes, this.#logger)
+    return this.#grantedScopes
   }
 
   /**
