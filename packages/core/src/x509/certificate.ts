@@ -98,6 +98,63 @@ export function parseCertificate(der: Uint8Array): ParsedCertificate {
   }
 }
 
+/**
+ * The fields after subjectPublicKeyInfo: `[1] IMPLICIT issuerUniqueID` and `[2] IMPLICIT
+ * subjectUniqueID` (v2 and v3 only, primitive BIT STRINGs), then `[3] EXPLICIT extensions` (v3
+ * only), each at most once and in this order. The unique identifiers are checked and dropped.
+ *
+ * @returns the extensions wrapper, when present.
+ * @throws CryptoError `invalid-certificate` for a field out of order, repeated, constructed, in
+ *   a version without it, or a unique identifier that is no valid BIT STRING.
+ * @see https://www.rfc-editor.org/rfc/rfc5280#section-4.1.2.8
+ */
+function readOptionalTrailingFields(
+  trailing: readonly DerElement[],
+  version: number,
+): DerElement | undefined {
+  // Each tag with the lowest version (0-based) that may carry it, in the only allowed order.
+  const allowed = [
+    [issuerUniqueIdTag, 1],
+    [subjectUniqueIdTag, 1],
+    [extensionsTag, 2],
+  ] as const
+  let next = 0
+  let extensions: DerElement | undefined
+  for (const field of trailing) {
+    while (next < allowed.length && (allowed[next] as (typeof allowed)[number])[0] !== field.tag)
+      next++
+    const slot = allowed[next]
+    if (slot === undefined || version < slot[1]) {
+      throw new CryptoError(
+        reason,
+        `tbsCertificate has an unexpected field with tag 0x${field.tag.toString(16)}`,
+      )
+    }
+    next++
+    if (field.tag === extensionsTag) extensions = field
+    else readUniqueIdentifier(field)
+  }
+  return extensions
+}
+
+/**
+ * `UniqueIdentifier ::= BIT STRING`: at least the unused-bits octet, at most 7 unused bits,
+ * none without a last octet, and the unused bits zero (X.690 §11.2.1).
+ */
+function readUniqueIdentifier(field: DerElement): void {
+  const what = field.tag === issuerUniqueIdTag ? 'issuerUniqueID' : 'subjectUniqueID'
+  const unused = field.content[0]
+  if (unused === undefined) throw new CryptoError(reason, `the ${what} is an empty BIT STRING`)
+  const last = field.content[field.content.length - 1] as number
+  if (
+    unused > 7 ||
+    (field.content.length === 1 && unused !== 0) ||
+    (last & ((1 << unused) - 1)) !== 0
+  ) {
+    throw new CryptoError(reason, `the ${what} has invalid unused bits`)
+  }
+}
+
 interface TbsCertificateFields {
   readonly serialNumber: DerElement
   readonly innerAlgorithm: DerElement
@@ -109,8 +166,10 @@ interface TbsCertificateFields {
   readonly extensions: DerElement | undefined
 }
 
-/** Context-specific constructed tags of the optional TBSCertificate fields. */
+/** Context-specific tags of the optional TBSCertificate fields. */
 const versionTag = 0xa0
+const issuerUniqueIdTag = 0x81
+const subjectUniqueIdTag = 0x82
 const extensionsTag = 0xa3
 
 /**
@@ -142,18 +201,7 @@ function readTbsCertificate(tbs: DerElement): TbsCertificateFields {
   if (notBefore === undefined || notAfter === undefined || validityExtra !== undefined) {
     throw new CryptoError(reason, 'the validity is not notBefore and notAfter')
   }
-  let extensions: DerElement | undefined
-  // The optional unique identifiers ([1], [2]) are skipped; [3] extensions come last.
-  for (const field of fields.slice(index)) {
-    if (field.tag === 0x81 || field.tag === 0xa1 || field.tag === 0x82 || field.tag === 0xa2)
-      continue
-    if (field.tag === extensionsTag && extensions === undefined && version === 2) extensions = field
-    else
-      throw new CryptoError(
-        reason,
-        `tbsCertificate has an unexpected field with tag 0x${field.tag.toString(16)}`,
-      )
-  }
+  const extensions = readOptionalTrailingFields(fields.slice(index), version)
   return {
     serialNumber,
     innerAlgorithm,
