@@ -25,6 +25,7 @@ export {
   keyUsageNames,
   type NameConstraintsOptions,
   type NameSubtrees,
+  type ProfileDeviations,
   type RawExtension,
   unknownCriticalExtension,
   unknownExtensionOid,

@@ -1,10 +1,11 @@
 import type { CertificateInfo, VerificationAlgorithm } from '../crypto/backend.js'
 import { CryptoError } from '../errors/crypto-error.js'
 import { readCertificateExtensions } from './certificate-extensions.js'
-import { type DerElement, readDerChildren } from './der.js'
+import { type DerElement, readDerChildren, readDerDocument } from './der.js'
 import { decodeSerialNumber, decodeTime } from './der-certificate-values.js'
 import { derTag, expectTag, readSmallInteger } from './der-values.js'
 import { renderDistinguishedName } from './distinguished-name.js'
+import { isPointOnCurve } from './ec-curve-point.js'
 import type { GeneralName } from './general-names.js'
 import type { KeyUsage } from './key-usage.js'
 import type { NameConstraints } from './name-constraints.js'
@@ -39,6 +40,10 @@ export interface ParsedCertificate extends CertificateInfo {
   readonly crlDistributionPointNames: readonly Uint8Array[]
   /** OIDs of critical extensions the policy does not understand (refused anywhere in a path). */
   readonly unrecognizedCriticalExtensions: readonly string[]
+  /** OIDs of every critical extension, understood or not. */
+  readonly criticalExtensions: readonly string[]
+  /** The X.509 version: 1, 2 or 3. */
+  readonly version: number
 }
 
 const reason = 'invalid-certificate'
@@ -69,6 +74,7 @@ export function parseCertificate(der: Uint8Array): ParsedCertificate {
       { cause: error },
     )
   }
+  if (publicKey.type === 'EC') checkPointOnCurve(fields.publicKeyInfo.bytes, publicKey, subject)
   const extensions = readCertificateExtensions(fields.extensions)
   return {
     der: signed.der,
@@ -95,6 +101,8 @@ export function parseCertificate(der: Uint8Array): ParsedCertificate {
     nameConstraints: extensions.nameConstraints,
     crlDistributionPointNames: extensions.crlDistributionPointNames,
     unrecognizedCriticalExtensions: extensions.unrecognizedCriticalExtensions,
+    criticalExtensions: extensions.criticalExtensions,
+    version: fields.version + 1,
   }
 }
 
@@ -155,7 +163,25 @@ function readUniqueIdentifier(field: DerElement): void {
   }
 }
 
+/**
+ * Refuses an EC key whose point is not on its curve: OpenSSL cannot use such a key and refuses
+ * the path that holds it.
+ */
+function checkPointOnCurve(spki: Uint8Array, key: PublicKeyDescription, subject: string): void {
+  const [, bits] = readDerChildren(readDerDocument(spki, reason), reason)
+  const point = bits?.content.subarray(2) ?? new Uint8Array()
+  const size = point.length / 2
+  if (!isPointOnCurve(key.namedCurve ?? '', point.subarray(0, size), point.subarray(size))) {
+    throw new CryptoError(
+      reason,
+      `the public key of certificate "${subject}" is not a point on ${key.namedCurve}`,
+    )
+  }
+}
+
 interface TbsCertificateFields {
+  /** As encoded: 0 for v1, 2 for v3. */
+  readonly version: number
   readonly serialNumber: DerElement
   readonly innerAlgorithm: DerElement
   readonly issuer: DerElement
@@ -203,6 +229,7 @@ function readTbsCertificate(tbs: DerElement): TbsCertificateFields {
   }
   const extensions = readOptionalTrailingFields(fields.slice(index), version)
   return {
+    version,
     serialNumber,
     innerAlgorithm,
     issuer,

@@ -176,7 +176,10 @@ function readEdiPartyName(element: DerElement, what: string, reason: CryptoError
   for (const field of fields) {
     const [text, extra] = readDerChildren(field, reason)
     if (text === undefined || extra !== undefined || !directoryStringTags.has(text.tag))
-      throw new CryptoError(reason, `the ediPartyName of ${what} holds a value that is no DirectoryString`)
+      throw new CryptoError(
+        reason,
+        `the ediPartyName of ${what} holds a value that is no DirectoryString`,
+      )
     decodeDirectoryString(text, `the ediPartyName of ${what}`, reason)
   }
 }

@@ -144,6 +144,23 @@ describe('parseCertificate', () => {
     }
   })
 
+  it('refuses an EC public key whose point is not on its curve', () => {
+    const der = leafDer('ec-p256-client')
+    expect(parseCertificate(der).publicKey.namedCurve).toBe('P-256')
+    const offCurve = withTbsFields(der, (fields) =>
+      fields.map((field, index) => {
+        if (index !== 6) return field
+        const spki = Uint8Array.from(field)
+        spki[spki.length - 1] = (spki[spki.length - 1] as number) ^ 0x01
+        return spki
+      }),
+    )
+    expect(reasonOf(offCurve)).toBe('invalid-certificate')
+    expect(messageOf(offCurve)).toMatch(
+      /^the public key of certificate ".*" is not a point on P-256$/,
+    )
+  })
+
   it('reads the fields of a test PKI leaf as the manifest and WebCrypto see them', async () => {
     const entry = manifestCase('rsa-client')
     const der = leafDer('rsa-client')

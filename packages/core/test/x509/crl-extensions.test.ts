@@ -50,10 +50,20 @@ describe('CRL extensions', () => {
       withCrlExtensions(
         extension('2.5.29.27', true, encodeDer(0x02, Uint8Array.of(1))),
         extension('1.2.3.4', false, new Uint8Array()),
-        extension('2.5.29.20', true, encodeDer(0x02, Uint8Array.of(1))),
+        extension('2.5.29.35', true, encodeDerSequence(encodeDer(0x80, Uint8Array.of(1)))),
       ),
     )
     expect(parsed.unrecognizedCriticalExtensions).toEqual(['2.5.29.27'])
+    expect(parsed.authorityKeyIdentifier).toEqual(Uint8Array.of(1))
+  })
+
+  it('does not accept a critical cRLNumber, as OpenSSL does not (RFC 5280 §5.2.3)', () => {
+    const crlNumber = (critical: boolean) =>
+      parseCrl(
+        withCrlExtensions(extension('2.5.29.20', critical, encodeDer(0x02, Uint8Array.of(1)))),
+      )
+    expect(crlNumber(false).unrecognizedCriticalExtensions).toEqual([])
+    expect(crlNumber(true).unrecognizedCriticalExtensions).toEqual(['2.5.29.20'])
   })
 
   it('lists critical entry extensions it does not understand, each once', () => {
