@@ -3,7 +3,7 @@ import { CryptoError } from '../errors/crypto-error.js'
 import { readCertificateExtensions } from './certificate-extensions.js'
 import { type DerElement, readDerChildren, readDerDocument } from './der.js'
 import { decodeSerialNumber, decodeTime } from './der-certificate-values.js'
-import { derTag, expectTag, readSmallInteger } from './der-values.js'
+import { checkBitString, derTag, expectTag, readSmallInteger } from './der-values.js'
 import { renderDistinguishedName } from './distinguished-name.js'
 import { isPointOnCurve } from './ec-curve-point.js'
 import type { GeneralName } from './general-names.js'
@@ -140,27 +140,14 @@ function readOptionalTrailingFields(
     }
     next++
     if (field.tag === extensionsTag) extensions = field
-    else readUniqueIdentifier(field)
+    else
+      checkBitString(
+        field.content,
+        `the ${field.tag === issuerUniqueIdTag ? 'issuerUniqueID' : 'subjectUniqueID'}`,
+        reason,
+      )
   }
   return extensions
-}
-
-/**
- * `UniqueIdentifier ::= BIT STRING`: at least the unused-bits octet, at most 7 unused bits,
- * none without a last octet, and the unused bits zero (X.690 §11.2.1).
- */
-function readUniqueIdentifier(field: DerElement): void {
-  const what = field.tag === issuerUniqueIdTag ? 'issuerUniqueID' : 'subjectUniqueID'
-  const unused = field.content[0]
-  if (unused === undefined) throw new CryptoError(reason, `the ${what} is an empty BIT STRING`)
-  const last = field.content[field.content.length - 1] as number
-  if (
-    unused > 7 ||
-    (field.content.length === 1 && unused !== 0) ||
-    (last & ((1 << unused) - 1)) !== 0
-  ) {
-    throw new CryptoError(reason, `the ${what} has invalid unused bits`)
-  }
 }
 
 /**

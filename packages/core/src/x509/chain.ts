@@ -47,9 +47,9 @@ export interface ChainValidationInput {
  * 4. every certificate's signature verifies with its issuer's key (`bad-signature`, also for
  *    unsupported signature algorithms);
  * 5. the rules of the path's certificates, anchor included ({@link checkPathRules}):
- *    `unknown-critical-extension`, the RFC 5280 profile OpenSSL's `-x509_strict` checks (key
- *    identifiers, critical basicConstraints on CAs, empty names: `malformed`, `no-path`,
- *    `not-a-ca`, `path-length`, `key-usage`), `not-a-ca`, `key-usage` (`keyCertSign` on
+ *    `unknown-critical-extension`, `not-a-ca`, the RFC 5280 profile OpenSSL's `-x509_strict`
+ *    checks (key identifiers, critical basicConstraints on CAs, empty names: `malformed`,
+ *    `no-path`, `not-a-ca`, `path-length`, `key-usage`), `key-usage` (`keyCertSign` on
  *    issuers, `digitalSignature` on the leaf), `path-length`, `name-constraints`;
  * 6. every certificate, anchor included, is valid at `at`, leaf first (`not-yet-valid`, `expired`);
  * 7. every certificate below the anchor, leaf first, has a CRL from its issuer (`crl-missing`),

@@ -1,7 +1,7 @@
 import { CryptoError, type CryptoErrorReason } from '../errors/crypto-error.js'
 import { type DerElement, readDerChildren } from './der.js'
 import { decodeDirectoryString, toHex } from './der-certificate-values.js'
-import { derTag, expectTag } from './der-values.js'
+import { checkBitString, derTag, expectTag } from './der-values.js'
 import { decodeDerOid } from './object-identifier.js'
 
 /** Attribute types with an RFC 4514 short name; every other type is written as its dotted OID. */
@@ -66,6 +66,9 @@ function renderAttribute(attribute: DerElement, reason: CryptoErrorReason): stri
       `the value of name attribute ${oid} has tag 0x${value.tag.toString(16)}, which is no string type`,
     )
   }
+  if (value.tag === derTag.bitString)
+    checkBitString(value.content, `the value of name attribute ${oid}`, reason)
+  if (value.tag === derTag.sequence) readDerChildren(value, reason)
   return `${attributeShortNames[oid] ?? oid}=${text === undefined ? `#${toHex(value.bytes)}` : escapeValue(text)}`
 }
 

@@ -11,10 +11,11 @@ import { checkProfileRules } from './profile-rules.js'
  *
  * 1. no certificate has a critical extension the parser does not understand
  *    (`unknown-critical-extension`);
- * 2. every certificate keeps the RFC 5280 profile that OpenSSL's `-x509_strict` checks, and
+ * 2. every issuer has basicConstraints cA (`not-a-ca`), as OpenSSL checks before its profile
+ *    rules;
+ * 3. every certificate keeps the RFC 5280 profile that OpenSSL's `-x509_strict` checks, and
  *    names its issuer's key ({@link checkProfileRules}: `path-length`, `key-usage`, `not-a-ca`,
  *    `malformed`, `no-path`);
- * 3. every issuer has basicConstraints cA (`not-a-ca`);
  * 4. every issuer whose keyUsage is present has `keyCertSign`, and the leaf's keyUsage, when
  *    present, has `digitalSignature` (`key-usage`);
  * 5. no CA has more CAs below it (self-issued ones not counted, the leaf not counted) than its
@@ -36,7 +37,6 @@ import { checkProfileRules } from './profile-rules.js'
  */
 export function checkPathRules(path: readonly ParsedCertificate[]): void {
   checkCriticalExtensions(path)
-  checkProfileRules(path)
   const issuers = path.slice(1)
   for (const issuer of issuers) {
     if (!issuer.isCertificateAuthority) {
@@ -47,6 +47,7 @@ export function checkPathRules(path: readonly ParsedCertificate[]): void {
       )
     }
   }
+  checkProfileRules(path)
   checkKeyUsage(path)
   checkPathLength(path)
   checkNameConstraints(path)

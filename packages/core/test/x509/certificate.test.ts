@@ -131,6 +131,9 @@ describe('parseCertificate', () => {
       'CN=#030200ab',
     )
     for (const [value, message] of [
+      [encodeDer(0x03, new TextEncoder().encode('US')), 'has invalid unused bits'],
+      [encodeDer(0x03, new Uint8Array()), 'is an empty BIT STRING'],
+      [encodeDer(0x30, Uint8Array.of(0x02)), 'malformed DER'],
       [encodeDer(0x02, Uint8Array.of(1)), 'has tag 0x2, which is no string type'],
       [encodeDer(0x04, Uint8Array.of(1)), 'has tag 0x4, which is no string type'],
       [encodeDer(0x05, new Uint8Array()), 'has tag 0x5, which is no string type'],
