@@ -11,10 +11,9 @@ import {
   type CertificateAuthorityOptions,
   type CrlOptions,
   createCertificateAuthority,
-  deriveTestKeyPair,
   type IssueCertificateOptions,
-  type TestKeyPair,
-} from '../issuer/index.js'
+} from '../issuer/authority.js'
+import { deriveTestKeyPair, type TestKeyPair } from '../issuer/key-pair.js'
 import type { CorpusCase } from './chain-corpus.js'
 
 /** The time every strict-profile verdict is judged at. */

@@ -9,6 +9,11 @@
  * const crl = root.crl({ thisUpdate: notBefore, nextUpdate: notAfter })
  * ```
  */
+
+export {
+  generateStrictProfileCases,
+  strictProfileReferenceTime,
+} from '../corpus/strict-profile-cases.js'
 export {
   type CertificateAuthority,
   type CertificateAuthorityOptions,
