@@ -33,8 +33,8 @@ const binaryValueTags: ReadonlySet<number> = new Set([derTag.bitString, derTag.s
  * because two different encodings can render to the same text.
  *
  * @throws CryptoError `reason` when the Name is not a SEQUENCE OF SET OF AttributeTypeAndValue,
- *   a value is neither a string (RFC 5280 §4.1.2.4) nor one of {@link binaryValueTags}, or a
- *   string is not valid text (see {@link decodeDirectoryString}).
+ *   a value is neither a string (RFC 5280 §4.1.2.4) nor a BIT STRING or SEQUENCE, or a
+ *   string is not valid text.
  * @see https://www.rfc-editor.org/rfc/rfc4514#section-2
  * @see https://www.rfc-editor.org/rfc/rfc5280#section-4.1.2.4
  */

@@ -14,7 +14,7 @@ import { checkProfileRules } from './profile-rules.js'
  * 2. every issuer has basicConstraints cA (`not-a-ca`), as OpenSSL checks before its profile
  *    rules;
  * 3. every certificate keeps the RFC 5280 profile that OpenSSL's `-x509_strict` checks, and
- *    names its issuer's key ({@link checkProfileRules}: `path-length`, `key-usage`, `not-a-ca`,
+ *    names its issuer's key (`checkProfileRules`: `path-length`, `key-usage`, `not-a-ca`,
  *    `malformed`, `no-path`);
  * 4. every issuer whose keyUsage is present has `keyCertSign`, and the leaf's keyUsage, when
  *    present, has `digitalSignature` (`key-usage`);
