@@ -155,10 +155,11 @@ function readOptionalTrailingFields(
  * the path that holds it.
  */
 function checkPointOnCurve(spki: Uint8Array, key: PublicKeyDescription, subject: string): void {
+  // describeSubjectPublicKeyInfo has read this SPKI: a BIT STRING holding 0x04 ‖ x ‖ y.
   const [, bits] = readDerChildren(readDerDocument(spki, reason), reason)
-  const point = bits?.content.subarray(2) ?? new Uint8Array()
+  const point = (bits as DerElement).content.subarray(2)
   const size = point.length / 2
-  if (!isPointOnCurve(key.namedCurve ?? '', point.subarray(0, size), point.subarray(size))) {
+  if (!isPointOnCurve(String(key.namedCurve), point.subarray(0, size), point.subarray(size))) {
     throw new CryptoError(
       reason,
       `the public key of certificate "${subject}" is not a point on ${key.namedCurve}`,

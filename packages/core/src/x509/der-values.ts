@@ -152,7 +152,9 @@ export function decodeOctetAlignedBitString(
 export function checkBitString(content: Uint8Array, what: string, reason: CryptoErrorReason): void {
   const unused = content[0]
   if (unused === undefined) throw new CryptoError(reason, `${what} is an empty BIT STRING`)
+  // With no octet after the count, the count itself is the last octet: its own low bits are
+  // set for every count from 1 to 7, so the last check also refuses unused bits without bits.
   const last = content[content.length - 1] as number
-  if (unused > 7 || (content.length === 1 && unused !== 0) || (last & ((1 << unused) - 1)) !== 0)
+  if (unused > 7 || (last & ((1 << unused) - 1)) !== 0)
     throw new CryptoError(reason, `${what} has invalid unused bits`)
 }

@@ -83,6 +83,7 @@ describe('parseCertificate', () => {
     const subjectId = (...octets: number[]) => encodeDer(0x82, Uint8Array.from(octets))
     expect(reasonOf(withTrailing(issuerId(0, 0xab), subjectId(4, 0xf0)))).toBe('ok')
     expect(reasonOf(withTrailing(issuerId(0)))).toBe('ok')
+    expect(reasonOf(withTrailing(subjectId(7, 0x80)))).toBe('ok')
     const extensionsFirst = withTbsFields(leafDer('rsa-client'), (fields) => [
       ...fields,
       issuerId(0, 1),
@@ -131,14 +132,20 @@ describe('parseCertificate', () => {
       'CN=#030200ab',
     )
     for (const [value, message] of [
-      [encodeDer(0x03, new TextEncoder().encode('US')), 'has invalid unused bits'],
+      [
+        encodeDer(0x03, new TextEncoder().encode('US')),
+        'the value of name attribute 2.5.4.3 has invalid unused bits',
+      ],
       [encodeDer(0x03, new Uint8Array()), 'is an empty BIT STRING'],
       [encodeDer(0x30, Uint8Array.of(0x02)), 'malformed DER'],
       [encodeDer(0x02, Uint8Array.of(1)), 'has tag 0x2, which is no string type'],
       [encodeDer(0x04, Uint8Array.of(1)), 'has tag 0x4, which is no string type'],
       [encodeDer(0x05, new Uint8Array()), 'has tag 0x5, which is no string type'],
       [encodeDer(0x17, new TextEncoder().encode('250101000000Z')), 'has tag 0x17'],
-      [encodeDer(0x1e, Uint8Array.of(0xd8, 0x00)), 'has an invalid character'],
+      [
+        encodeDer(0x1e, Uint8Array.of(0xd8, 0x00)),
+        'the value of name attribute 2.5.4.3 has an invalid character',
+      ],
       [encodeDer(0x1e, Uint8Array.of(0xd8, 0x3d, 0xde, 0x00)), 'has an invalid character'],
       [encodeDer(0x1c, Uint8Array.of(0, 0, 0xdc, 0)), 'has an invalid character'],
     ] as const) {

@@ -57,6 +57,20 @@ describe('CRL extensions', () => {
     expect(parsed.authorityKeyIdentifier).toEqual(Uint8Array.of(1))
   })
 
+  it('reads the keyIdentifier of the authorityKeyIdentifier, and only that field', () => {
+    const aki = (...fields: Uint8Array[]) =>
+      parseCrl(withCrlExtensions(extension('2.5.29.35', false, encodeDerSequence(...fields))))
+    const serial = encodeDer(0x82, Uint8Array.of(7))
+    expect(aki(serial).authorityKeyIdentifier).toBeUndefined()
+    expect(aki(encodeDer(0x80, Uint8Array.of(9)), serial).authorityKeyIdentifier).toEqual(
+      Uint8Array.of(9),
+    )
+    expect(() => aki().authorityKeyIdentifier).not.toThrow()
+    expect(() =>
+      parseCrl(withCrlExtensions(extension('2.5.29.35', false, encodeDer(0x04, new Uint8Array())))),
+    ).toThrow('authorityKeyIdentifier has tag 0x04, expected 0x30')
+  })
+
   it('does not accept a critical cRLNumber, as OpenSSL does not (RFC 5280 §5.2.3)', () => {
     const crlNumber = (critical: boolean) =>
       parseCrl(

@@ -53,7 +53,17 @@ describe('readGeneralName', () => {
         encodeDer(0xa1, concatBytes(utf8('p'), utf8('q'))),
         'holds a value that is no DirectoryString',
       ],
-      [0xa5, encodeDer(0xa1, encodeDer(0x1e, Uint8Array.of(0xdc, 0))), 'has an invalid character'],
+      [
+        0xa5,
+        encodeDer(0xa1, encodeDer(0x1e, Uint8Array.of(0xdc, 0))),
+        'the ediPartyName of x has an invalid character',
+      ],
+      [
+        0xa5,
+        concatBytes(encodeDer(0xa0, utf8('a')), encodeDer(0xa0, utf8('b'))),
+        'is not [0] nameAssigner, [1] partyName',
+      ],
+      [0xa4, encodeDer(0x31, new Uint8Array()), 'the directoryName of x has tag 0x31'],
       [0x88, new Uint8Array(), 'malformed object identifier'],
       [0x88, Uint8Array.of(0x2a, 0x80), 'malformed object identifier'],
       [0xa4, encodeDerSequence(encodeDer(0x30, new Uint8Array())), 'has tag 0x30, expected 0x31'],

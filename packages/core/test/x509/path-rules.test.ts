@@ -298,6 +298,40 @@ describe('checkPathRules', () => {
       expect(refusal([leaf(), emptyCa, root()])).toEqual({ reason: 'malformed', subject: '' })
     })
 
+    it('names each rule in its message, in paths of two certificates too', () => {
+      const messageOf = (path: ParsedCertificate[]) => {
+        try {
+          checkPathRules(path)
+        } catch (error) {
+          return (error as Error).message
+        }
+        return 'ok'
+      }
+      const rootLeaf = (extra: Partial<ParsedCertificate>) => ({
+        ...leaf({ issuer: 'Root' }),
+        ...extra,
+      })
+      expect(messageOf([rootLeaf({ pathLengthConstraint: 0 }), root()])).toBe(
+        'certificate "CN=Leaf" is no CA but has a basicConstraints pathLenConstraint (RFC 5280 §4.2.1.9)',
+      )
+      expect(messageOf([rootLeaf({ issuerDer: encodeDerSequence() }), root()])).toBe(
+        'certificate "CN=Leaf" has an empty issuer name (RFC 5280 §4.1.2.4)',
+      )
+      expect(messageOf([rootLeaf({}), withCritical(root())])).toBe(
+        'CA certificate "CN=Root" does not mark basicConstraints critical (RFC 5280 §4.2.1.9)',
+      )
+      expect(messageOf([rootLeaf({}), { ...root(), subjectKeyIdentifier: undefined }])).toBe(
+        'CA certificate "CN=Root" has no subjectKeyIdentifier (RFC 5280 §4.2.1.2)',
+      )
+      expect(messageOf([rootLeaf({ subjectDer: encodeDerSequence(), subject: '' }), root()])).toBe(
+        'a certificate issued by "CN=Root" has an empty subject, which only an end-entity certificate with a critical subjectAltName may have (RFC 5280 §4.1.2.6)',
+      )
+      expect(messageOf([rootLeaf({ authorityKeyIdentifier: ascii('Other') }), root()])).toBe(
+        'the authorityKeyIdentifier of certificate "CN=Leaf" names another key than the subjectKeyIdentifier of "CN=Root", so no issuer of it is in the path',
+      )
+      expect(messageOf([rootLeaf({}), root()])).toBe('ok')
+    })
+
     it('judges a lone certificate by trust alone, as OpenSSL does', () => {
       expect(
         refusal([{ ...root(), subjectKeyIdentifier: undefined, criticalExtensions: [] }]).reason,
