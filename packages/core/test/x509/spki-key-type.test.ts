@@ -157,6 +157,13 @@ describe('readPublicKeyType', () => {
     ]) {
       expect(expectSameOutcome(rsaWith(parameters))).toBe('invalid-key')
     }
+    const withOid = rsaWith(encodeDer(0x06, Uint8Array.of(0x2a)))
+    expect(() => describeSubjectPublicKeyInfo(withOid)).toThrow(
+      'the RSA key algorithm parameters are not NULL',
+    )
+    expect(() => readPublicKeyType(withOid)).toThrow(
+      'the SubjectPublicKeyInfo has RSA key algorithm parameters that are not NULL',
+    )
   })
 
   it('gives the same answer on every truncation and on damaged header bytes of real keys', async () => {
