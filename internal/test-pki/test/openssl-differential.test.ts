@@ -2,7 +2,8 @@
  * Differential test of the path policy against OpenSSL (DESIGN §11): a generated corpus of
  * chains (`src/corpus/`, fixed seed) and every committed fixture are judged by core's
  * `validateCertificateChain` and by `openssl verify -x509_strict -crl_check_all -purpose sslclient
- * -partial_chain -attime …`. Every disagreement must be one of the listed exceptions
+ * -partial_chain -attime …`, and so is one chain per `-x509_strict` profile rule
+ * (`src/corpus/strict-profile-cases.ts`). Every disagreement must be one of the listed exceptions
  * (`support/openssl-exceptions.ts`), each documented in docs/guides/udap.md; the test prints
  * `N/N agree`. It skips, saying so, only when the `openssl` binary is absent.
  */
@@ -15,6 +16,10 @@ import {
   corpusReferenceTime,
   generateChainCorpus,
 } from '../src/corpus/chain-corpus.js'
+import {
+  generateStrictProfileCases,
+  strictProfileReferenceTime,
+} from '../src/corpus/strict-profile-cases.js'
 import { pathRuleLeaves, testLeaves, testPkiReferenceTime } from '../src/index.js'
 import { listedExceptions, reasonsByOpenSslCode } from './support/openssl-exceptions.js'
 import { type OpenSslVerdict, openSslVerdicts, openSslVersion } from './support/openssl-verify.js'
@@ -153,6 +158,33 @@ describe.skipIf(version === undefined)(`the path policy agrees with ${version}`,
         (entry) =>
           `${entry.name}: fhir-auth ${entry.ours}, openssl ${describeOpenSsl(entry.theirs)}`,
       ),
+    ).toEqual([])
+  }, 60_000)
+
+  it('on one chain per -x509_strict profile rule, for the same reason', async () => {
+    // Each case breaks one rule (key identifiers, critical basicConstraints on CAs, path length
+    // or keyCertSign without cA, an empty subject, critical key identifiers or cRLNumber, an EC
+    // point off its curve) or is its conforming twin (`…-ok`).
+    const cases = await generateStrictProfileCases()
+    const judged = await judge(cases, strictProfileReferenceTime, join(directory, 'strict'))
+    console.log(`OpenSSL differential, -x509_strict profile chains: ${summary(judged)}.`)
+    expect(
+      judged
+        .filter((entry) => entry.name.endsWith('-ok') !== (entry.ours === 'ok'))
+        .map((entry) => `${entry.name}: fhir-auth ${entry.ours}`),
+    ).toEqual([])
+    expect(
+      judged
+        .filter(
+          (entry) =>
+            !agrees(entry) ||
+            (!entry.theirs.ok &&
+              !(reasonsByOpenSslCode[entry.theirs.code] ?? []).includes(entry.ours)),
+        )
+        .map(
+          (entry) =>
+            `${entry.name}: fhir-auth ${entry.ours}, openssl ${describeOpenSsl(entry.theirs)}`,
+        ),
     ).toEqual([])
   }, 60_000)
 

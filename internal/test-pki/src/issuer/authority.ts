@@ -17,6 +17,7 @@ import {
   type ExtensionProfile,
   type IssuingDistributionPointOptions,
   issuingDistributionPointExtension,
+  type ProfileDeviations,
   profileExtensions,
   type RawExtension,
   rawExtension,
@@ -70,6 +71,10 @@ export interface IssueCertificateOptions extends ExtensionProfile {
   readonly corruptSignature?: boolean
   /** Use this key instead of generating one (same key, several certificates). */
   readonly keyPair?: TestKeyPair
+  /** An empty subject Name (`commonName` is then only a label); RFC 5280 §4.1.2.6. */
+  readonly emptySubject?: boolean
+  /** Mark the subjectAltName critical, as RFC 5280 §4.2.1.6 requires with an empty subject. */
+  readonly subjectAltNameCritical?: boolean
 }
 
 /** A certificate the test PKI issued, with its private key. */
@@ -102,6 +107,12 @@ export interface CrlOptions {
   readonly extraExtensions?: readonly RawExtension[]
   /** Sign with this key instead of the authority's (a CRL its issuer did not sign). */
   readonly signingKeyPair?: TestKeyPair
+  /**
+   * Departures from RFC 5280 §5.2 that `openssl verify -x509_strict` refuses: the
+   * authorityKeyIdentifier left out, critical or naming another key; cRLNumber critical.
+   */
+  readonly authorityKeyIdentifier?: 'absent' | 'critical' | 'other-key'
+  readonly crlNumberCritical?: boolean
 }
 
 /** A CRL the test PKI issued. */
@@ -163,8 +174,11 @@ export async function createCertificateAuthority(
     keyPair,
     extensions: [
       ...profileExtensions(options, isCertificateAuthority),
-      encodeExtension('2.5.29.14', false, encodeOctetString(subjectKeyIdentifier)),
-      authorityKeyIdentifier(signer.subjectKeyIdentifier),
+      ...keyIdentifierExtensions(
+        subjectKeyIdentifier,
+        signer.subjectKeyIdentifier,
+        options.profileDeviations,
+      ),
       ...(options.extraExtensions ?? []).map(rawExtension),
     ],
     corruptSignature: false,
@@ -201,8 +215,11 @@ async function issueCertificate(
   const sanEmails = options.sanEmails ?? []
   const extensions = [
     ...profileExtensions(options, isCa),
-    encodeExtension('2.5.29.14', false, encodeOctetString(keyIdentifier(keyPair.spki))),
-    authorityKeyIdentifier(authority.subjectKeyIdentifier),
+    ...keyIdentifierExtensions(
+      keyIdentifier(keyPair.spki),
+      authority.subjectKeyIdentifier,
+      options.profileDeviations,
+    ),
   ]
   if (sanUris.length + sanDnsNames.length + sanEmails.length > 0) {
     // GeneralName [6] uniformResourceIdentifier, [2] dNSName and [1] rfc822Name: implicitly
@@ -212,19 +229,27 @@ async function issueCertificate(
       ...sanDnsNames.map((dns) => encodeIa5String(dns, 0x82)),
       ...sanEmails.map((email) => encodeIa5String(email, 0x81)),
     ]
-    extensions.push(encodeExtension('2.5.29.17', false, encodeDerSequence(...names)))
+    extensions.push(
+      encodeExtension(
+        '2.5.29.17',
+        options.subjectAltNameCritical === true,
+        encodeDerSequence(...names),
+      ),
+    )
   }
   extensions.push(...(options.extraExtensions ?? []).map(rawExtension))
   const serial = serialOf(options.serial)
   const certificateDer = buildCertificate({
     serial,
     issuer: authority,
-    subjectDer: encodeName({
-      country: 'US',
-      organization: testOrganization,
-      organizationalUnit: isCa ? 'Intermediate' : 'Leaf',
-      commonName: options.commonName,
-    }),
+    subjectDer: options.emptySubject
+      ? encodeDerSequence()
+      : encodeName({
+          country: 'US',
+          organization: testOrganization,
+          organizationalUnit: isCa ? 'Intermediate' : 'Leaf',
+          commonName: options.commonName,
+        }),
     notBefore: options.notBefore ?? new Date(now - 3_600_000),
     notAfter: options.notAfter ?? new Date(now + 365 * 86_400_000),
     keyPair,
@@ -248,8 +273,15 @@ function issueCrl(authority: CertificateAuthority, options: CrlOptions): IssuedC
   const crlExtensions = encodeExplicit(
     0,
     encodeDerSequence(
-      authorityKeyIdentifier(authority.subjectKeyIdentifier),
-      encodeExtension('2.5.29.20', false, encodeInteger(options.crlNumber ?? 1n)),
+      ...authorityKeyIdentifierExtension(
+        authority.subjectKeyIdentifier,
+        options.authorityKeyIdentifier,
+      ),
+      encodeExtension(
+        '2.5.29.20',
+        options.crlNumberCritical === true,
+        encodeInteger(options.crlNumber ?? 1n),
+      ),
       ...(options.issuingDistributionPoint === undefined
         ? []
         : [issuingDistributionPointExtension(options.issuingDistributionPoint)]),
@@ -312,12 +344,44 @@ function buildCertificate(fields: CertificateFields): Uint8Array {
   return fields.corruptSignature ? corruptLastByte(certificate) : certificate
 }
 
-function authorityKeyIdentifier(issuerKeyIdentifier: Uint8Array): Uint8Array {
-  return encodeExtension(
-    '2.5.29.35',
-    false,
-    encodeDerSequence(encodeDer(0x80, issuerKeyIdentifier)),
-  )
+/** The subject and authority key identifiers, as the profile deviations say (default: both). */
+function keyIdentifierExtensions(
+  subjectKeyIdentifier: Uint8Array,
+  issuerKeyIdentifier: Uint8Array,
+  deviations: ProfileDeviations = {},
+): Uint8Array[] {
+  const subject = deviations.subjectKeyIdentifier
+  return [
+    ...(subject === 'absent'
+      ? []
+      : [
+          encodeExtension(
+            '2.5.29.14',
+            subject === 'critical',
+            encodeOctetString(subjectKeyIdentifier),
+          ),
+        ]),
+    ...authorityKeyIdentifierExtension(issuerKeyIdentifier, deviations.authorityKeyIdentifier),
+  ]
+}
+
+/** `AuthorityKeyIdentifier ::= SEQUENCE { [0] keyIdentifier }`, or none for `absent`. */
+function authorityKeyIdentifierExtension(
+  issuerKeyIdentifier: Uint8Array,
+  deviation: 'absent' | 'critical' | 'other-key' | undefined,
+): Uint8Array[] {
+  if (deviation === 'absent') return []
+  const identifier =
+    deviation === 'other-key'
+      ? issuerKeyIdentifier.map((octet) => octet ^ 0xff)
+      : issuerKeyIdentifier
+  return [
+    encodeExtension(
+      '2.5.29.35',
+      deviation === 'critical',
+      encodeDerSequence(encodeDer(0x80, identifier)),
+    ),
+  ]
 }
 
 /** RFC 5280 §4.2.1.2 method 1: SHA-1 of the subjectPublicKey BIT STRING value. */

@@ -60,6 +60,27 @@ export interface ExtensionProfile {
   readonly crlDistributionPoints?: readonly string[]
   /** Appended after every other extension, as given. */
   readonly extraExtensions?: readonly RawExtension[]
+  /**
+   * Departures from the RFC 5280 profile that `openssl verify -x509_strict` refuses, for the
+   * differential corpus. Default: none (key identifiers present and not critical,
+   * basicConstraints critical, pathLenConstraint only on a CA).
+   */
+  readonly profileDeviations?: ProfileDeviations
+}
+
+/** See {@link ExtensionProfile.profileDeviations}. */
+export interface ProfileDeviations {
+  /** Leave out the subjectKeyIdentifier, or mark it critical (RFC 5280 §4.2.1.2). */
+  readonly subjectKeyIdentifier?: 'absent' | 'critical'
+  /**
+   * Leave out the authorityKeyIdentifier, mark it critical, or name another key than the
+   * issuer's (RFC 5280 §4.2.1.1).
+   */
+  readonly authorityKeyIdentifier?: 'absent' | 'critical' | 'other-key'
+  /** basicConstraints not critical (RFC 5280 §4.2.1.9 wants it critical on a CA). */
+  readonly basicConstraintsNotCritical?: boolean
+  /** Write `pathLenConstraint` even without cA (RFC 5280 §4.2.1.9 forbids it). */
+  readonly pathLengthWithoutCa?: number
 }
 
 /** A private OID (under 2.25, a UUID arc) that no validator understands. */
@@ -70,20 +91,25 @@ export function unknownCriticalExtension(): RawExtension {
   return { oid: unknownExtensionOid, critical: true, value: encodeDer(0x05, new Uint8Array()) }
 }
 
-/** `basicConstraints` (critical): `cA` and, for a CA, the optional path length. */
+/**
+ * `basicConstraints` (critical unless `critical` is false): `cA` and, for a CA, the optional
+ * path length; `pathLengthWithoutCa` writes a path length without `cA`.
+ */
 export function basicConstraintsExtension(
   isCertificateAuthority: boolean,
   pathLengthConstraint: number | undefined,
+  deviations: ProfileDeviations = {},
 ): Uint8Array {
-  const fields = isCertificateAuthority
-    ? [
-        encodeBoolean(true),
-        ...(pathLengthConstraint === undefined
-          ? []
-          : [encodeInteger(BigInt(pathLengthConstraint))]),
-      ]
-    : []
-  return encodeExtension('2.5.29.19', true, encodeDerSequence(...fields))
+  const pathLength = isCertificateAuthority ? pathLengthConstraint : deviations.pathLengthWithoutCa
+  const fields = [
+    ...(isCertificateAuthority ? [encodeBoolean(true)] : []),
+    ...(pathLength === undefined ? [] : [encodeInteger(BigInt(pathLength))]),
+  ]
+  return encodeExtension(
+    '2.5.29.19',
+    deviations.basicConstraintsNotCritical !== true,
+    encodeDerSequence(...fields),
+  )
 }
 
 /** `keyUsage` (critical) with the named bits; an empty list encodes an all-zero BIT STRING. */
@@ -166,7 +192,11 @@ export function profileExtensions(
     : ['digitalSignature']
   const keyUsage = profile.keyUsage === undefined ? defaultUsage : profile.keyUsage
   return [
-    basicConstraintsExtension(isCertificateAuthority, profile.pathLengthConstraint),
+    basicConstraintsExtension(
+      isCertificateAuthority,
+      profile.pathLengthConstraint,
+      profile.profileDeviations,
+    ),
     ...(keyUsage === null ? [] : [keyUsageExtension(keyUsage)]),
     ...(profile.nameConstraints === undefined
       ? []

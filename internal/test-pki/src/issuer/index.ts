@@ -9,6 +9,11 @@
  * const crl = root.crl({ thisUpdate: notBefore, nextUpdate: notAfter })
  * ```
  */
+
+export {
+  generateStrictProfileCases,
+  strictProfileReferenceTime,
+} from '../corpus/strict-profile-cases.js'
 export {
   type CertificateAuthority,
   type CertificateAuthorityOptions,
@@ -25,6 +30,7 @@ export {
   keyUsageNames,
   type NameConstraintsOptions,
   type NameSubtrees,
+  type ProfileDeviations,
   type RawExtension,
   unknownCriticalExtension,
   unknownExtensionOid,

@@ -58,6 +58,9 @@ export const listedExceptions: readonly ListedException[] = [
  * 3.0), to compare the reasons of refusals both sides agree on.
  */
 export const reasonsByOpenSslCode: Readonly<Record<number, readonly string[]>> = {
+  // X509_V_ERR_UNSPECIFIED: what OpenSSL says of a key it cannot decode (an EC point off its
+  // curve), which fhir-auth's parser refuses.
+  1: ['invalid-certificate'],
   2: ['no-path', 'untrusted'],
   3: ['crl-missing'],
   7: ['bad-signature', 'untrusted'],
@@ -81,4 +84,16 @@ export const reasonsByOpenSslCode: Readonly<Record<number, readonly string[]>> =
   48: ['name-constraints'],
   51: ['name-constraints'],
   79: ['not-a-ca', 'key-usage'],
+  // The -x509_strict profile checks of OpenSSL 3.0 (X509_V_ERR_PATHLEN_INVALID_FOR_NON_CA …
+  // X509_V_ERR_SUBJECT_KEY_IDENTIFIER_CRITICAL).
+  80: ['path-length'],
+  82: ['key-usage'],
+  83: ['malformed'],
+  84: ['malformed'],
+  85: ['malformed'],
+  86: ['malformed'],
+  88: ['malformed'],
+  89: ['not-a-ca'],
+  90: ['unknown-critical-extension'],
+  91: ['unknown-critical-extension'],
 }

@@ -1,5 +1,5 @@
 /** The path policy's answer for raw DER inputs, as the test-pki tests compare it. */
-import { CertificateChainError } from '@fhir-auth/core'
+import { CertificateChainError, CryptoError } from '@fhir-auth/core'
 import {
   parseCertificate,
   parseCrl,
@@ -8,7 +8,10 @@ import {
 } from '@fhir-auth/core/backend'
 import { nodeSignatureVerifier } from '../node-verifier.js'
 
-/** `ok`, or the `CertificateChainError` reason and the subject it names. */
+/**
+ * `ok`, or the `CertificateChainError` reason and the subject it names, or the `CryptoError`
+ * reason of a certificate or CRL the parser refuses (`invalid-certificate`, `invalid-crl`).
+ */
 export interface PolicyOutcome {
   readonly reason: string
   readonly subject: string | undefined
@@ -51,6 +54,7 @@ async function outcomeOf(run: () => Promise<unknown>): Promise<PolicyOutcome> {
     await run()
     return { reason: 'ok', subject: undefined }
   } catch (error) {
+    if (error instanceof CryptoError) return { reason: error.reason, subject: undefined }
     if (!(error instanceof CertificateChainError)) throw error
     return { reason: error.reason, subject: error.subject }
   }

@@ -52,7 +52,14 @@ export class CryptoError extends FhirAuthError {
  * - `name-constraints`: a name (URI, DNS, email, IP or directory name) outside a CA's permitted
  *   subtrees or inside its excluded ones, or one that cannot be checked against them;
  * - `unknown-critical-extension`: a critical extension the policy does not understand, on a
- *   certificate of the path or on the only usable CRL.
+ *   certificate of the path or on the only usable CRL (critical key identifiers and a critical
+ *   cRLNumber count as such, as in OpenSSL);
+ * - `malformed`: a certificate of the path breaks the RFC 5280 profile that
+ *   `openssl verify -x509_strict` enforces: no authorityKeyIdentifier below the top of the path,
+ *   a CA without a subjectKeyIdentifier, an empty issuer, or an empty subject without a
+ *   critical subjectAltName. (A CA whose basicConstraints is not critical is `not-a-ca`, a
+ *   path length or keyCertSign without cA `path-length` or `key-usage`, an authorityKeyIdentifier
+ *   that names another key than the next certificate's `no-path`.)
  *
  * @see https://github.com/fhir-auth/fhir-auth/blob/main/docs/guides/udap.md#certificate-paths
  */

@@ -5,6 +5,7 @@ import { derTag, readDerDocumentWithTag, readSmallInteger } from './der-values.j
 import { readCrlDistributionPointNames } from './distribution-points.js'
 import { type ExtensionEntry, readExtensionList, unrecognizedCritical } from './extension-list.js'
 import { type GeneralName, readSubjectAltNames } from './general-names.js'
+import { readKeyIdentifierOfAuthority } from './key-identifiers.js'
 import { type KeyUsage, readKeyUsage } from './key-usage.js'
 import { type NameConstraints, readNameConstraints } from './name-constraints.js'
 
@@ -28,6 +29,8 @@ export interface CertificateExtensions {
   readonly crlDistributionPointNames: readonly Uint8Array[]
   /** OIDs of critical extensions outside {@link understoodExtensions}, in certificate order. */
   readonly unrecognizedCriticalExtensions: readonly string[]
+  /** OIDs of every critical extension, in certificate order (for the profile rules). */
+  readonly criticalExtensions: readonly string[]
 }
 
 const subjectAltNameOid = '2.5.29.17'
@@ -46,21 +49,18 @@ const crlDistributionPointsOid = '2.5.29.31'
  * cRLDistributionPoints decides which CRLs with an issuingDistributionPoint cover the
  * certificate. Policy constraints, policy mappings and inhibitAnyPolicy are not processed, so a
  * critical one is refused like any other unknown critical extension, as are extendedKeyUsage
- * (UDAP names no purpose), authority information access and every private extension.
+ * (UDAP names no purpose), authority information access and every private extension. The key
+ * identifiers are read but, as in OpenSSL, not accepted as critical: RFC 5280 §4.2.1.1 and
+ * §4.2.1.2 have conforming CAs mark them non-critical.
  */
 export const understoodExtensions: ReadonlySet<string> = new Set([
   subjectAltNameOid,
   basicConstraintsOid,
   keyUsageOid,
   nameConstraintsOid,
-  subjectKeyIdentifierOid,
-  authorityKeyIdentifierOid,
   certificatePoliciesOid,
   crlDistributionPointsOid,
 ])
-
-/** `AuthorityKeyIdentifier` field `[0] keyIdentifier OCTET STRING`, implicitly tagged. */
-const keyIdentifierTag = 0x80
 
 const reason = 'invalid-certificate'
 
@@ -91,10 +91,11 @@ export function readCertificateExtensions(wrapper: DerElement | undefined): Cert
     keyUsage: readOptional(value(keyUsageOid), readKeyUsage),
     nameConstraints: readOptional(value(nameConstraintsOid), readNameConstraints),
     subjectKeyIdentifier: readSubjectKeyIdentifier(value(subjectKeyIdentifierOid)),
-    authorityKeyIdentifier: readAuthorityKeyIdentifier(value(authorityKeyIdentifierOid)),
+    authorityKeyIdentifier: readKeyIdentifierOfAuthority(value(authorityKeyIdentifierOid), reason),
     crlDistributionPointNames:
       readOptional(value(crlDistributionPointsOid), readCrlDistributionPointNames) ?? [],
     unrecognizedCriticalExtensions: unrecognizedCritical(entries, understoodExtensions),
+    criticalExtensions: [...entries].flatMap(([oid, entry]) => (entry.critical ? [oid] : [])),
   }
 }
 
@@ -145,17 +146,4 @@ function readBasicConstraints(value: Uint8Array | undefined): {
 function readSubjectKeyIdentifier(value: Uint8Array | undefined): Uint8Array | undefined {
   if (value === undefined) return undefined
   return readDerDocumentWithTag(value, derTag.octetString, 'subjectKeyIdentifier', reason).content
-}
-
-/** `AuthorityKeyIdentifier ::= SEQUENCE { [0] keyIdentifier OPTIONAL, [1] issuer, [2] serial }`. */
-function readAuthorityKeyIdentifier(value: Uint8Array | undefined): Uint8Array | undefined {
-  if (value === undefined) return undefined
-  const identifier = readDerDocumentWithTag(
-    value,
-    derTag.sequence,
-    'authorityKeyIdentifier',
-    reason,
-  )
-  return readDerChildren(identifier, reason).find((field) => field.tag === keyIdentifierTag)
-    ?.content
 }

@@ -1,10 +1,11 @@
 import type { CertificateInfo, VerificationAlgorithm } from '../crypto/backend.js'
 import { CryptoError } from '../errors/crypto-error.js'
 import { readCertificateExtensions } from './certificate-extensions.js'
-import { type DerElement, readDerChildren } from './der.js'
+import { type DerElement, readDerChildren, readDerDocument } from './der.js'
 import { decodeSerialNumber, decodeTime } from './der-certificate-values.js'
-import { derTag, expectTag, readSmallInteger } from './der-values.js'
+import { checkBitString, derTag, expectTag, readSmallInteger } from './der-values.js'
 import { renderDistinguishedName } from './distinguished-name.js'
+import { isPointOnCurve } from './ec-curve-point.js'
 import type { GeneralName } from './general-names.js'
 import type { KeyUsage } from './key-usage.js'
 import type { NameConstraints } from './name-constraints.js'
@@ -39,6 +40,10 @@ export interface ParsedCertificate extends CertificateInfo {
   readonly crlDistributionPointNames: readonly Uint8Array[]
   /** OIDs of critical extensions the policy does not understand (refused anywhere in a path). */
   readonly unrecognizedCriticalExtensions: readonly string[]
+  /** OIDs of every critical extension, understood or not. */
+  readonly criticalExtensions: readonly string[]
+  /** The X.509 version: 1, 2 or 3. */
+  readonly version: number
 }
 
 const reason = 'invalid-certificate'
@@ -69,6 +74,7 @@ export function parseCertificate(der: Uint8Array): ParsedCertificate {
       { cause: error },
     )
   }
+  if (publicKey.type === 'EC') checkPointOnCurve(fields.publicKeyInfo.bytes, publicKey, subject)
   const extensions = readCertificateExtensions(fields.extensions)
   return {
     der: signed.der,
@@ -95,10 +101,75 @@ export function parseCertificate(der: Uint8Array): ParsedCertificate {
     nameConstraints: extensions.nameConstraints,
     crlDistributionPointNames: extensions.crlDistributionPointNames,
     unrecognizedCriticalExtensions: extensions.unrecognizedCriticalExtensions,
+    criticalExtensions: extensions.criticalExtensions,
+    version: fields.version + 1,
+  }
+}
+
+/**
+ * The fields after subjectPublicKeyInfo: `[1] IMPLICIT issuerUniqueID` and `[2] IMPLICIT
+ * subjectUniqueID` (v2 and v3 only, primitive BIT STRINGs), then `[3] EXPLICIT extensions` (v3
+ * only), each at most once and in this order. The unique identifiers are checked and dropped.
+ *
+ * @returns the extensions wrapper, when present.
+ * @throws CryptoError `invalid-certificate` for a field out of order, repeated, constructed, in
+ *   a version without it, or a unique identifier that is no valid BIT STRING.
+ * @see https://www.rfc-editor.org/rfc/rfc5280#section-4.1.2.8
+ */
+function readOptionalTrailingFields(
+  trailing: readonly DerElement[],
+  version: number,
+): DerElement | undefined {
+  // Each tag with the lowest version (0-based) that may carry it, in the only allowed order.
+  const allowed = [
+    [issuerUniqueIdTag, 1],
+    [subjectUniqueIdTag, 1],
+    [extensionsTag, 2],
+  ] as const
+  let next = 0
+  let extensions: DerElement | undefined
+  for (const field of trailing) {
+    while (next < allowed.length && (allowed[next] as (typeof allowed)[number])[0] !== field.tag)
+      next++
+    const slot = allowed[next]
+    if (slot === undefined || version < slot[1]) {
+      throw new CryptoError(
+        reason,
+        `tbsCertificate has an unexpected field with tag 0x${field.tag.toString(16)}`,
+      )
+    }
+    next++
+    if (field.tag === extensionsTag) extensions = field
+    else
+      checkBitString(
+        field.content,
+        `the ${field.tag === issuerUniqueIdTag ? 'issuerUniqueID' : 'subjectUniqueID'}`,
+        reason,
+      )
+  }
+  return extensions
+}
+
+/**
+ * Refuses an EC key whose point is not on its curve: OpenSSL cannot use such a key and refuses
+ * the path that holds it.
+ */
+function checkPointOnCurve(spki: Uint8Array, key: PublicKeyDescription, subject: string): void {
+  // describeSubjectPublicKeyInfo has read this SPKI: a BIT STRING holding 0x04 ‖ x ‖ y.
+  const [, bits] = readDerChildren(readDerDocument(spki, reason), reason)
+  const point = (bits as DerElement).content.subarray(2)
+  const size = point.length / 2
+  if (!isPointOnCurve(String(key.namedCurve), point.subarray(0, size), point.subarray(size))) {
+    throw new CryptoError(
+      reason,
+      `the public key of certificate "${subject}" is not a point on ${key.namedCurve}`,
+    )
   }
 }
 
 interface TbsCertificateFields {
+  /** As encoded: 0 for v1, 2 for v3. */
+  readonly version: number
   readonly serialNumber: DerElement
   readonly innerAlgorithm: DerElement
   readonly issuer: DerElement
@@ -109,8 +180,10 @@ interface TbsCertificateFields {
   readonly extensions: DerElement | undefined
 }
 
-/** Context-specific constructed tags of the optional TBSCertificate fields. */
+/** Context-specific tags of the optional TBSCertificate fields. */
 const versionTag = 0xa0
+const issuerUniqueIdTag = 0x81
+const subjectUniqueIdTag = 0x82
 const extensionsTag = 0xa3
 
 /**
@@ -142,19 +215,9 @@ function readTbsCertificate(tbs: DerElement): TbsCertificateFields {
   if (notBefore === undefined || notAfter === undefined || validityExtra !== undefined) {
     throw new CryptoError(reason, 'the validity is not notBefore and notAfter')
   }
-  let extensions: DerElement | undefined
-  // The optional unique identifiers ([1], [2]) are skipped; [3] extensions come last.
-  for (const field of fields.slice(index)) {
-    if (field.tag === 0x81 || field.tag === 0xa1 || field.tag === 0x82 || field.tag === 0xa2)
-      continue
-    if (field.tag === extensionsTag && extensions === undefined && version === 2) extensions = field
-    else
-      throw new CryptoError(
-        reason,
-        `tbsCertificate has an unexpected field with tag 0x${field.tag.toString(16)}`,
-      )
-  }
+  const extensions = readOptionalTrailingFields(fields.slice(index), version)
   return {
+    version,
     serialNumber,
     innerAlgorithm,
     issuer,

@@ -47,12 +47,15 @@ export interface ChainValidationInput {
  * 4. every certificate's signature verifies with its issuer's key (`bad-signature`, also for
  *    unsupported signature algorithms);
  * 5. the rules of the path's certificates, anchor included ({@link checkPathRules}):
- *    `unknown-critical-extension`, `not-a-ca`, `key-usage` (`keyCertSign` on issuers,
- *    `digitalSignature` on the leaf), `path-length`, `name-constraints`;
+ *    `unknown-critical-extension`, `not-a-ca`, the RFC 5280 profile OpenSSL's `-x509_strict`
+ *    checks (key identifiers, critical basicConstraints on CAs, empty names: `malformed`,
+ *    `no-path`, `not-a-ca`, `path-length`, `key-usage`), `key-usage` (`keyCertSign` on
+ *    issuers, `digitalSignature` on the leaf), `path-length`, `name-constraints`;
  * 6. every certificate, anchor included, is valid at `at`, leaf first (`not-yet-valid`, `expired`);
  * 7. every certificate below the anchor, leaf first, has a CRL from its issuer (`crl-missing`),
  *    an issuer whose keyUsage, when present, has `cRLSign` (`key-usage`), a CRL that verifies
- *    with the issuer's key (`crl-bad-signature`), has no critical extension the policy does not
+ *    with the issuer's key (`crl-bad-signature`), whose authorityKeyIdentifier, when present,
+ *    names that key (`crl-missing`), has no critical extension the policy does not
  *    understand (`unknown-critical-extension`), is current at `at` (`crl-stale`) and does not
  *    list its serial number (`revoked`).
  *
@@ -330,11 +333,21 @@ async function checkRevocation(
       certificate,
     )
   }
-  const usable = verified.filter((crl) => crl.unrecognizedCriticalExtensions.length === 0)
+  // RFC 5280 §5.2.1: a CRL whose authorityKeyIdentifier names another key speaks for that key's
+  // certificates, not this one's (OpenSSL does not use it either).
+  const forThisKey = verified.filter((crl) => namesKeyOf(crl, issuer))
+  if (forThisKey.length === 0) {
+    fail(
+      'crl-missing',
+      `no CRL from "${certificate.issuer}" names the key that issued certificate "${certificate.subject}" (their authorityKeyIdentifier names another key)`,
+      certificate,
+    )
+  }
+  const usable = forThisKey.filter((crl) => crl.unrecognizedCriticalExtensions.length === 0)
   if (usable.length === 0) {
     fail(
       'unknown-critical-extension',
-      `the CRL from "${certificate.issuer}" has the critical extension ${verified[0]?.unrecognizedCriticalExtensions[0]}, which is not understood, so it cannot decide the status of "${certificate.subject}" (RFC 5280 §5.2)`,
+      `the CRL from "${certificate.issuer}" has the critical extension ${forThisKey[0]?.unrecognizedCriticalExtensions[0]}, which is not understood, so it cannot decide the status of "${certificate.subject}" (RFC 5280 §5.2)`,
       certificate,
     )
   }
@@ -368,6 +381,15 @@ async function checkRevocation(
       certificate,
     )
   }
+}
+
+/** False only when both key identifiers are known and differ. */
+function namesKeyOf(crl: ParsedCrl, issuer: ParsedCertificate): boolean {
+  return (
+    crl.authorityKeyIdentifier === undefined ||
+    issuer.subjectKeyIdentifier === undefined ||
+    bytesEqual(crl.authorityKeyIdentifier, issuer.subjectKeyIdentifier)
+  )
 }
 
 /**

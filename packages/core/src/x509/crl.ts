@@ -6,6 +6,7 @@ import { derTag, expectTag, readSmallInteger } from './der-values.js'
 import { renderDistinguishedName } from './distinguished-name.js'
 import { type CrlScope, readIssuingDistributionPoint } from './distribution-points.js'
 import { type ExtensionEntry, readExtensionList, unrecognizedCritical } from './extension-list.js'
+import { readKeyIdentifierOfAuthority } from './key-identifiers.js'
 import { readSignature, readSignedStructure } from './signed-structure.js'
 
 /**
@@ -30,6 +31,11 @@ export interface ParsedCrl {
    * so a revocation lookup compares integers, not encodings.
    */
   readonly revokedSerialNumbers: ReadonlySet<string>
+  /**
+   * The `keyIdentifier` of its authorityKeyIdentifier, when present: a CRL naming another key
+   * than its issuer's is not used (RFC 5280 §5.2.1).
+   */
+  readonly authorityKeyIdentifier: Uint8Array | undefined
   /** What the CRL covers, from its `issuingDistributionPoint`; `undefined` without one. */
   readonly scope: CrlScope | undefined
   /**
@@ -46,10 +52,15 @@ const crlExtensionsTag = 0xa0
 
 const issuingDistributionPointOid = '2.5.29.28'
 
-/** CRL extensions the policy understands: authority key identifier, CRL number, scope. */
+const authorityKeyIdentifierOid = '2.5.29.35'
+
+/**
+ * CRL extensions the policy accepts as critical: the authority key identifier and the scope, as
+ * OpenSSL does. The CRL number is read by no rule and RFC 5280 §5.2.3 makes it non-critical, so a
+ * critical one makes the CRL unusable, as in OpenSSL.
+ */
 const understoodCrlExtensions: ReadonlySet<string> = new Set([
-  '2.5.29.35',
-  '2.5.29.20',
+  authorityKeyIdentifierOid,
   issuingDistributionPointOid,
 ])
 
@@ -116,6 +127,10 @@ export function parseCrl(der: Uint8Array): ParsedCrl {
     thisUpdate,
     nextUpdate,
     revokedSerialNumbers: revoked.serialNumbers,
+    authorityKeyIdentifier: readKeyIdentifierOfAuthority(
+      extensions.get(authorityKeyIdentifierOid)?.value,
+      reason,
+    ),
     scope:
       issuingDistributionPoint === undefined
         ? undefined

@@ -127,7 +127,8 @@ export function decodeTime(element: DerElement, what: string, reason: CryptoErro
  * The text of a directory string (UTF8String, PrintableString, IA5String, TeletexString read as
  * Latin-1, BMPString, UniversalString, …); `undefined` for any other tag.
  *
- * @throws CryptoError `reason` for invalid UTF-8 or a BMP/Universal string of odd length.
+ * @throws CryptoError `reason` for invalid UTF-8, a BMP/Universal string of odd length, or one
+ *   holding a surrogate code unit (UCS-2 and UCS-4 have no surrogates; a lone one is no text).
  */
 export function decodeDirectoryString(
   element: DerElement,
@@ -177,7 +178,8 @@ function decodeWideString(
     let codePoint = 0
     for (let octet = 0; octet < width; octet++)
       codePoint = codePoint * 256 + (content[index + octet] as number)
-    if (codePoint > 0x10ffff) throw new CryptoError(reason, `${what} has an invalid character`)
+    if (codePoint > 0x10ffff || (codePoint >= 0xd800 && codePoint <= 0xdfff))
+      throw new CryptoError(reason, `${what} has an invalid character`)
     text += width === 2 ? String.fromCharCode(codePoint) : String.fromCodePoint(codePoint)
   }
   return text

@@ -142,3 +142,19 @@ export function decodeOctetAlignedBitString(
   if (content[0] !== 0) throw new CryptoError(reason, `${what} has unused bits`)
   return content.subarray(1)
 }
+
+/**
+ * Checks a BIT STRING's content: the unused-bits octet, at most 7 unused bits, none without a
+ * last octet, and the unused bits zero (X.690 §8.6.2, §11.2.1).
+ *
+ * @throws CryptoError `reason` naming `what`.
+ */
+export function checkBitString(content: Uint8Array, what: string, reason: CryptoErrorReason): void {
+  const unused = content[0]
+  if (unused === undefined) throw new CryptoError(reason, `${what} is an empty BIT STRING`)
+  // With no octet after the count, the count itself is the last octet: its own low bits are
+  // set for every count from 1 to 7, so the last check also refuses unused bits without bits.
+  const last = content[content.length - 1] as number
+  if (unused > 7 || (last & ((1 << unused) - 1)) !== 0)
+    throw new CryptoError(reason, `${what} has invalid unused bits`)
+}

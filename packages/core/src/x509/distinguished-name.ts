@@ -1,7 +1,7 @@
 import { CryptoError, type CryptoErrorReason } from '../errors/crypto-error.js'
 import { type DerElement, readDerChildren } from './der.js'
 import { decodeDirectoryString, toHex } from './der-certificate-values.js'
-import { derTag, expectTag } from './der-values.js'
+import { checkBitString, derTag, expectTag } from './der-values.js'
 import { decodeDerOid } from './object-identifier.js'
 
 /** Attribute types with an RFC 4514 short name; every other type is written as its dotted OID. */
@@ -18,14 +18,25 @@ const attributeShortNames: Readonly<Record<string, string>> = /* @__PURE__ */ Ob
 })
 
 /**
+ * The non-string values OpenSSL's loader keeps in a name (x500UniqueIdentifier is a BIT STRING);
+ * it refuses every other non-string value (an INTEGER, a NULL, a time, an OCTET STRING, …), and
+ * so does this reader.
+ */
+const binaryValueTags: ReadonlySet<number> = new Set([derTag.bitString, derTag.sequence])
+
+/**
  * Renders an X.509 `Name` as an RFC 4514 string (`CN=Leaf,O=Example,C=US`: last RDN first,
- * multi-valued RDNs joined with `+`, special characters escaped, non-string values as `#hex`).
+ * multi-valued RDNs joined with `+`, special characters escaped, BIT STRING and SEQUENCE values as
+ * `#hex`).
  *
  * The string is for messages and display only. Trust decisions compare the DER bytes of names,
  * because two different encodings can render to the same text.
  *
- * @throws CryptoError `reason` when the Name is not a SEQUENCE OF SET OF AttributeTypeAndValue.
+ * @throws CryptoError `reason` when the Name is not a SEQUENCE OF SET OF AttributeTypeAndValue,
+ *   a value is neither a string (RFC 5280 §4.1.2.4) nor a BIT STRING or SEQUENCE, or a
+ *   string is not valid text.
  * @see https://www.rfc-editor.org/rfc/rfc4514#section-2
+ * @see https://www.rfc-editor.org/rfc/rfc5280#section-4.1.2.4
  */
 export function renderDistinguishedName(name: DerElement, reason: CryptoErrorReason): string {
   expectTag(name, derTag.sequence, 'a distinguished name', reason)
@@ -48,7 +59,16 @@ function renderAttribute(attribute: DerElement, reason: CryptoErrorReason): stri
   if (value === undefined || extra !== undefined) {
     throw new CryptoError(reason, `the name attribute ${oid} does not have exactly one value`)
   }
-  const text = decodeDirectoryString(value, 'a name attribute value', reason)
+  const text = decodeDirectoryString(value, `the value of name attribute ${oid}`, reason)
+  if (text === undefined && !binaryValueTags.has(value.tag)) {
+    throw new CryptoError(
+      reason,
+      `the value of name attribute ${oid} has tag 0x${value.tag.toString(16)}, which is no string type`,
+    )
+  }
+  if (value.tag === derTag.bitString)
+    checkBitString(value.content, `the value of name attribute ${oid}`, reason)
+  if (value.tag === derTag.sequence) readDerChildren(value, reason)
   return `${attributeShortNames[oid] ?? oid}=${text === undefined ? `#${toHex(value.bytes)}` : escapeValue(text)}`
 }
 

@@ -1,7 +1,9 @@
 import { CryptoError, type CryptoErrorReason } from '../errors/crypto-error.js'
 import { type DerElement, readDerChildren } from './der.js'
-import { latin1 } from './der-certificate-values.js'
+import { decodeDirectoryString, latin1 } from './der-certificate-values.js'
 import { derTag, expectTag, readDerDocumentWithTag } from './der-values.js'
+import { renderDistinguishedName } from './distinguished-name.js'
+import { decodeDerOid } from './object-identifier.js'
 
 /**
  * One `GeneralName` (RFC 5280 §4.2.1.6), in the forms the path policy compares:
@@ -35,6 +37,18 @@ const generalNameTags = /* @__PURE__ */ Object.freeze({
   registeredID: 0x88,
 })
 
+/** `[0]` constructed: the explicit value of an otherName, the nameAssigner of an ediPartyName. */
+const explicitValueTag = 0xa0
+
+/** `DirectoryString`: TeletexString, PrintableString, UniversalString, UTF8String, BMPString. */
+const directoryStringTags: ReadonlySet<number> = new Set([
+  derTag.teletexString,
+  derTag.printableString,
+  derTag.universalString,
+  derTag.utf8String,
+  derTag.bmpString,
+])
+
 /** RFC 5280 names of the forms, for messages. */
 export const generalNameFormNames: Readonly<Record<GeneralNameForm, string>> =
   /* @__PURE__ */ Object.freeze({
@@ -53,8 +67,15 @@ export const generalNameFormNames: Readonly<Record<GeneralNameForm, string>> =
  * that renders like another cannot slip past an exact comparison.
  *
  * @param what - what the name is, for messages (`"a subjectAltName entry"`).
+ * The forms the policy does not compare are still read as far as OpenSSL's loader reads them, so
+ * a certificate it refuses is refused here too: an `otherName` is a type OID and one `[0]`
+ * value, an `ediPartyName` an optional `[0]` and a required `[1]` DirectoryString, a
+ * `registeredID` an OID, a `directoryName` a Name with string values. `x400Address` is kept by
+ * tag only.
+ *
  * @throws CryptoError `reason` (default `invalid-certificate`) for an unknown choice tag, a
- *   string with other characters, or a directoryName that is not one Name.
+ *   string with other characters, a directoryName that is not one valid Name, or an otherName,
+ *   ediPartyName or registeredID that does not parse.
  * @see https://www.rfc-editor.org/rfc/rfc5280#section-4.2.1.6
  */
 export function readGeneralName(
@@ -74,15 +95,20 @@ export function readGeneralName(
     case generalNameTags.directoryName: {
       const [name, extra] = readDerChildren(element, reason)
       if (extra !== undefined) throw new CryptoError(reason, `${what} holds two names`)
-      return {
-        form: 'directoryName',
-        name: expectTag(name, derTag.sequence, `the directoryName of ${what}`, reason).bytes,
-      }
+      const nameElement = expectTag(name, derTag.sequence, `the directoryName of ${what}`, reason)
+      renderDistinguishedName(nameElement, reason)
+      return { form: 'directoryName', name: nameElement.bytes }
     }
     case generalNameTags.otherName:
-    case generalNameTags.x400Address:
+      readOtherName(element, what, reason)
+      return { form: 'other', tag: element.tag }
     case generalNameTags.ediPartyName:
+      readEdiPartyName(element, what, reason)
+      return { form: 'other', tag: element.tag }
     case generalNameTags.registeredID:
+      decodeDerOid(element.content, reason)
+      return { form: 'other', tag: element.tag }
+    case generalNameTags.x400Address:
       return { form: 'other', tag: element.tag }
     default:
       throw new CryptoError(
@@ -115,6 +141,47 @@ export function readSubjectAltNames(value: Uint8Array): readonly GeneralName[] {
     }
   }
   return Object.freeze(names)
+}
+
+/** `OtherName ::= SEQUENCE { type-id OBJECT IDENTIFIER, value [0] EXPLICIT ANY }`, implicitly tagged. */
+function readOtherName(element: DerElement, what: string, reason: CryptoErrorReason): void {
+  const [typeId, value, extra] = readDerChildren(element, reason)
+  decodeDerOid(
+    expectTag(typeId, derTag.objectIdentifier, `the otherName type of ${what}`, reason).content,
+    reason,
+  )
+  const [inner, innerExtra] = readDerChildren(
+    expectTag(value, explicitValueTag, `the otherName value of ${what}`, reason),
+    reason,
+  )
+  if (inner === undefined || innerExtra !== undefined || extra !== undefined)
+    throw new CryptoError(reason, `the otherName of ${what} is not a type and one value`)
+}
+
+/**
+ * `EDIPartyName ::= SEQUENCE { nameAssigner [0] DirectoryString OPTIONAL, partyName [1]
+ * DirectoryString }`, implicitly tagged; the DirectoryString CHOICE inside each is explicit.
+ */
+function readEdiPartyName(element: DerElement, what: string, reason: CryptoErrorReason): void {
+  const fields = readDerChildren(element, reason)
+  const expected = fields[0]?.tag === explicitValueTag ? [explicitValueTag, 0xa1] : [0xa1]
+  if (
+    fields.length !== expected.length ||
+    fields.some((field, index) => field.tag !== expected[index])
+  )
+    throw new CryptoError(
+      reason,
+      `the ediPartyName of ${what} is not [0] nameAssigner, [1] partyName`,
+    )
+  for (const field of fields) {
+    const [text, extra] = readDerChildren(field, reason)
+    if (text === undefined || extra !== undefined || !directoryStringTags.has(text.tag))
+      throw new CryptoError(
+        reason,
+        `the ediPartyName of ${what} holds a value that is no DirectoryString`,
+      )
+    decodeDirectoryString(text, `the ediPartyName of ${what}`, reason)
+  }
 }
 
 /** An IA5String's text; refuses control characters and octets outside ASCII. */

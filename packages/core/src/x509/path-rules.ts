@@ -3,6 +3,7 @@ import type { ParsedCertificate } from './certificate.js'
 import { failChain } from './chain-failure.js'
 import { describeKeyUsage, keyUsageAllows } from './key-usage.js'
 import { constrainedNamesOf, nameConstraintViolation } from './name-constraints.js'
+import { checkProfileRules } from './profile-rules.js'
 
 /**
  * The rules of RFC 5280 path processing that depend only on the certificates of the path, in
@@ -10,12 +11,16 @@ import { constrainedNamesOf, nameConstraintViolation } from './name-constraints.
  *
  * 1. no certificate has a critical extension the parser does not understand
  *    (`unknown-critical-extension`);
- * 2. every issuer has basicConstraints cA (`not-a-ca`);
- * 3. every issuer whose keyUsage is present has `keyCertSign`, and the leaf's keyUsage, when
+ * 2. every issuer has basicConstraints cA (`not-a-ca`), as OpenSSL checks before its profile
+ *    rules;
+ * 3. every certificate keeps the RFC 5280 profile that OpenSSL's `-x509_strict` checks, and
+ *    names its issuer's key (`checkProfileRules`: `path-length`, `key-usage`, `not-a-ca`,
+ *    `malformed`, `no-path`);
+ * 4. every issuer whose keyUsage is present has `keyCertSign`, and the leaf's keyUsage, when
  *    present, has `digitalSignature` (`key-usage`);
- * 4. no CA has more CAs below it (self-issued ones not counted, the leaf not counted) than its
+ * 5. no CA has more CAs below it (self-issued ones not counted, the leaf not counted) than its
  *    `pathLenConstraint` (`path-length`);
- * 5. every name of every certificate below a CA with `nameConstraints` (its subject, subject
+ * 6. every name of every certificate below a CA with `nameConstraints` (its subject, subject
  *    email addresses and subjectAltNames) complies with them, except self-issued CA
  *    certificates, whose names are not checked (`name-constraints`).
  *
@@ -42,6 +47,7 @@ export function checkPathRules(path: readonly ParsedCertificate[]): void {
       )
     }
   }
+  checkProfileRules(path)
   checkKeyUsage(path)
   checkPathLength(path)
   checkNameConstraints(path)

@@ -92,6 +92,9 @@ export function readPublicKeyType(spki: Uint8Array): KeyDescription {
   if (bits[0] !== 0) invalid('key is not a BIT STRING of whole octets')
   const key = bits.subarray(1)
   if (algorithmOid === rsaEncryption) {
+    // RFC 3279 §2.3.1: NULL parameters (absent ones are tolerated, as OpenSSL does).
+    if (parameters !== undefined && (parameters.tag !== 0x05 || parameters.content.length !== 0))
+      invalid('has RSA key algorithm parameters that are not NULL')
     const [modulus, exponent] = document(key, 0x30, 'RSAPublicKey')
     checkUnsignedInteger(modulus, 'modulus')
     checkUnsignedInteger(exponent, 'exponent')

@@ -71,7 +71,12 @@ export function describeSubjectPublicKeyInfo(spki: Uint8Array): PublicKeyDescrip
     'the public key',
     reason,
   )
-  if (algorithm.oid === rsaEncryptionOid) return describeRsaPublicKey(key)
+  if (algorithm.oid === rsaEncryptionOid) {
+    // RFC 3279 §2.3.1: NULL parameters (absent ones are tolerated, as OpenSSL does).
+    if (algorithm.parameters !== undefined && algorithm.parameters.tag !== derTag.null)
+      throw new CryptoError(reason, 'the RSA key algorithm parameters are not NULL')
+    return describeRsaPublicKey(key)
+  }
   if (algorithm.oid === ecPublicKeyOid) {
     const parameters = expectTag(
       algorithm.parameters,

@@ -81,20 +81,32 @@ describe('certificate extensions', () => {
       extension('2.5.29.32', true, encodeDerSequence()),
     )
     expect(parsed.unrecognizedCriticalExtensions).toEqual(['2.5.29.37', '2.25.1'])
+    expect(parsed.criticalExtensions).toEqual([
+      '2.5.29.19',
+      '2.5.29.15',
+      '2.5.29.37',
+      '2.25.1',
+      '2.5.29.32',
+    ])
   })
 
-  it('understands exactly the extensions it acts on', () => {
+  it('lists critical key identifiers as not understood (RFC 5280 §4.2.1.1, §4.2.1.2)', () => {
+    // The fixture leaf lists basicConstraints, keyUsage, SKI (index 2) and AKI (index 3).
+    const leaf = parseCertificate(leafDer())
+    const ski = extension('2.5.29.14', true, encodeDer(0x04, Uint8Array.of(1)))
+    const aki = extension('2.5.29.35', true, encodeDerSequence(encodeDer(0x80, Uint8Array.of(2))))
+    const criticalSki = withReplaced(2, ski)
+    expect(criticalSki.subjectKeyIdentifier).toEqual(Uint8Array.of(1))
+    expect(criticalSki.unrecognizedCriticalExtensions).toEqual(['2.5.29.14'])
+    const criticalAki = withReplaced(3, aki)
+    expect(criticalAki.authorityKeyIdentifier).toEqual(Uint8Array.of(2))
+    expect(criticalAki.unrecognizedCriticalExtensions).toEqual(['2.5.29.35'])
+    expect(leaf.unrecognizedCriticalExtensions).toEqual([])
+  })
+
+  it('understands exactly the extensions it acts on; key identifiers only when not critical', () => {
     expect([...understoodExtensions].sort()).toEqual(
-      [
-        '2.5.29.14',
-        '2.5.29.15',
-        '2.5.29.17',
-        '2.5.29.19',
-        '2.5.29.30',
-        '2.5.29.31',
-        '2.5.29.32',
-        '2.5.29.35',
-      ].sort(),
+      ['2.5.29.15', '2.5.29.17', '2.5.29.19', '2.5.29.30', '2.5.29.31', '2.5.29.32'].sort(),
     )
   })
 

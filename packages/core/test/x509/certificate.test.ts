@@ -71,6 +71,106 @@ describe('parseCertificate', () => {
     }
   })
 
+  it('reads unique identifiers only in place, once, as valid BIT STRINGs (RFC 5280 §4.1)', () => {
+    // A v3 certificate: [0] version … [6] SPKI, then [1] and [2] may precede [3] extensions.
+    const withTrailing = (...trailing: Uint8Array[]) =>
+      withTbsFields(leafDer('rsa-client'), (fields) => [
+        ...fields.slice(0, 7),
+        ...trailing,
+        fields[7] as Uint8Array,
+      ])
+    const issuerId = (...octets: number[]) => encodeDer(0x81, Uint8Array.from(octets))
+    const subjectId = (...octets: number[]) => encodeDer(0x82, Uint8Array.from(octets))
+    expect(reasonOf(withTrailing(issuerId(0, 0xab), subjectId(4, 0xf0)))).toBe('ok')
+    expect(reasonOf(withTrailing(issuerId(0)))).toBe('ok')
+    expect(reasonOf(withTrailing(subjectId(7, 0x80)))).toBe('ok')
+    const extensionsFirst = withTbsFields(leafDer('rsa-client'), (fields) => [
+      ...fields,
+      issuerId(0, 1),
+    ])
+    for (const [der, message] of [
+      [withTrailing(subjectId(0, 1), issuerId(0, 1)), 'unexpected field with tag 0x81'],
+      [withTrailing(issuerId(0, 1), issuerId(0, 2)), 'unexpected field with tag 0x81'],
+      [extensionsFirst, 'unexpected field with tag 0x81'],
+      [withTrailing(encodeDer(0xa1, encodeDer(0x03, Uint8Array.of(0)))), 'tag 0xa1'],
+      [withTrailing(issuerId()), 'the issuerUniqueID is an empty BIT STRING'],
+      [withTrailing(subjectId(8, 0)), 'the subjectUniqueID has invalid unused bits'],
+      [withTrailing(subjectId(1)), 'the subjectUniqueID has invalid unused bits'],
+      [withTrailing(subjectId(4, 0x01)), 'the subjectUniqueID has invalid unused bits'],
+    ] as const) {
+      expect(reasonOf(der)).toBe('invalid-certificate')
+      expect(messageOf(der)).toContain(message)
+    }
+    // v1 certificates carry neither; v2 ones no extensions.
+    const version = (number: number) => encodeDer(0xa0, encodeDer(0x02, Uint8Array.of(number)))
+    const v1 = withTbsFields(leafDer('rsa-client'), (fields) => [
+      ...fields.slice(1, 7),
+      issuerId(0, 1),
+    ])
+    expect(messageOf(v1)).toContain('unexpected field with tag 0x81')
+    const v2 = withTbsFields(leafDer('rsa-client'), (fields) => [
+      version(1),
+      ...fields.slice(1, 7),
+      issuerId(0, 1),
+    ])
+    expect(reasonOf(v2)).toBe('ok')
+  })
+
+  it('refuses name values that are no strings and wide strings with surrogates (RFC 5280 §4.1.2.4)', () => {
+    const withSubject = (value: Uint8Array) =>
+      withTbsFields(leafDer('rsa-client'), (fields) =>
+        fields.map((field, index) =>
+          index === 5
+            ? encodeDerSequence(encodeDer(0x31, encodeDerSequence(encodeDerOid('2.5.4.3'), value)))
+            : field,
+        ),
+      )
+    expect(parseCertificate(withSubject(encodeDer(0x1e, Uint8Array.of(0, 0x41)))).subject).toBe(
+      'CN=A',
+    )
+    expect(parseCertificate(withSubject(encodeDer(0x03, Uint8Array.of(0, 0xab)))).subject).toBe(
+      'CN=#030200ab',
+    )
+    for (const [value, message] of [
+      [
+        encodeDer(0x03, new TextEncoder().encode('US')),
+        'the value of name attribute 2.5.4.3 has invalid unused bits',
+      ],
+      [encodeDer(0x03, new Uint8Array()), 'is an empty BIT STRING'],
+      [encodeDer(0x30, Uint8Array.of(0x02)), 'malformed DER'],
+      [encodeDer(0x02, Uint8Array.of(1)), 'has tag 0x2, which is no string type'],
+      [encodeDer(0x04, Uint8Array.of(1)), 'has tag 0x4, which is no string type'],
+      [encodeDer(0x05, new Uint8Array()), 'has tag 0x5, which is no string type'],
+      [encodeDer(0x17, new TextEncoder().encode('250101000000Z')), 'has tag 0x17'],
+      [
+        encodeDer(0x1e, Uint8Array.of(0xd8, 0x00)),
+        'the value of name attribute 2.5.4.3 has an invalid character',
+      ],
+      [encodeDer(0x1e, Uint8Array.of(0xd8, 0x3d, 0xde, 0x00)), 'has an invalid character'],
+      [encodeDer(0x1c, Uint8Array.of(0, 0, 0xdc, 0)), 'has an invalid character'],
+    ] as const) {
+      expect(reasonOf(withSubject(value))).toBe('invalid-certificate')
+      expect(messageOf(withSubject(value))).toContain(message)
+    }
+  })
+
+  it('refuses an EC public key whose point is not on its curve', () => {
+    const der = leafDer('ec-p256-client')
+    expect(parseCertificate(der).publicKey.namedCurve).toBe('P-256')
+    const offCurve = withTbsFields(der, (fields) =>
+      fields.map((field, index) => {
+        if (index !== 6) return field
+        const spki = Uint8Array.from(field)
+        spki[spki.length - 1] = (spki[spki.length - 1] as number) ^ 0x01
+        return spki
+      }),
+    )
+    expect(reasonOf(offCurve)).toBe('invalid-certificate')
+    expect(messageOf(offCurve)).toMatch(
+      /^the public key of certificate ".*" is not a point on P-256$/,
+    )
+  })
+
   it('reads the fields of a test PKI leaf as the manifest and WebCrypto see them', async () => {
     const entry = manifestCase('rsa-client')
     const der = leafDer('rsa-client')

@@ -50,10 +50,34 @@ describe('CRL extensions', () => {
       withCrlExtensions(
         extension('2.5.29.27', true, encodeDer(0x02, Uint8Array.of(1))),
         extension('1.2.3.4', false, new Uint8Array()),
-        extension('2.5.29.20', true, encodeDer(0x02, Uint8Array.of(1))),
+        extension('2.5.29.35', true, encodeDerSequence(encodeDer(0x80, Uint8Array.of(1)))),
       ),
     )
     expect(parsed.unrecognizedCriticalExtensions).toEqual(['2.5.29.27'])
+    expect(parsed.authorityKeyIdentifier).toEqual(Uint8Array.of(1))
+  })
+
+  it('reads the keyIdentifier of the authorityKeyIdentifier, and only that field', () => {
+    const aki = (...fields: Uint8Array[]) =>
+      parseCrl(withCrlExtensions(extension('2.5.29.35', false, encodeDerSequence(...fields))))
+    const serial = encodeDer(0x82, Uint8Array.of(7))
+    expect(aki(serial).authorityKeyIdentifier).toBeUndefined()
+    expect(aki(encodeDer(0x80, Uint8Array.of(9)), serial).authorityKeyIdentifier).toEqual(
+      Uint8Array.of(9),
+    )
+    expect(() => aki().authorityKeyIdentifier).not.toThrow()
+    expect(() =>
+      parseCrl(withCrlExtensions(extension('2.5.29.35', false, encodeDer(0x04, new Uint8Array())))),
+    ).toThrow('authorityKeyIdentifier has tag 0x04, expected 0x30')
+  })
+
+  it('does not accept a critical cRLNumber, as OpenSSL does not (RFC 5280 §5.2.3)', () => {
+    const crlNumber = (critical: boolean) =>
+      parseCrl(
+        withCrlExtensions(extension('2.5.29.20', critical, encodeDer(0x02, Uint8Array.of(1)))),
+      )
+    expect(crlNumber(false).unrecognizedCriticalExtensions).toEqual([])
+    expect(crlNumber(true).unrecognizedCriticalExtensions).toEqual(['2.5.29.20'])
   })
 
   it('lists critical entry extensions it does not understand, each once', () => {

@@ -8,6 +8,89 @@ const ascii = (text: string) => new TextEncoder().encode(text)
 const element = (bytes: Uint8Array) => readDerDocument(bytes)
 
 describe('readGeneralName', () => {
+  it('refuses otherName, ediPartyName, registeredID and directoryName contents that do not parse (RFC 5280 §4.2.1.6)', () => {
+    const utf8 = (value: string) => encodeDer(0x0c, ascii(value))
+    const oid = encodeDerOid('1.2.3')
+    for (const [tag, content, message] of [
+      [0xa0, new Uint8Array(), 'the otherName type of x is missing'],
+      [0xa0, oid, 'the otherName value of x is missing'],
+      [
+        0xa0,
+        concatBytes(oid, encodeDer(0x80, ascii('v'))),
+        'the otherName value of x has tag 0x80',
+      ],
+      [0xa0, concatBytes(oid, encodeDer(0xa0, new Uint8Array())), 'is not a type and one value'],
+      [
+        0xa0,
+        concatBytes(oid, encodeDer(0xa0, concatBytes(utf8('v'), utf8('w')))),
+        'is not a type and one value',
+      ],
+      [
+        0xa0,
+        concatBytes(oid, encodeDer(0xa0, utf8('v')), utf8('w')),
+        'is not a type and one value',
+      ],
+      [
+        0xa0,
+        concatBytes(encodeDer(0x06, Uint8Array.of(0x80)), encodeDer(0xa0, utf8('v'))),
+        'malformed object identifier',
+      ],
+      [0xa5, new Uint8Array(), 'is not [0] nameAssigner, [1] partyName'],
+      [0xa5, encodeDer(0xa0, utf8('assigner')), 'is not [0] nameAssigner, [1] partyName'],
+      [
+        0xa5,
+        concatBytes(encodeDer(0xa1, utf8('p')), encodeDer(0xa0, utf8('a'))),
+        'is not [0] nameAssigner',
+      ],
+      [
+        0xa5,
+        encodeDer(0xa1, encodeDer(0x16, ascii('p'))),
+        'holds a value that is no DirectoryString',
+      ],
+      [0xa5, encodeDer(0xa1, new Uint8Array()), 'holds a value that is no DirectoryString'],
+      [
+        0xa5,
+        encodeDer(0xa1, concatBytes(utf8('p'), utf8('q'))),
+        'holds a value that is no DirectoryString',
+      ],
+      [
+        0xa5,
+        encodeDer(0xa1, encodeDer(0x1e, Uint8Array.of(0xdc, 0))),
+        'the ediPartyName of x has an invalid character',
+      ],
+      [
+        0xa5,
+        concatBytes(encodeDer(0xa0, utf8('a')), encodeDer(0xa0, utf8('b'))),
+        'is not [0] nameAssigner, [1] partyName',
+      ],
+      [0xa4, encodeDer(0x31, new Uint8Array()), 'the directoryName of x has tag 0x31'],
+      [0x88, new Uint8Array(), 'malformed object identifier'],
+      [0x88, Uint8Array.of(0x2a, 0x80), 'malformed object identifier'],
+      [0xa4, encodeDerSequence(encodeDer(0x30, new Uint8Array())), 'has tag 0x30, expected 0x31'],
+      [
+        0xa4,
+        encodeDerSequence(
+          encodeDer(0x31, encodeDerSequence(oid, encodeDer(0x02, Uint8Array.of(1)))),
+        ),
+        'which is no string type',
+      ],
+    ] as const) {
+      let caught: unknown
+      try {
+        readGeneralName(element(encodeDer(tag, content)), 'x')
+      } catch (error) {
+        caught = error
+      }
+      expect(caught, `tag 0x${tag.toString(16)}: ${message}`).toBeInstanceOf(CryptoError)
+      expect((caught as CryptoError).message).toContain(message)
+    }
+    const assigned = concatBytes(encodeDer(0xa0, utf8('a')), encodeDer(0xa1, utf8('p')))
+    expect(readGeneralName(element(encodeDer(0xa5, assigned)), 'x')).toEqual({
+      form: 'other',
+      tag: 0xa5,
+    })
+  })
+
   it('reads each form', () => {
     expect(readGeneralName(element(encodeDer(0x81, ascii('ops@example.test'))), 'x')).toEqual({
       form: 'email',
@@ -30,8 +113,13 @@ describe('readGeneralName', () => {
       form: 'directoryName',
       name,
     })
-    for (const tag of [0xa0, 0xa3, 0xa5]) {
-      expect(readGeneralName(element(encodeDer(tag, new Uint8Array())), 'x')).toEqual({
+    const partyName = encodeDer(0xa1, encodeDer(0x0c, ascii('party')))
+    for (const [tag, content] of [
+      [0xa0, concatBytes(encodeDerOid('1.2.3'), encodeDer(0xa0, encodeDer(0x0c, ascii('v'))))],
+      [0xa3, new Uint8Array()],
+      [0xa5, partyName],
+    ] as const) {
+      expect(readGeneralName(element(encodeDer(tag, content)), 'x')).toEqual({
         form: 'other',
         tag,
       })

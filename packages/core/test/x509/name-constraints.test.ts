@@ -141,7 +141,16 @@ describe('nameConstraintViolation', () => {
       'no DNS host name',
     )
     expect(nameConstraintViolation(within, [names.email('not-an-address')])).toContain('no "@"')
-    const directory = constraints(permitted(subtree(encodeDer(0xa0, new Uint8Array()))))
+    const directory = constraints(
+      permitted(
+        subtree(
+          encodeDer(
+            0xa0,
+            concatBytes(encodeDerOid('1.2.3'), encodeDer(0xa0, encodeDer(0x05, new Uint8Array()))),
+          ),
+        ),
+      ),
+    )
     expect(nameConstraintViolation(directory, [{ form: 'other', tag: 0xa0 }])).toContain(
       'checks URI, DNS, email, IP and directory names only',
     )

@@ -51,6 +51,9 @@ function certificate(shape: Shape): ParsedCertificate {
     issuer: `CN=${shape.issuer}`,
     subjectDer: nameOf(shape.subject),
     issuerDer: nameOf(shape.issuer),
+    // Key identifiers that link each certificate to its issuer, as RFC 5280 §4.2.1.1 wants.
+    subjectKeyIdentifier: ascii(shape.subject),
+    authorityKeyIdentifier: ascii(shape.issuer),
     isCertificateAuthority: shape.ca ?? false,
     keyUsage: shape.keyUsage,
     pathLengthConstraint: shape.pathLength,
@@ -154,9 +157,9 @@ describe('checkPathRules', () => {
       expect(refusal([leaf({ keyUsage: keyUsage(0, 2) }), intermediate(), root()]).reason).toBe(
         'ok',
       )
-      expect(() => checkPathRules([leaf({ keyUsage: keyUsage(4) }), root()])).toThrow(
-        'its keyUsage (keyAgreement) lacks digitalSignature',
-      )
+      expect(() =>
+        checkPathRules([leaf({ keyUsage: keyUsage(4), issuer: 'Root' }), root()]),
+      ).toThrow('its keyUsage (keyAgreement) lacks digitalSignature')
     })
 
     it('checks issuers before the leaf', () => {
@@ -164,6 +167,176 @@ describe('checkPathRules', () => {
         refusal([leaf({ keyUsage: keyUsage(2) }), intermediate({ keyUsage: keyUsage(0) }), root()])
           .subject,
       ).toBe('CN=Intermediate')
+    })
+  })
+
+  describe('the RFC 5280 profile that openssl verify -x509_strict checks', () => {
+    const plain = () => [leaf(), intermediate(), root()]
+    const withCritical = (certificate: ParsedCertificate, ...oids: string[]) => ({
+      ...certificate,
+      criticalExtensions: oids,
+    })
+    const emptySubject = (extra: Partial<ParsedCertificate>) => ({
+      ...leaf(),
+      subjectDer: encodeDerSequence(),
+      subject: '',
+      ...extra,
+    })
+
+    it('needs an authorityKeyIdentifier on every v3 certificate below the top, naming its issuer', () => {
+      expect(
+        refusal([{ ...leaf(), authorityKeyIdentifier: undefined }, intermediate(), root()]),
+      ).toEqual({
+        reason: 'malformed',
+        subject: 'CN=Leaf',
+      })
+      expect(
+        refusal([leaf(), { ...intermediate(), authorityKeyIdentifier: undefined }, root()]),
+      ).toEqual({
+        reason: 'malformed',
+        subject: 'CN=Intermediate',
+      })
+      expect(
+        refusal([
+          { ...leaf(), authorityKeyIdentifier: undefined, version: 1 },
+          intermediate(),
+          root(),
+        ]).reason,
+      ).toBe('ok')
+      // The top of the path (the anchor) needs none.
+      expect(
+        refusal([leaf(), intermediate(), { ...root(), authorityKeyIdentifier: undefined }]).reason,
+      ).toBe('ok')
+      expect(
+        refusal([{ ...leaf(), authorityKeyIdentifier: ascii('Other') }, intermediate(), root()]),
+      ).toEqual({
+        reason: 'no-path',
+        subject: 'CN=Leaf',
+      })
+      expect(
+        refusal([leaf(), { ...intermediate(), authorityKeyIdentifier: ascii('Other') }, root()]),
+      ).toEqual({
+        reason: 'no-path',
+        subject: 'CN=Intermediate',
+      })
+      // An issuer without a subjectKeyIdentifier cannot contradict one (it is refused if a CA).
+      expect(
+        refusal([leaf(), { ...intermediate(), subjectKeyIdentifier: undefined }, root()]),
+      ).toEqual({
+        reason: 'malformed',
+        subject: 'CN=Intermediate',
+      })
+      expect(() =>
+        checkPathRules([leaf(), { ...intermediate(), authorityKeyIdentifier: undefined }, root()]),
+      ).toThrow(
+        'certificate "CN=Intermediate" has no authorityKeyIdentifier keyIdentifier (RFC 5280 §4.2.1.1)',
+      )
+    })
+
+    it('needs a subjectKeyIdentifier and a critical basicConstraints on every CA, the anchor included', () => {
+      expect(
+        refusal([leaf(), intermediate(), { ...root(), subjectKeyIdentifier: undefined }]),
+      ).toEqual({
+        reason: 'malformed',
+        subject: 'CN=Root',
+      })
+      expect(
+        refusal([{ ...leaf(), subjectKeyIdentifier: undefined }, intermediate(), root()]).reason,
+      ).toBe('ok')
+      expect(refusal([leaf(), withCritical(intermediate()), root()])).toEqual({
+        reason: 'not-a-ca',
+        subject: 'CN=Intermediate',
+      })
+      expect(refusal([leaf(), intermediate(), withCritical(root(), '2.5.29.15')])).toEqual({
+        reason: 'not-a-ca',
+        subject: 'CN=Root',
+      })
+      expect(refusal([withCritical(leaf()), intermediate(), root()]).reason).toBe('ok')
+    })
+
+    it('refuses a path length or keyCertSign without cA', () => {
+      expect(refusal([leaf({ pathLength: 0 }), intermediate(), root()])).toEqual({
+        reason: 'path-length',
+        subject: 'CN=Leaf',
+      })
+      expect(refusal([leaf({ keyUsage: keyUsage(0, 5) }), intermediate(), root()])).toEqual({
+        reason: 'key-usage',
+        subject: 'CN=Leaf',
+      })
+      expect(() =>
+        checkPathRules([leaf({ keyUsage: keyUsage(0, 5) }), intermediate(), root()]),
+      ).toThrow(
+        'certificate "CN=Leaf" is no CA but its keyUsage has keyCertSign (RFC 5280 §4.2.1.3)',
+      )
+    })
+
+    it('allows an empty subject only on an end entity with a critical subjectAltName', () => {
+      const san = '2.5.29.17'
+      expect(
+        refusal([emptySubject({ criticalExtensions: [san] }), intermediate(), root()]).reason,
+      ).toBe('ok')
+      for (const certificate of [
+        emptySubject({}),
+        emptySubject({ criticalExtensions: [san], subjectAltNames: [] }),
+        emptySubject({ criticalExtensions: [san], keyUsage: keyUsage(0, 6) }),
+      ]) {
+        expect(refusal([certificate, intermediate(), root()])).toEqual({
+          reason: 'malformed',
+          subject: '',
+        })
+      }
+      const emptyCa = {
+        ...intermediate(),
+        subjectDer: encodeDerSequence(),
+        subject: '',
+        criticalExtensions: ['2.5.29.19', san],
+      }
+      expect(refusal([{ ...leaf(), issuerDer: encodeDerSequence() }, emptyCa, root()])).toEqual({
+        reason: 'malformed',
+        subject: 'CN=Leaf',
+      })
+      expect(refusal([leaf(), emptyCa, root()])).toEqual({ reason: 'malformed', subject: '' })
+    })
+
+    it('names each rule in its message, in paths of two certificates too', () => {
+      const messageOf = (path: ParsedCertificate[]) => {
+        try {
+          checkPathRules(path)
+        } catch (error) {
+          return (error as Error).message
+        }
+        return 'ok'
+      }
+      const rootLeaf = (extra: Partial<ParsedCertificate>) => ({
+        ...leaf({ issuer: 'Root' }),
+        ...extra,
+      })
+      expect(messageOf([rootLeaf({ pathLengthConstraint: 0 }), root()])).toBe(
+        'certificate "CN=Leaf" is no CA but has a basicConstraints pathLenConstraint (RFC 5280 §4.2.1.9)',
+      )
+      expect(messageOf([rootLeaf({ issuerDer: encodeDerSequence() }), root()])).toBe(
+        'certificate "CN=Leaf" has an empty issuer name (RFC 5280 §4.1.2.4)',
+      )
+      expect(messageOf([rootLeaf({}), withCritical(root())])).toBe(
+        'CA certificate "CN=Root" does not mark basicConstraints critical (RFC 5280 §4.2.1.9)',
+      )
+      expect(messageOf([rootLeaf({}), { ...root(), subjectKeyIdentifier: undefined }])).toBe(
+        'CA certificate "CN=Root" has no subjectKeyIdentifier (RFC 5280 §4.2.1.2)',
+      )
+      expect(messageOf([rootLeaf({ subjectDer: encodeDerSequence(), subject: '' }), root()])).toBe(
+        'a certificate issued by "CN=Root" has an empty subject, which only an end-entity certificate with a critical subjectAltName may have (RFC 5280 §4.1.2.6)',
+      )
+      expect(messageOf([rootLeaf({ authorityKeyIdentifier: ascii('Other') }), root()])).toBe(
+        'the authorityKeyIdentifier of certificate "CN=Leaf" names another key than the subjectKeyIdentifier of "CN=Root", so no issuer of it is in the path',
+      )
+      expect(messageOf([rootLeaf({}), root()])).toBe('ok')
+    })
+
+    it('judges a lone certificate by trust alone, as OpenSSL does', () => {
+      expect(
+        refusal([{ ...root(), subjectKeyIdentifier: undefined, criticalExtensions: [] }]).reason,
+      ).toBe('ok')
+      expect(refusal(plain()).reason).toBe('ok')
     })
   })
 

@@ -96,6 +96,21 @@ describe('revocation', () => {
     ).toBe('ok')
   })
 
+  it('does not use a CRL whose authorityKeyIdentifier names another key (RFC 5280 §5.2.1)', async () => {
+    const issued = crl('rsa-intermediate')
+    expect(issued.authorityKeyIdentifier).toEqual(
+      authority('rsa-intermediate').subjectKeyIdentifier,
+    )
+    const otherKey: ParsedCrl = { ...issued, authorityKeyIdentifier: Uint8Array.of(1, 2, 3) }
+    const outcome = await refusal(input({ crls: [otherKey, crl('rsa-root')] }))
+    expect(outcome.reason).toBe('crl-missing')
+    expect(outcome.message).toContain('names the key that issued certificate')
+    // Without a key identifier (OpenSSL does not require one on a CRL) it is used.
+    const unnamed: ParsedCrl = { ...issued, authorityKeyIdentifier: undefined }
+    expect((await refusal(input({ crls: [unnamed, crl('rsa-root')] }))).reason).toBe('ok')
+    expect((await refusal(input({ crls: [otherKey, issued, crl('rsa-root')] }))).reason).toBe('ok')
+  })
+
   it('judges signatures before critical extensions', async () => {
     const broken: ParsedCrl = {
       ...crl('rsa-intermediate-bad-signature'),

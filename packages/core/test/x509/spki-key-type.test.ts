@@ -6,7 +6,13 @@
  */
 import { describe, expect, it } from 'vitest'
 import { CryptoError } from '../../src/errors/crypto-error.js'
-import { encodeDer, encodeDerSequence } from '../../src/x509/der.js'
+import {
+  type DerElement,
+  encodeDer,
+  encodeDerSequence,
+  readDerChildren,
+  readDerDocument,
+} from '../../src/x509/der.js'
 import { encodeDerOid } from '../../src/x509/object-identifier.js'
 import { describeSubjectPublicKeyInfo } from '../../src/x509/spki.js'
 import { readPublicKeyType } from '../../src/x509/spki-key-type.js'
@@ -133,6 +139,31 @@ describe('readPublicKeyType', () => {
       [new Uint8Array(), 'invalid-key'],
     ]
     for (const [spki, reason] of cases) expect(expectSameOutcome(spki)).toBe(reason)
+  })
+
+  it('refuses RSA key parameters other than NULL, as OpenSSL does (RFC 3279 §2.3.1)', async () => {
+    const [rsa] = (await realKeys()) as [Uint8Array]
+    const [, bits] = readDerChildren(readDerDocument(rsa))
+    const key = (bits as DerElement).content.subarray(1)
+    const rsaWith = (...parameters: Uint8Array[]) =>
+      spkiOf(encodeDerSequence(encodeDerOid('1.2.840.113549.1.1.1'), ...parameters), key)
+    expect(expectSameOutcome(rsa)).toBe('RSA')
+    expect(expectSameOutcome(rsaWith())).toBe('RSA')
+    for (const parameters of [
+      encodeDer(0x06, new Uint8Array()),
+      encodeDer(0x01, new Uint8Array()),
+      encodeDer(0x05, Uint8Array.of(0)),
+      encodeDerSequence(),
+    ]) {
+      expect(expectSameOutcome(rsaWith(parameters))).toBe('invalid-key')
+    }
+    const withOid = rsaWith(encodeDer(0x06, Uint8Array.of(0x2a)))
+    expect(() => describeSubjectPublicKeyInfo(withOid)).toThrow(
+      'the RSA key algorithm parameters are not NULL',
+    )
+    expect(() => readPublicKeyType(withOid)).toThrow(
+      'the SubjectPublicKeyInfo has RSA key algorithm parameters that are not NULL',
+    )
   })
 
   it('gives the same answer on every truncation and on damaged header bytes of real keys', async () => {
