@@ -29,12 +29,18 @@ export type {
   MemoryStoreOptions,
   Pkcs12Contents,
   PrivateKeyInput,
+  PublicJwk,
+  PublicJwks,
+  PublicJwksEntry,
+  PublicJwksKeyInput,
   SigningAlgorithm,
   StoreOperation,
   TokenSetBinding,
   WebStorageLike,
   WebStorageStoreOptions,
 } from '@fhir-auth/core/essentials'
+// Not used by the client itself: an app that never publishes keys drops it from its bundle.
+export { publicJwks } from '@fhir-auth/core/essentials'
 // Values through the entry up-front code uses, so that an app importing this index reaches no
 // file that only lazily loaded code needs (ADR 0012).
 export {
