@@ -60,7 +60,9 @@ async function runCommand(
     const flags = parseFlags(
       argv,
       [...command.options, ...globalOptions],
-      command.positionals.length,
+      command.positionals.at(-1)?.isRepeatable === true
+        ? Number.POSITIVE_INFINITY
+        : command.positionals.length,
     )
     output = new Output(io, {
       json: flags.flag('json'),

@@ -11,7 +11,14 @@ export function commandUsage(command: Command): string {
   ]
   if (command.positionals.length > 0) {
     lines.push('', 'Arguments:')
-    lines.push(...columns(command.positionals.map((spec) => [`<${spec.name}>`, spec.description])))
+    lines.push(
+      ...columns(
+        command.positionals.map((spec) => [
+          `<${spec.name}>${spec.isRepeatable === true ? '…' : ''}`,
+          spec.description,
+        ]),
+      ),
+    )
   }
   lines.push('', 'Options:', ...optionLines(command.options))
   lines.push('', 'Global options:', ...optionLines(globalOptions))

@@ -25,6 +25,8 @@ export interface PositionalSpec {
   readonly name: string
   readonly description: string
   readonly isRequired: boolean
+  /** The last positional only: it takes every remaining argument (`<file>…`). */
+  readonly isRepeatable?: boolean
 }
 
 /**

@@ -1,6 +1,7 @@
 import { authorizeCommand } from './authorize.js'
 import type { Command } from './command.js'
 import { discoverCommand } from './discover.js'
+import { keysCommand } from './keys.js'
 import { registerCommand } from './register.js'
 import { tokenCommand } from './token.js'
 
@@ -10,6 +11,7 @@ export const commands: readonly Command[] = [
   registerCommand,
   tokenCommand,
   authorizeCommand,
+  keysCommand,
 ]
 
 /** The command with this name, if there is one. */
