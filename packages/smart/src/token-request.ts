@@ -6,6 +6,7 @@ import {
   loadSymmetricAuthentication,
 } from './client-authentication.js'
 import { parseTokenResponse, type TokenResponse } from './token-response.js'
+import { warnOnTokenResponseDeviations } from './token-response-deviations.js'
 
 /** What every token request takes: the endpoint, transport settings and a clock for assertions. */
 export interface TokenRequestCommon extends TransportOptions {
@@ -41,6 +42,7 @@ export async function postTokenRequest(
     'token request',
     secrets,
   )
+  warnOnTokenResponseDeviations(response, options.logger)
   return parseTokenResponse(response, secrets)
 }
 

@@ -21,6 +21,7 @@ import { providerSigningKey } from './signing-key.js'
 import { createSmartFront, smartStylePath } from './smart-front.js'
 import type { TokenEndpointHooks } from './token-endpoint-hooks.js'
 import { launchContextMiddleware } from './token-response-context.js'
+import { type SandboxVendor, sandboxVendors, vendorBehaviour } from './vendor-modes.js'
 
 const defaultUser = { id: 'practitioner-1', fhirUser: 'Practitioner/practitioner-1' }
 
@@ -29,7 +30,8 @@ const defaultUser = { id: 'practitioner-1', fhirUser: 'Practitioner/practitioner
  * panva's oidc-provider in-process behind a `node:http` front that adds SMART discovery,
  * launch context, an auto-approving user and a protected `Patient` read.
  *
- * FHIR base `${origin}/fhir`; discovery at `${origin}/fhir/.well-known/smart-configuration`;
+ * FHIR base `${origin}/fhir` (or the `vendor` mode's path); discovery at
+ * `${fhirBaseUrl}/.well-known/smart-configuration`;
  * provider endpoints `/auth`, `/token`, `/reg`, `/jwks`, `/token/introspection`,
  * `/token/revocation`. See the package README for the rules it enforces.
  *
@@ -60,7 +62,8 @@ export async function startSmartSandbox(options: SmartSandboxOptions = {}): Prom
   const server = await startLoopbackServer((request, response) => handle(request, response))
   try {
     const origin = server.origin
-    const fhirBaseUrl = `${origin}/fhir`
+    const vendor = vendorBehaviour(settings.vendor)
+    const fhirBaseUrl = `${origin}${vendor.fhirPath}`
     const endpoints: SmartSandboxEndpoints = {
       authorization: `${origin}${providerRoutes.authorization}`,
       token: `${origin}${providerRoutes.token}`,
@@ -122,7 +125,8 @@ export async function startSmartSandbox(options: SmartSandboxOptions = {}): Prom
         { issuer: origin, ...endpoints },
         settings.clientAssertionAlgorithms,
       ),
-      discoveryOverride: () => discoveryOverride,
+      // A test's own override replaces the vendor mode's.
+      discoveryOverride: () => discoveryOverride ?? vendor.discovery,
       requestLog,
       clientScopes,
       fhirBaseUrl,
@@ -134,6 +138,7 @@ export async function startSmartSandbox(options: SmartSandboxOptions = {}): Prom
           : { variant: idTokenVariant, providerKey: signingKey, clientSecret, rotations },
       extraPublicKeys: () => rotations.published(),
       tokenEndpointHooks: () => tokenEndpointHooks,
+      vendor,
       interaction: {
         provider,
         accountId: settings.userId,
@@ -152,6 +157,7 @@ export async function startSmartSandbox(options: SmartSandboxOptions = {}): Prom
       origin,
       issuer: origin,
       fhirBaseUrl,
+      vendor: settings.vendor,
       endpoints,
       initialAccessToken: settings.initialAccessToken,
       get requests() {
@@ -205,6 +211,7 @@ interface SandboxSettings {
   readonly clientAssertionAlgorithms: readonly string[]
   readonly requestLogLimit: number
   readonly basicAuthDecoding: BasicAuthDecoding
+  readonly vendor: SandboxVendor | undefined
 }
 
 function readOptions(options: SmartSandboxOptions): SandboxSettings {
@@ -244,7 +251,19 @@ function readOptions(options: SmartSandboxOptions): SandboxSettings {
     clientAssertionAlgorithms: options.clientAssertionAlgorithms ?? ['RS384', 'ES384'],
     requestLogLimit: nonNegativeInteger(options.requestLogLimit, 'requestLogLimit') ?? 10_000,
     basicAuthDecoding: readBasicAuthDecoding(options.basicAuthDecoding),
+    vendor: readVendor(options.vendor),
   }
+}
+
+function readVendor(value: unknown): SandboxVendor | undefined {
+  if (value === undefined || sandboxVendors.includes(value as SandboxVendor)) {
+    return value as SandboxVendor | undefined
+  }
+  throw new ConfigurationError({
+    invalidAttribute: 'vendor',
+    invalidValue: value,
+    validValues: [...sandboxVendors],
+  })
 }
 
 function readBasicAuthDecoding(value: unknown): BasicAuthDecoding {

@@ -2,6 +2,7 @@ import {
   ConfigurationError,
   generateState,
   IdTokenError,
+  type Logger,
   type RegistrationResponse,
 } from '@fhir-auth/core/essentials'
 import {
@@ -61,6 +62,7 @@ export class SmartProtocol implements ProtocolImplementation {
   readonly #context: ProtocolContext
   readonly #discovery: SmartDiscovery
   readonly #issuerBinding: SmartIssuerBinding
+  #pkceWarned = false
   // Signing and registration are loaded on first use: a browser app doing launches as a public
   // client never downloads them. Backend services travel in the signing chunk, since every
   // backend token is signed (only smart's small request function for them is up front, handed
@@ -150,6 +152,19 @@ export class SmartProtocol implements ProtocolImplementation {
   }
 
   /** The SMART configuration, or nothing without a baseUrl to discover it from. */
+  /**
+   * athenahealth requires PKCE S256 but does not list it: S256 is sent anyway (RFC 7636 lets a
+   * client send it to any server), with one warning per client.
+   */
+  #warnOnUnlistedPkce(metadata: SmartMetadata, logger: Logger): void {
+    if (metadata.codeChallengeMethodsSupported !== undefined || this.#pkceWarned) return
+    this.#pkceWarned = true
+    logger.warn(
+      'The SMART configuration has no code_challenge_methods_supported (SMART requires it); sending PKCE S256 anyway',
+      { event: 'smart.deviation', member: 'code_challenge_methods_supported' },
+    )
+  }
+
   async #discoverable(signal: AbortSignal | undefined): Promise<SmartMetadata | undefined> {
     return this.#context.config.baseUrl === undefined ? undefined : this.#discovery.metadata(signal)
   }
@@ -189,6 +204,9 @@ export class SmartProtocol implements ProtocolImplementation {
     const redirectUri = requireNonBlankString(config.redirectUri, 'redirectUri', false)
     const launch = optionalString(options.launch, 'launch')
     const authorizationEndpoint = await this.#discovery.authorizationEndpoint(options.signal)
+    if (config.authorizationEndpoint === undefined) {
+      this.#warnOnUnlistedPkce(await this.#discovery.metadata(options.signal), logger)
+    }
     const audience = requireNonBlankString(config.issuer, 'issuer', false)
     const nonce = withNonce && scopes.includes('openid') ? generateState() : undefined
     const request = await buildAuthorizationRequest({
