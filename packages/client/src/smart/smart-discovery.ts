@@ -1,4 +1,9 @@
-import { ConfigurationError, DiscoveryError, safeUrl } from '@fhir-auth/core/essentials'
+import {
+  ConfigurationError,
+  DiscoveryError,
+  type Logger,
+  safeUrl,
+} from '@fhir-auth/core/essentials'
 import { raceCallerSignal } from '@fhir-auth/core/internal'
 import {
   type DiscoveredEndpointField,
@@ -111,6 +116,7 @@ export class SmartDiscovery {
         ...this.#context.transport(),
         baseUrl: config.baseUrl,
       })
+      warnOnRelativeEndpoints(metadata, options.logger)
       this.#metadata = metadata
       return metadata
     } catch (error) {
@@ -125,6 +131,26 @@ export class SmartDiscovery {
       }
       throw error
     }
+  }
+}
+
+/**
+ * One warning per endpoint URL the document gives without a scheme: SMART requires absolute
+ * URLs, and the value is resolved against the FHIR base (a `//host/…` one is refused where it
+ * is used).
+ *
+ * @see https://hl7.org/fhir/smart-app-launch/STU2.2/conformance.html#metadata
+ */
+function warnOnRelativeEndpoints(metadata: SmartMetadata, logger: Logger): void {
+  for (const [member, value] of Object.entries(metadata.raw)) {
+    if (!/_endpoint$|^jwks_uri$/.test(member) || typeof value !== 'string') continue
+    if (value.trim() === '' || /^[a-z][a-z\d+.-]*:/i.test(value)) continue
+    logger.warn(
+      value.trimStart().startsWith('//')
+        ? `The SMART configuration's ${member} names another server without a scheme; it is not used`
+        : `The SMART configuration's ${member} is a relative URL; resolved against the FHIR base`,
+      { event: 'smart.deviation', member },
+    )
   }
 }
 
