@@ -68,6 +68,14 @@ export type { UdapMetadata } from '@fhir-auth/udap'
 export { Client } from './client.js'
 export type { ClientOptions } from './client-options.js'
 export { type ClientType, clientTypes, type Protocol } from './client-type.js'
+export type {
+  DiagnoseOptions,
+  DiagnosticCheck,
+  DiagnosticCheckId,
+  DiagnosticReport,
+  DiagnosticStatus,
+  InvalidClientCause,
+} from './diagnostics/diagnostic-report.js'
 export { type UdapFlow, udapFlows } from './flow.js'
 export type {
   AuthorizationUrlOptions,

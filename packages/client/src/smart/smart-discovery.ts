@@ -141,7 +141,7 @@ export class SmartDiscovery {
  *
  * @see https://hl7.org/fhir/smart-app-launch/STU2.2/conformance.html#metadata
  */
-function warnOnRelativeEndpoints(metadata: SmartMetadata, logger: Logger): void {
+export function warnOnRelativeEndpoints(metadata: SmartMetadata, logger: Logger): void {
   for (const [member, value] of Object.entries(metadata.raw)) {
     if (!/_endpoint$|^jwks_uri$/.test(member) || typeof value !== 'string') continue
     if (value.trim() === '' || /^[a-z][a-z\d+.-]*:/i.test(value)) continue
