@@ -1,6 +1,7 @@
 import { authorizeCommand } from './authorize.js'
 import type { Command } from './command.js'
 import { discoverCommand } from './discover.js'
+import { doctorCommand } from './doctor.js'
 import { keysCommand } from './keys.js'
 import { registerCommand } from './register.js'
 import { tokenCommand } from './token.js'
@@ -12,6 +13,7 @@ export const commands: readonly Command[] = [
   tokenCommand,
   authorizeCommand,
   keysCommand,
+  doctorCommand,
 ]
 
 /** The command with this name, if there is one. */
