@@ -177,6 +177,14 @@ describe('the program each guide opens with runs against the sandbox', () => {
     expect(stdout).toMatch(/^published kids: [\w-]{43}, [\w-]{43}$/m)
   }, 60_000)
 
+  it('troubleshooting: every check of client.diagnose, the token request included', async () => {
+    const stdout = await run('troubleshooting.ts', backendEnvironment())
+    expect(stdout).toMatch(/^discovery\s+pass /m)
+    expect(stdout).toMatch(/^token\s+pass a client_credentials token was granted/m)
+    expect(stdout).toMatch(/^jwks\s+warn no jwksUri is configured/m)
+    expect(stdout).toMatch(/^ok$/m)
+  }, 60_000)
+
   it('standalone-launch: sign in with a pasted redirect, read the patient', async () => {
     const launch = start('standalone-launch.ts', publicClientEnvironment())
     await signInAtPrompt(launch)

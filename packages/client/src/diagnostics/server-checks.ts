@@ -108,30 +108,48 @@ export async function checkIssuerBinding(
   }
 }
 
+/** What each client type needs advertised: its capability and its authentication method. */
+const advertisement = {
+  public: { capability: 'client-public', method: 'none' },
+  confidential_symmetric: {
+    capability: 'client-confidential-symmetric',
+    method: 'client_secret_basic',
+  },
+  confidential_asymmetric: {
+    capability: 'client-confidential-asymmetric',
+    method: 'private_key_jwt',
+  },
+} as const
+
 /** `capabilities`: the server advertises this client type and how it authenticates. */
 export function checkCapabilities(
   metadata: SmartMetadata,
   clientType: ClientType | null,
 ): DiagnosticCheck {
-  const advertised = `capabilities ${list(metadata.capabilities)}; token_endpoint_auth_methods_supported ${list(metadata.tokenEndpointAuthMethodsSupported)}`
+  const type = clientType ?? 'public'
+  const { capability, method } = advertisement[type]
   const supported =
-    clientType === 'public'
+    type === 'public'
       ? metadata.supportsPublicAuth()
-      : clientType === 'confidential_symmetric'
+      : type === 'confidential_symmetric'
         ? metadata.supportsSymmetricAuth()
         : metadata.supportsAsymmetricAuth() || metadata.supportsBackendServices()
+  const methods = metadata.tokenEndpointAuthMethodsSupported
+  const found = `capabilities ${metadata.capabilities.includes(capability) ? 'list' : 'lack'} ${capability}${
+    type === 'public' ? '' : `; token_endpoint_auth_methods_supported ${list(methods)}`
+  }`
   if (supported) {
     return {
       id: 'capabilities',
       status: 'pass',
-      message: `a ${clientType} client is advertised (${advertised})`,
+      message: `${type} clients are advertised (${found})`,
     }
   }
   return {
     id: 'capabilities',
     status: 'fail',
-    message: `the server does not advertise ${clientType} clients (${advertised})`,
-    hint: 'register the kind of client the server supports and set clientType to match (public: client-public; confidential_symmetric: client_secret_basic; confidential_asymmetric: private_key_jwt with RS384 or ES384)',
+    message: `the server does not advertise ${type} clients (${found})`,
+    hint: `register the kind of client the server supports and set clientType to match; a ${type} client needs ${capability}${type === 'public' ? '' : ` and ${method}`}`,
   }
 }
 
