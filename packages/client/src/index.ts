@@ -29,18 +29,12 @@ export type {
   MemoryStoreOptions,
   Pkcs12Contents,
   PrivateKeyInput,
-  PublicJwk,
-  PublicJwks,
-  PublicJwksEntry,
-  PublicJwksKeyInput,
   SigningAlgorithm,
   StoreOperation,
   TokenSetBinding,
   WebStorageLike,
   WebStorageStoreOptions,
 } from '@fhir-auth/core/essentials'
-// Not used by the client itself: an app that never publishes keys drops it from its bundle.
-export { publicJwks } from '@fhir-auth/core/essentials'
 // Values through the entry up-front code uses, so that an app importing this index reaches no
 // file that only lazily loaded code needs (ADR 0012).
 export {
@@ -62,6 +56,15 @@ export {
   TokenSet,
   webStorageStore,
 } from '@fhir-auth/core/internal/up-front'
+// From an entry of its own, which nothing else in the client imports: an app that never
+// publishes keys has none of its code (ADR 0012).
+export {
+  type PublicJwk,
+  type PublicJwks,
+  type PublicJwksEntry,
+  type PublicJwksKeyInput,
+  publicJwks,
+} from '@fhir-auth/core/keys'
 export type { IdTokenClaims } from '@fhir-auth/core/oidc'
 export type { RegistrationResponse, SmartMetadata, TokenResponse } from '@fhir-auth/smart'
 export type { UdapMetadata } from '@fhir-auth/udap'

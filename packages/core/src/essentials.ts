@@ -109,13 +109,6 @@ export {
 // dynamic import: a crypto backend's chunks reach this entry only, the client's reach both).
 export { lazy, lazyImport } from './internal-checks.js'
 export {
-  type PublicJwk,
-  type PublicJwks,
-  type PublicJwksEntry,
-  type PublicJwksKeyInput,
-  publicJwks,
-} from './keys/public-jwks.js'
-export {
   consoleLogger,
   defaultLogger,
   type LogFields,

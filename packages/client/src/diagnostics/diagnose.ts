@@ -8,6 +8,7 @@ import {
   checkKeyStrength,
   checkSigningAlgorithm,
   type JwksProblem,
+  probeKey,
 } from './key-checks.js'
 import { checkRedirectUri } from './redirect-uri-check.js'
 import {
@@ -60,6 +61,8 @@ export async function diagnose(input: DiagnoseInput): Promise<DiagnosticReport> 
           jwksUri: config.jwksUri,
         }
       : undefined
+  const crypto = context.cryptoBackend()
+  const probe = key === undefined ? undefined : await probeKey(key, crypto)
   const { check: discovery, metadata, serverDate } = await checkDiscovery(config.baseUrl, transport)
   const checks: DiagnosticCheck[] = [discovery]
   if (metadata === undefined) {
@@ -75,13 +78,13 @@ export async function diagnose(input: DiagnoseInput): Promise<DiagnosticReport> 
       ),
       checkCapabilities(metadata, clientType),
       checkPkce(metadata, config.redirectUri !== undefined),
-      await checkSigningAlgorithm(key, metadata, context.cryptoBackend()),
+      checkSigningAlgorithm(probe, metadata),
     )
   }
-  const jwks = await checkJwks(key, transport)
+  const jwks = await checkJwks(key, probe, transport, crypto)
   const clock = checkClock(serverDate, options.now())
   checks.push(
-    checkKeyStrength(key),
+    checkKeyStrength(probe),
     jwks.check,
     clock,
     checkRedirectUri(config.redirectUri, clientType !== 'confidential_asymmetric'),

@@ -1,11 +1,12 @@
 import { parseJsonObjectBody, sendRequest, type TransportOptions } from '@fhir-auth/core'
-import {
-  base64UrlDecode,
-  type CryptoBackend,
-  type Jwk,
-  type PrivateKeyInput,
-  publicJwks,
+import type {
+  CryptoBackend,
+  Jwk,
+  PrivateKeyInput,
+  SigningAlgorithm,
 } from '@fhir-auth/core/essentials'
+import { publicJwkToSpki } from '@fhir-auth/core/oidc'
+import { signWithJwsSigner } from '@fhir-auth/core/signing'
 import type { SmartMetadata } from '@fhir-auth/smart/launch'
 import type { DiagnosticCheck } from './diagnostic-report.js'
 
@@ -17,8 +18,55 @@ export interface ConfiguredKey {
   readonly jwksUri: string | undefined
 }
 
+/**
+ * The key at work: a signature over a fixed probe, made by the signer the client would use.
+ * The key checks read only this, so they hold for a KMS or HSM signer too: an RSA signature is
+ * as long as the modulus, and the published key either verifies it or is another key.
+ */
+export type KeyProbe =
+  | {
+      readonly alg: SigningAlgorithm
+      readonly data: Uint8Array
+      readonly signature: Uint8Array
+    }
+  | {
+      readonly problem: string
+      /** The modulus size of an RSA key the backend refused as too short, when it said so. */
+      readonly shortRsaBits?: number | undefined
+    }
+
 /** RSA keys below this many bits are refused (NIST SP 800-131A; every EHR's floor). */
 const minimumRsaBits = 2048
+
+const probeData = new TextEncoder().encode('fhir-auth diagnose: key probe')
+
+/** Signs the probe with the configured key, as a client assertion would be signed. */
+export async function probeKey(
+  key: ConfiguredKey,
+  crypto: Promise<CryptoBackend>,
+): Promise<KeyProbe> {
+  if (key.privateKey === undefined) return { problem: 'no privateKey is configured' }
+  try {
+    const signer = await (await crypto).importSigner(key.privateKey, {
+      profile: 'smart',
+      algorithm: key.jwtAlgorithm,
+      kid: key.kid,
+    })
+    return {
+      alg: signer.alg,
+      data: probeData,
+      signature: await signWithJwsSigner(signer, probeData),
+    }
+  } catch (error) {
+    const message = (error as Error).message
+    // Both bundled backends refuse RSA keys under 2048 bits before signing, saying how long.
+    const bits = /\bRSA key has (\d+) bits\b/.exec(message)?.[1]
+    return {
+      problem: `the key cannot sign a SMART assertion: ${message}`,
+      shortRsaBits: bits === undefined ? undefined : Number(bits),
+    }
+  }
+}
 
 const notAsymmetric = (id: 'signing-algorithm' | 'key-strength' | 'jwks'): DiagnosticCheck => ({
   id,
@@ -27,36 +75,20 @@ const notAsymmetric = (id: 'signing-algorithm' | 'key-strength' | 'jwks'): Diagn
 })
 
 /** `signing-algorithm`: the key's algorithm against the server's list. */
-export async function checkSigningAlgorithm(
-  key: ConfiguredKey | undefined,
+export function checkSigningAlgorithm(
+  probe: KeyProbe | undefined,
   metadata: SmartMetadata,
-  crypto: Promise<CryptoBackend>,
-): Promise<DiagnosticCheck> {
-  if (key === undefined) return notAsymmetric('signing-algorithm')
-  if (key.privateKey === undefined) {
+): DiagnosticCheck {
+  if (probe === undefined) return notAsymmetric('signing-algorithm')
+  if ('problem' in probe) {
     return {
       id: 'signing-algorithm',
       status: 'fail',
-      message: 'no privateKey is configured',
-      hint: 'set privateKey (and kid) to the key whose public half the server holds (`fhir-auth keys generate --alg ES384`)',
+      message: probe.problem,
+      hint: 'configure privateKey (and kid) with an RSA key (RS384) or a P-384 key (ES384) whose public half the server holds',
     }
   }
-  let alg: string
-  try {
-    const signer = await (await crypto).importSigner(key.privateKey, {
-      profile: 'smart',
-      algorithm: key.jwtAlgorithm,
-      kid: key.kid,
-    })
-    alg = signer.alg
-  } catch (error) {
-    return {
-      id: 'signing-algorithm',
-      status: 'fail',
-      message: `the key cannot sign a SMART assertion: ${(error as Error).message}`,
-      hint: 'use an RSA key (RS384) or a P-384 key (ES384)',
-    }
-  }
+  const { alg } = probe
   const accepted = metadata.tokenEndpointAuthSigningAlgValuesSupported
   if (accepted === undefined) {
     return {
@@ -81,44 +113,49 @@ export async function checkSigningAlgorithm(
   }
 }
 
-/** `key-strength`: RSA keys of at least 2048 bits. */
-export function checkKeyStrength(key: ConfiguredKey | undefined): DiagnosticCheck {
-  if (key === undefined) return notAsymmetric('key-strength')
-  const jwk = publicHalf(key.privateKey)
-  if (jwk === undefined) {
+/** `key-strength`: RSA keys of at least 2048 bits (an RSA signature is as long as the modulus). */
+export function checkKeyStrength(probe: KeyProbe | undefined): DiagnosticCheck {
+  if (probe === undefined) return notAsymmetric('key-strength')
+  if ('problem' in probe && probe.shortRsaBits !== undefined) {
+    return weakRsaKey(probe.shortRsaBits)
+  }
+  if ('problem' in probe) {
     return {
       id: 'key-strength',
       status: 'warn',
-      message:
-        'the key’s public half cannot be read here (an external signer, a CryptoKey, or no key)',
-      hint: `check where the key lives that an RSA key has at least ${minimumRsaBits} bits`,
+      message: 'not checked: the key cannot sign',
+      hint: 'fix the signing-algorithm check first',
     }
   }
-  if (jwk.kty !== 'RSA') {
-    return { id: 'key-strength', status: 'pass', message: `an EC ${jwk.crv} key` }
+  if (!probe.alg.startsWith('RS')) {
+    return { id: 'key-strength', status: 'pass', message: `an EC key (${probe.alg})` }
   }
-  const bits = modulusBits(jwk.n)
-  if (bits < minimumRsaBits) {
-    return {
-      id: 'key-strength',
-      status: 'fail',
-      message: `the RSA key has ${bits} bits, under ${minimumRsaBits}`,
-      hint: 'generate a new key (`fhir-auth keys generate --alg RS384` makes RSA 3072) and rotate to it',
-    }
-  }
+  const bits = probe.signature.length * 8
+  if (bits < minimumRsaBits) return weakRsaKey(bits)
   return { id: 'key-strength', status: 'pass', message: `an RSA key of ${bits} bits` }
+}
+
+function weakRsaKey(bits: number): DiagnosticCheck {
+  return {
+    id: 'key-strength',
+    status: 'fail',
+    message: `the RSA key has ${bits} bits, under ${minimumRsaBits}`,
+    hint: 'generate a new key (`fhir-auth keys generate --alg RS384` makes RSA 3072) and rotate to it',
+  }
 }
 
 /** How a `jwks` check failed: what the `token` check counts as evidence. */
 export type JwksProblem = 'unreachable' | 'unknown-kid' | 'other-key' | undefined
 
 /**
- * `jwks`: the configured `jwksUri` answers with a key set that holds the `kid`, under the
- * private key's own public key.
+ * `jwks`: the configured `jwksUri` answers with a key set that holds the `kid`, and the key
+ * under it verifies what the private key signed.
  */
 export async function checkJwks(
   key: ConfiguredKey | undefined,
+  probe: KeyProbe | undefined,
   transport: TransportOptions,
+  crypto: Promise<CryptoBackend>,
 ): Promise<{ readonly check: DiagnosticCheck; readonly problem: JwksProblem }> {
   if (key === undefined) return { check: notAsymmetric('jwks'), problem: undefined }
   const { jwksUri, kid } = key
@@ -145,10 +182,10 @@ export async function checkJwks(
     }
     return { check, problem: 'unreachable' }
   }
-  const published = Array.isArray(keys) ? (keys as Jwk[]) : []
-  const match = published.find((candidate) => candidate?.kid === kid)
+  const published = Array.isArray(keys) ? (keys as unknown[]).filter(isObject) : []
+  const match = published.find((candidate) => candidate.kid === kid)
   if (match === undefined) {
-    const kids = published.map((candidate) => candidate?.kid).filter((id) => typeof id === 'string')
+    const kids = published.map((candidate) => candidate.kid).filter((id) => typeof id === 'string')
     const check: DiagnosticCheck = {
       id: 'jwks',
       status: 'fail',
@@ -157,8 +194,7 @@ export async function checkJwks(
     }
     return { check, problem: 'unknown-kid' }
   }
-  const own = publicHalf(key.privateKey)
-  if (own !== undefined && !samePublicKey(own, match)) {
+  if (probe !== undefined && !('problem' in probe) && !(await verifies(match, probe, crypto))) {
     const check: DiagnosticCheck = {
       id: 'jwks',
       status: 'fail',
@@ -170,30 +206,34 @@ export async function checkJwks(
   const check: DiagnosticCheck = {
     id: 'jwks',
     status: 'pass',
-    message: `${jwksUri} publishes kid ${JSON.stringify(kid)}${own === undefined ? '' : ' with the private key’s public half'}`,
+    message: `${jwksUri} publishes kid ${JSON.stringify(kid)} with the private key’s public half`,
   }
   return { check, problem: undefined }
 }
 
-/** The public JWK of a key, when it can be read without the key's own backend. */
-function publicHalf(privateKey: PrivateKeyInput | undefined): Jwk | undefined {
-  if (privateKey === undefined) return undefined
+async function verifies(
+  published: Jwk,
+  probe: {
+    readonly alg: SigningAlgorithm
+    readonly data: Uint8Array
+    readonly signature: Uint8Array
+  },
+  crypto: Promise<CryptoBackend>,
+): Promise<boolean> {
+  const publicKeySpki = publicJwkToSpki(published)
+  if (publicKeySpki === undefined) return false
   try {
-    return publicJwks([privateKey as Parameters<typeof publicJwks>[0][number]]).keys[0]
+    return await (await crypto).verifySignature({
+      algorithm: probe.alg,
+      publicKeySpki,
+      data: probe.data,
+      signature: probe.signature,
+    })
   } catch {
-    return undefined
+    return false
   }
 }
 
-function samePublicKey(own: Jwk, published: Jwk): boolean {
-  return own.kty === 'RSA'
-    ? published.n === own.n && published.e === own.e
-    : published.crv === own.crv && published.x === own.x && published.y === own.y
-}
-
-function modulusBits(n: string | undefined): number {
-  const bytes = base64UrlDecode(n ?? '') ?? new Uint8Array()
-  const first = bytes.findIndex((byte) => byte !== 0)
-  if (first === -1) return 0
-  return (bytes.length - first - 1) * 8 + (32 - Math.clz32(bytes[first] as number))
+function isObject(value: unknown): value is Jwk {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }

@@ -1,5 +1,4 @@
 import type { FetchLike, Logger, TransportOptions } from '@fhir-auth/core/essentials'
-import { validateSmartMetadata } from '@fhir-auth/smart'
 import { discoverSmartConfiguration, type SmartMetadata } from '@fhir-auth/smart/launch'
 import type { ClientType } from '../client-type.js'
 import { bindSmartIssuer, type KnownServer } from '../smart/issuer-binding.js'
@@ -51,7 +50,6 @@ export async function checkDiscovery(
       baseUrl,
     })
     warnOnRelativeEndpoints(metadata, problems)
-    validateSmartMetadata(metadata, problems)
     const where = metadata.discoveryUrl ?? baseUrl
     const check: DiagnosticCheck =
       problems.messages.length === 0
