@@ -425,14 +425,17 @@ export class Client {
    * @see https://github.com/fhir-auth/fhir-auth/blob/main/docs/guides/troubleshooting.md
    */
   async diagnose(options?: DiagnoseOptions): Promise<DiagnosticReport> {
-    return this.#run('diagnose', options, async (checked) =>
-      (await diagnostics()).diagnose({
-        context: this.#context,
-        protocol: this.#protocol,
-        tryToken: checked.tryToken === true,
-        signal: checked.signal,
-        requestBackendToken: () => this.requestBackendToken({ signal: checked.signal }),
-      }),
+    return this.#run('diagnose', options, (checked) =>
+      this.#call(async (implementation) =>
+        (await diagnostics()).diagnose({
+          context: this.#context,
+          protocol: this.#protocol,
+          server: implementation.diagnosticServer?.(),
+          tryToken: checked.tryToken === true,
+          signal: checked.signal,
+          requestBackendToken: () => this.requestBackendToken({ signal: checked.signal }),
+        }),
+      ),
     )
   }
 

@@ -11,6 +11,7 @@ import {
   probeKey,
 } from './key-checks.js'
 import { checkRedirectUri } from './redirect-uri-check.js'
+import type { DiagnosticServerAccess } from './server-access.js'
 import {
   checkCapabilities,
   checkClock,
@@ -27,6 +28,8 @@ export interface DiagnoseInput {
   readonly protocol: Protocol
   readonly tryToken: boolean
   readonly signal: AbortSignal | undefined
+  /** The SMART protocol's code the checks use (`undefined` for UDAP). */
+  readonly server: DiagnosticServerAccess | undefined
   /** The client's own `requestBackendToken`, for the `token` check. */
   readonly requestBackendToken: () => Promise<TokenResponse>
 }
@@ -43,7 +46,8 @@ export interface DiagnoseInput {
 export async function diagnose(input: DiagnoseInput): Promise<DiagnosticReport> {
   const { context } = input
   const { config, options } = context
-  if (input.protocol !== 'smart') {
+  const { server } = input
+  if (input.protocol !== 'smart' || server === undefined) {
     throw new ConfigurationError({
       invalidAttribute: 'protocol',
       message:
@@ -63,7 +67,11 @@ export async function diagnose(input: DiagnoseInput): Promise<DiagnosticReport> 
       : undefined
   const crypto = context.cryptoBackend()
   const probe = key === undefined ? undefined : await probeKey(key, crypto)
-  const { check: discovery, metadata, serverDate } = await checkDiscovery(config.baseUrl, transport)
+  const {
+    check: discovery,
+    metadata,
+    serverDate,
+  } = await checkDiscovery(server, config.baseUrl, transport)
   const checks: DiagnosticCheck[] = [discovery]
   if (metadata === undefined) {
     for (const id of ['issuer-binding', 'capabilities', 'pkce', 'signing-algorithm'] as const) {
@@ -72,6 +80,7 @@ export async function diagnose(input: DiagnoseInput): Promise<DiagnosticReport> 
   } else {
     checks.push(
       await checkIssuerBinding(
+        server,
         metadata,
         { issuer: config.issuer, baseUrl: config.baseUrl },
         transport,
@@ -81,7 +90,7 @@ export async function diagnose(input: DiagnoseInput): Promise<DiagnosticReport> 
       checkSigningAlgorithm(probe, metadata),
     )
   }
-  const jwks = await checkJwks(key, probe, transport, crypto)
+  const jwks = await checkJwks(server, key, probe, transport)
   const clock = checkClock(serverDate, options.now())
   checks.push(
     checkKeyStrength(probe),

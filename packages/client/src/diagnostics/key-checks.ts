@@ -1,14 +1,13 @@
-import { parseJsonObjectBody, sendRequest, type TransportOptions } from '@fhir-auth/core'
 import type {
   CryptoBackend,
   Jwk,
   PrivateKeyInput,
   SigningAlgorithm,
+  TransportOptions,
 } from '@fhir-auth/core/essentials'
-import { publicJwkToSpki } from '@fhir-auth/core/oidc'
-import { signWithJwsSigner } from '@fhir-auth/core/signing'
 import type { SmartMetadata } from '@fhir-auth/smart/launch'
 import type { DiagnosticCheck } from './diagnostic-report.js'
+import type { DiagnosticServerAccess } from './server-access.js'
 
 /** The configured key of a confidential asymmetric client, as the key checks need it. */
 export interface ConfiguredKey {
@@ -52,11 +51,8 @@ export async function probeKey(
       algorithm: key.jwtAlgorithm,
       kid: key.kid,
     })
-    return {
-      alg: signer.alg,
-      data: probeData,
-      signature: await signWithJwsSigner(signer, probeData),
-    }
+    // The bundled backends sign ECDSA as JOSE r‖s, the form verifySignature takes.
+    return { alg: signer.alg, data: probeData, signature: await signer.sign(probeData) }
   } catch (error) {
     const message = (error as Error).message
     // Both bundled backends refuse RSA keys under 2048 bits before signing, saying how long.
@@ -152,10 +148,10 @@ export type JwksProblem = 'unreachable' | 'unknown-kid' | 'other-key' | undefine
  * under it verifies what the private key signed.
  */
 export async function checkJwks(
+  server: DiagnosticServerAccess,
   key: ConfiguredKey | undefined,
   probe: KeyProbe | undefined,
   transport: TransportOptions,
-  crypto: Promise<CryptoBackend>,
 ): Promise<{ readonly check: DiagnosticCheck; readonly problem: JwksProblem }> {
   if (key === undefined) return { check: notAsymmetric('jwks'), problem: undefined }
   const { jwksUri, kid } = key
@@ -170,9 +166,7 @@ export async function checkJwks(
   }
   let keys: unknown
   try {
-    const response = await sendRequest({ ...transport, method: 'GET', url: jwksUri })
-    if (response.status !== 200) throw new Error(`HTTP ${response.status}`)
-    keys = parseJsonObjectBody(response).keys
+    keys = (await server.fetchJsonObject(jwksUri, 'JWKS', transport)).keys
   } catch (error) {
     const check: DiagnosticCheck = {
       id: 'jwks',
@@ -194,7 +188,7 @@ export async function checkJwks(
     }
     return { check, problem: 'unknown-kid' }
   }
-  if (probe !== undefined && !('problem' in probe) && !(await verifies(match, probe, crypto))) {
+  if (probe !== undefined && !('problem' in probe) && !(await verifies(match, probe))) {
     const check: DiagnosticCheck = {
       id: 'jwks',
       status: 'fail',
@@ -211,6 +205,11 @@ export async function checkJwks(
   return { check, problem: undefined }
 }
 
+/**
+ * Whether the published key verifies the probe, with WebCrypto itself: a diagnosis needs no
+ * backend for it, and importing the library's JWK-to-SPKI code would put a chunk more in every
+ * browser app (ADR 0012).
+ */
 async function verifies(
   published: Jwk,
   probe: {
@@ -218,17 +217,26 @@ async function verifies(
     readonly data: Uint8Array
     readonly signature: Uint8Array
   },
-  crypto: Promise<CryptoBackend>,
 ): Promise<boolean> {
-  const publicKeySpki = publicJwkToSpki(published)
-  if (publicKeySpki === undefined) return false
+  const hash = `SHA-${probe.alg.slice(2)}`
+  const algorithm = probe.alg.startsWith('RS')
+    ? { name: 'RSASSA-PKCS1-v1_5', hash }
+    : { name: 'ECDSA', namedCurve: `P-${probe.alg.slice(2)}`, hash }
   try {
-    return await (await crypto).verifySignature({
-      algorithm: probe.alg,
-      publicKeySpki,
-      data: probe.data,
-      signature: probe.signature,
-    })
+    const { kty, n, e, crv, x, y } = published
+    const key = await globalThis.crypto.subtle.importKey(
+      'jwk',
+      { kty, n, e, crv, x, y } as JsonWebKey,
+      algorithm,
+      false,
+      ['verify'],
+    )
+    return await globalThis.crypto.subtle.verify(
+      algorithm,
+      key,
+      probe.signature as Uint8Array<ArrayBuffer>,
+      probe.data as Uint8Array<ArrayBuffer>,
+    )
   } catch {
     return false
   }

@@ -1,9 +1,9 @@
 import type { FetchLike, Logger, TransportOptions } from '@fhir-auth/core/essentials'
-import { discoverSmartConfiguration, type SmartMetadata } from '@fhir-auth/smart/launch'
+import type { SmartMetadata } from '@fhir-auth/smart/launch'
 import type { ClientType } from '../client-type.js'
-import { bindSmartIssuer, type KnownServer } from '../smart/issuer-binding.js'
-import { warnOnRelativeEndpoints } from '../smart/smart-discovery.js'
+import type { KnownServer } from '../smart/issuer-binding.js'
 import type { DiagnosticCheck } from './diagnostic-report.js'
+import type { DiagnosticServerAccess } from './server-access.js'
 
 /** The SMART configuration as a diagnosis read it, with the server's `Date` header. */
 export interface DiagnosedDiscovery {
@@ -18,6 +18,7 @@ export interface DiagnosedDiscovery {
  * tolerances, each noted as a `warn`) and keeps the response's `Date` header for `clock`.
  */
 export async function checkDiscovery(
+  server: DiagnosticServerAccess,
   baseUrl: string | undefined,
   transport: TransportOptions,
 ): Promise<DiagnosedDiscovery> {
@@ -43,13 +44,12 @@ export async function checkDiscovery(
   }
   const problems = collectingLogger()
   try {
-    const metadata = await discoverSmartConfiguration({
+    const metadata = await server.discover(baseUrl, {
       ...transport,
       fetch: dated,
       logger: problems,
-      baseUrl,
     })
-    warnOnRelativeEndpoints(metadata, problems)
+    server.noteRelativeEndpoints(metadata, problems)
     const where = metadata.discoveryUrl ?? baseUrl
     const check: DiagnosticCheck =
       problems.messages.length === 0
@@ -77,6 +77,7 @@ export async function checkDiscovery(
 
 /** `issuer-binding`: the issuer the configuration names is used only when bound (ADR 0013). */
 export async function checkIssuerBinding(
+  server: DiagnosticServerAccess,
   metadata: SmartMetadata,
   known: KnownServer,
   transport: TransportOptions,
@@ -90,7 +91,7 @@ export async function checkIssuerBinding(
       hint: 'without one, ID tokens and RFC 9207 iss cannot be checked: set issuer in the client configuration to the one the server documents',
     }
   }
-  const binding = await bindSmartIssuer(issuer, metadata, known, transport)
+  const binding = await server.bindIssuer(issuer, metadata, known, transport)
   if (binding.bound) {
     return {
       id: 'issuer-binding',

@@ -7,6 +7,7 @@ import {
 } from '@fhir-auth/core/essentials'
 import {
   authorizationMethod,
+  fetchDiscoveryDocument,
   lazy,
   lazyImport,
   optionalScopes,
@@ -21,11 +22,13 @@ import {
 import {
   buildAuthorizationRequest,
   type ClientAuthentication,
+  discoverSmartConfiguration,
   exchangeAuthorizationCode,
   refreshAccessToken,
   type SmartMetadata,
   type TokenResponse,
 } from '@fhir-auth/smart/launch'
+import type { DiagnosticServerAccess } from '../diagnostics/server-access.js'
 import type {
   AuthorizationUrlOptions,
   AuthorizationUrlResult,
@@ -45,8 +48,8 @@ import type {
 } from '../protocol-implementation.js'
 import type { BackendTokenIdentity } from '../tokens/backend-token-identity.js'
 import type { SmartBackendServices } from './backend-token.js'
-import { SmartIssuerBinding } from './issuer-binding.js'
-import { SmartDiscovery } from './smart-discovery.js'
+import { bindSmartIssuer, SmartIssuerBinding } from './issuer-binding.js'
+import { SmartDiscovery, warnOnRelativeEndpoints } from './smart-discovery.js'
 
 /**
  * The SMART App Launch 2.2.0 implementation behind a `Client`. Internal: built lazily by
@@ -152,6 +155,16 @@ export class SmartProtocol implements ProtocolImplementation {
   }
 
   /** The SMART configuration, or nothing without a baseUrl to discover it from. */
+  /** What `client.diagnose` uses of this chunk's code (see `DiagnosticServerAccess`). */
+  diagnosticServer(): DiagnosticServerAccess {
+    return {
+      discover: (baseUrl, transport) => discoverSmartConfiguration({ ...transport, baseUrl }),
+      bindIssuer: bindSmartIssuer,
+      noteRelativeEndpoints: warnOnRelativeEndpoints,
+      fetchJsonObject: (url, label, transport) => fetchDiscoveryDocument({ url, label, transport }),
+    }
+  }
+
   /**
    * athenahealth requires PKCE S256 but does not list it: S256 is sent anyway (RFC 7636 lets a
    * client send it to any server), with one warning per client.
