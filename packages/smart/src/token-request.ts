@@ -1,12 +1,22 @@
 import { type Clock, TokenError, type TransportOptions } from '@fhir-auth/core/essentials'
-import { requireNonBlankString, sendFlowRequest, transportOf } from '@fhir-auth/core/internal'
+import {
+  isSuccessStatus,
+  lazyImport,
+  requireNonBlankString,
+  sendFlowRequest,
+  transportOf,
+  tryParseJsonBody,
+} from '@fhir-auth/core/internal'
 import {
   authenticateClient,
   type ClientAuthentication,
   loadSymmetricAuthentication,
 } from './client-authentication.js'
 import { parseTokenResponse, type TokenResponse } from './token-response.js'
-import { warnOnTokenResponseDeviations } from './token-response-deviations.js'
+import { mayDeviate } from './token-response-deviations.js'
+
+/** The deviation warnings: loaded for a server that deviates, never for one that conforms. */
+const deviationWarnings = lazyImport(() => import('./token-response-warnings.js'))
 
 /** What every token request takes: the endpoint, transport settings and a clock for assertions. */
 export interface TokenRequestCommon extends TransportOptions {
@@ -42,7 +52,11 @@ export async function postTokenRequest(
     'token request',
     secrets,
   )
-  warnOnTokenResponseDeviations(response, options.logger)
+  const body = options.logger === undefined ? undefined : tryParseJsonBody(response)
+  if (options.logger !== undefined && mayDeviate(body)) {
+    const { warnOnTokenResponseDeviations } = await deviationWarnings()
+    warnOnTokenResponseDeviations(body, isSuccessStatus(response), options.logger)
+  }
   return parseTokenResponse(response, secrets)
 }
 

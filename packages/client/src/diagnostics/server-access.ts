@@ -20,7 +20,7 @@ export interface DiagnosticServerAccess {
     transport: TransportOptions,
   ): Promise<IssuerBinding>
   /** The warnings a client logs for relative endpoint URLs. */
-  noteRelativeEndpoints(metadata: SmartMetadata, logger: Logger): void
+  noteRelativeEndpoints(metadata: SmartMetadata, logger: Logger): Promise<void>
   /** GETs a JSON object under the transport policy (a `DiscoveryError` otherwise). */
   fetchJsonObject(url: string, label: string, transport: TransportOptions): Promise<JsonRecord>
 }

@@ -49,7 +49,7 @@ export async function checkDiscovery(
       fetch: dated,
       logger: problems,
     })
-    server.noteRelativeEndpoints(metadata, problems)
+    await server.noteRelativeEndpoints(metadata, problems)
     const where = metadata.discoveryUrl ?? baseUrl
     const check: DiagnosticCheck =
       problems.messages.length === 0

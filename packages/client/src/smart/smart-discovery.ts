@@ -4,7 +4,7 @@ import {
   type Logger,
   safeUrl,
 } from '@fhir-auth/core/essentials'
-import { raceCallerSignal } from '@fhir-auth/core/internal'
+import { lazyImport, raceCallerSignal } from '@fhir-auth/core/internal'
 import {
   type DiscoveredEndpointField,
   discoverSmartConfiguration,
@@ -13,6 +13,9 @@ import {
   smartConfigurationUrl,
 } from '@fhir-auth/smart/launch'
 import type { ProtocolContext } from '../protocol-context.js'
+
+/** Warnings for servers that deviate: loaded for such a server only (ADR 0012). */
+const deviationWarnings = lazyImport(() => import('./deviation-warnings.js'))
 
 /**
  * The spec's discovery cache and endpoint resolution for one SMART implementation:
@@ -116,7 +119,7 @@ export class SmartDiscovery {
         ...this.#context.transport(),
         baseUrl: config.baseUrl,
       })
-      warnOnRelativeEndpoints(metadata, options.logger)
+      await noteRelativeEndpoints(metadata, options.logger)
       this.#metadata = metadata
       return metadata
     } catch (error) {
@@ -135,23 +138,20 @@ export class SmartDiscovery {
 }
 
 /**
- * One warning per endpoint URL the document gives without a scheme: SMART requires absolute
- * URLs, and the value is resolved against the FHIR base (a `//host/…` one is refused where it
- * is used).
- *
- * @see https://hl7.org/fhir/smart-app-launch/STU2.2/conformance.html#metadata
+ * The warnings a client logs for relative endpoint URLs (see `warnOnRelativeEndpoints`), whose
+ * code loads only for a document that has one.
  */
-export function warnOnRelativeEndpoints(metadata: SmartMetadata, logger: Logger): void {
-  for (const [member, value] of Object.entries(metadata.raw)) {
-    if (!/_endpoint$|^jwks_uri$/.test(member) || typeof value !== 'string') continue
-    if (value.trim() === '' || /^[a-z][a-z\d+.-]*:/i.test(value)) continue
-    logger.warn(
-      value.trimStart().startsWith('//')
-        ? `The SMART configuration's ${member} names another server without a scheme; it is not used`
-        : `The SMART configuration's ${member} is a relative URL; resolved against the FHIR base`,
-      { event: 'smart.deviation', member },
-    )
-  }
+export async function noteRelativeEndpoints(
+  metadata: SmartMetadata,
+  logger: Logger,
+): Promise<void> {
+  const relative = Object.entries(metadata.raw).some(
+    ([member, value]) =>
+      /_endpoint$|^jwks_uri$/.test(member) &&
+      typeof value === 'string' &&
+      !/^[a-z][a-z\d+.-]*:/i.test(value),
+  )
+  if (relative) (await deviationWarnings()).warnOnRelativeEndpoints(metadata, logger)
 }
 
 function smartConfigurationUrlOf(baseUrl: string): string {

@@ -49,7 +49,7 @@ import type {
 import type { BackendTokenIdentity } from '../tokens/backend-token-identity.js'
 import type { SmartBackendServices } from './backend-token.js'
 import { bindSmartIssuer, SmartIssuerBinding } from './issuer-binding.js'
-import { SmartDiscovery, warnOnRelativeEndpoints } from './smart-discovery.js'
+import { noteRelativeEndpoints, SmartDiscovery } from './smart-discovery.js'
 
 /**
  * The SMART App Launch 2.2.0 implementation behind a `Client`. Internal: built lazily by
@@ -160,22 +160,16 @@ export class SmartProtocol implements ProtocolImplementation {
     return {
       discover: (baseUrl, transport) => discoverSmartConfiguration({ ...transport, baseUrl }),
       bindIssuer: bindSmartIssuer,
-      noteRelativeEndpoints: warnOnRelativeEndpoints,
+      noteRelativeEndpoints,
       fetchJsonObject: (url, label, transport) => fetchDiscoveryDocument({ url, label, transport }),
     }
   }
 
-  /**
-   * athenahealth requires PKCE S256 but does not list it: S256 is sent anyway (RFC 7636 lets a
-   * client send it to any server), with one warning per client.
-   */
-  #warnOnUnlistedPkce(metadata: SmartMetadata, logger: Logger): void {
+  /** athenahealth's missing PKCE list: S256 is sent anyway, with one warning per client. */
+  async #warnOnUnlistedPkce(metadata: SmartMetadata, logger: Logger): Promise<void> {
     if (metadata.codeChallengeMethodsSupported !== undefined || this.#pkceWarned) return
     this.#pkceWarned = true
-    logger.warn(
-      'The SMART configuration has no code_challenge_methods_supported (SMART requires it); sending PKCE S256 anyway',
-      { event: 'smart.deviation', member: 'code_challenge_methods_supported' },
-    )
+    ;(await import('./deviation-warnings.js')).warnOnUnlistedPkce(logger)
   }
 
   async #discoverable(signal: AbortSignal | undefined): Promise<SmartMetadata | undefined> {
@@ -218,7 +212,7 @@ export class SmartProtocol implements ProtocolImplementation {
     const launch = optionalString(options.launch, 'launch')
     const authorizationEndpoint = await this.#discovery.authorizationEndpoint(options.signal)
     if (config.authorizationEndpoint === undefined) {
-      this.#warnOnUnlistedPkce(await this.#discovery.metadata(options.signal), logger)
+      await this.#warnOnUnlistedPkce(await this.#discovery.metadata(options.signal), logger)
     }
     const audience = requireNonBlankString(config.issuer, 'issuer', false)
     const nonce = withNonce && scopes.includes('openid') ? generateState() : undefined

@@ -2,9 +2,12 @@ import { DiscoveryError } from '../errors/discovery-error.js'
 import { HttpError } from '../errors/http-error.js'
 import { type JsonRecord, parseJsonObjectBody } from '../http/json.js'
 import { isSuccessStatus } from '../http/oauth-exchange.js'
-import { type HttpResponse, sendRequest } from '../http/request.js'
+import { sendRequest } from '../http/request.js'
 import { safeUrl } from '../http/safe-url.js'
 import type { TransportOptions } from '../http/transport.js'
+import { lazyImport } from '../loading/lazy-import.js'
+
+const discoveryWarnings = lazyImport(() => import('./discovery-warnings.js'))
 
 /** What {@link fetchDiscoveryDocument} needs. */
 export interface DiscoveryDocumentRequest {
@@ -47,30 +50,16 @@ export async function fetchDiscoveryDocument(
       request.statusProblem?.(status) ?? (isSuccessStatus(response) ? undefined : `HTTP ${status}`)
     if (problem !== undefined) throw failure(problem, status)
     const document = parseJsonObjectBody(response)
-    warnOnMislabelledJson(response, request)
+    const { logger } = request.transport
+    const mediaType = (response.headers.get('content-type') ?? '').split(';')[0]?.trim() ?? ''
+    if (logger !== undefined && !/^application\/([\w.-]+\+)?json$/i.test(mediaType)) {
+      // Tolerated, since the body decides; the warning's code loads only for such a server.
+      const { warnOnMislabelledJson } = await discoveryWarnings()
+      warnOnMislabelledJson(mediaType, `${request.label}: ${endpoint}`, logger)
+    }
     return document
   } catch (error) {
     if (!(error instanceof HttpError)) throw error
     throw failure(error.message, error.status, error)
   }
-}
-
-/**
- * One warning when a discovery document that parsed as JSON came with another content type
- * (`text/plain`, none): tolerated, since the body decides, but named so that the server's
- * operators can be told.
- *
- * @see https://www.rfc-editor.org/rfc/rfc8414#section-3.2 RFC 8414 §3.2 (`application/json`)
- */
-function warnOnMislabelledJson(response: HttpResponse, request: DiscoveryDocumentRequest): void {
-  const mediaType = (response.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase()
-  if (mediaType === 'application/json' || /^application\/[\w.-]+\+json$/.test(mediaType ?? ''))
-    return
-  const served = mediaType
-    ? `served as ${/^[\w.+-]+\/[\w.+-]+$/.test(mediaType) ? mediaType : 'an unreadable content type'}`
-    : 'served with no content type'
-  request.transport.logger?.warn(
-    `${request.label}: ${safeUrl(request.url)} ${served}, not application/json; read as JSON`,
-    { event: 'discovery.content_type' },
-  )
 }
