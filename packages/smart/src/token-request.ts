@@ -52,9 +52,9 @@ export async function postTokenRequest(
     'token request',
     secrets,
   )
-  const body = options.logger === undefined ? undefined : tryParseJsonBody(response)
-  if (options.logger !== undefined && mayDeviate(body)) {
+  if (options.logger !== undefined && mayDeviate(response.bodyText)) {
     const { warnOnTokenResponseDeviations } = await deviationWarnings()
+    const body = tryParseJsonBody(response)
     warnOnTokenResponseDeviations(body, isSuccessStatus(response), options.logger)
   }
   return parseTokenResponse(response, secrets)

@@ -15,10 +15,13 @@ import type { Logger } from '@fhir-auth/core/essentials'
  * @internal
  */
 export function warnOnTokenResponseDeviations(
-  members: Readonly<Record<string, unknown>>,
+  body: unknown,
   isSuccess: boolean,
   logger: Logger,
 ): void {
+  // Imports nothing that runs: a module that did would split the chunks every app loads.
+  if (typeof body !== 'object' || body === null) return
+  const members = body as Readonly<Record<string, unknown>>
   const warn = (message: string, member: string) =>
     logger.warn(`Token response: ${message}`, { event: 'tokens.deviation', member })
   if (!isSuccess) {

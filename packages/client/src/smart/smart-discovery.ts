@@ -145,11 +145,9 @@ export async function noteRelativeEndpoints(
   metadata: SmartMetadata,
   logger: Logger,
 ): Promise<void> {
-  const relative = Object.entries(metadata.raw).some(
-    ([member, value]) =>
-      /_endpoint$|^jwks_uri$/.test(member) &&
-      typeof value === 'string' &&
-      !/^[a-z][a-z\d+.-]*:/i.test(value),
+  // A test of the text: the member names and values are JSON strings there.
+  const relative = /"(\w+_endpoint|jwks_uri)":"(?![a-z][a-z\d+.-]*:)/i.test(
+    JSON.stringify(metadata.raw),
   )
   if (relative) (await deviationWarnings()).warnOnRelativeEndpoints(metadata, logger)
 }
