@@ -166,6 +166,25 @@ describe('the program each guide opens with runs against the sandbox', () => {
     expect(stdout).toContain('granted system/Patient.rs to the new client')
   }, 60_000)
 
+  it('key-rotation: a token with the current key, then with the published next key', async () => {
+    const { smart } = sandboxes.description
+    const stdout = await run('key-rotation.ts', {
+      FHIR_BASE_URL: smart.baseUrl,
+      INITIAL_ACCESS_TOKEN: smart.initialAccessToken,
+    })
+    expect(stdout).toContain('current key: granted system/Patient.rs')
+    expect(stdout).toContain('next key: granted system/Patient.rs')
+    expect(stdout).toMatch(/^published kids: [\w-]{43}, [\w-]{43}$/m)
+  }, 60_000)
+
+  it('troubleshooting: every check of client.diagnose, the token request included', async () => {
+    const stdout = await run('troubleshooting.ts', backendEnvironment())
+    expect(stdout).toMatch(/^discovery\s+pass /m)
+    expect(stdout).toMatch(/^token\s+pass a client_credentials token was granted/m)
+    expect(stdout).toMatch(/^jwks\s+warn no jwksUri is configured/m)
+    expect(stdout).toMatch(/^ok$/m)
+  }, 60_000)
+
   it('standalone-launch: sign in with a pasted redirect, read the patient', async () => {
     const launch = start('standalone-launch.ts', publicClientEnvironment())
     await signInAtPrompt(launch)

@@ -48,6 +48,8 @@ const allowed: Readonly<Record<string, readonly string[]>> = {
     ...core,
     // ID token validation, loaded only when an ID token is validated.
     '@fhir-auth/core/oidc',
+    // `publicJwks`, re-exported for apps that publish keys; nothing else in the client uses it.
+    '@fhir-auth/core/keys',
     '@fhir-auth/smart',
     '@fhir-auth/smart/launch',
     // `isTokenResponseValid`, which `Client` offers synchronously: up front, without the launch path.

@@ -43,6 +43,7 @@ export {
 } from './smart/sandbox-client.js'
 export { startSmartSandbox } from './smart/start-smart-sandbox.js'
 export type { TokenEndpointHooks } from './smart/token-endpoint-hooks.js'
+export { oracleHealthTenant, type SandboxVendor, sandboxVendors } from './smart/vendor-modes.js'
 export {
   type AuthenticationTokenRecord,
   type AuthorizationOutcome,

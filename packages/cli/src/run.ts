@@ -73,8 +73,8 @@ async function runCommand(
       output.plain(commandUsage(command))
       return exitCodes.success
     }
-    await command.execute(flags, commandContext(flags, io, output, redactor))
-    return exitCodes.success
+    const exitCode = await command.execute(flags, commandContext(flags, io, output, redactor))
+    return exitCode ?? exitCodes.success
   } catch (error) {
     reportError(output, error, hints)
     if (isUsageError(error)) output.stderr(`\n${commandUsage(command)}`)

@@ -17,6 +17,7 @@ import {
   type Protocol,
   resolveClientType,
 } from './client-type.js'
+import type { DiagnoseOptions, DiagnosticReport } from './diagnostics/diagnostic-report.js'
 import { checkFlow, type UdapFlow } from './flow.js'
 import { type CancellableOperation, untilAborted } from './loading-aborts.js'
 import {
@@ -84,6 +85,9 @@ const implementations: Readonly<Record<Protocol, ImplementationFactory>> = {
  * call the spec's two steps themselves, and backend services, never download them.
  */
 const authorizationFlow = lazyImport(() => import('./launch/authorization-flow.js'))
+
+/** `diagnose`: a chunk of its own, which no app loads unless it asks for a diagnosis. */
+const diagnostics = lazyImport(() => import('./diagnostics/diagnose.js'))
 
 /** ID token validation (with the OIDC code): loaded with the first ID token to check. */
 const idTokenValidator = lazyImport(() => import('./identity/id-token-validator.js'))
@@ -407,6 +411,32 @@ export class Client {
         maxAgeSeconds: optionalSeconds(checked.maxAgeSeconds, 'maxAgeSeconds'),
         signal: checked.signal,
       }),
+    )
+  }
+
+  /**
+   * Checks this client's configuration against its SMART server before anything fails: discovery,
+   * issuer binding, advertised client types, PKCE, the key (algorithm, strength, its JWKS), the
+   * clock, the redirect URI and the scopes; with `tryToken`, a real `client_credentials` request
+   * whose refusal is mapped to its likely causes. Each check is `pass`, `warn` or `fail`, with a
+   * hint on what to change for every `warn` and `fail`; `ok` is false when one fails. The report
+   * never holds a token, a client secret or key material.
+   *
+   * @throws ConfigurationError `protocol` for a UDAP client, or on the options.
+   * @see https://github.com/fhir-auth/fhir-auth/blob/main/docs/guides/troubleshooting.md
+   */
+  async diagnose(options?: DiagnoseOptions): Promise<DiagnosticReport> {
+    return this.#run('diagnose', options, (checked) =>
+      this.#call(async (implementation) =>
+        (await diagnostics()).diagnose({
+          context: this.#context,
+          protocol: this.#protocol,
+          server: implementation.diagnosticServer?.(),
+          tryToken: checked.tryToken === true,
+          signal: checked.signal,
+          requestBackendToken: () => this.requestBackendToken({ signal: checked.signal }),
+        }),
+      ),
     )
   }
 

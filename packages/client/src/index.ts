@@ -59,6 +59,15 @@ export {
   TokenSet,
   webStorageStore,
 } from '@fhir-auth/core/internal/up-front'
+// From an entry of its own, which nothing else in the client imports: an app that never
+// publishes keys has none of its code (ADR 0012).
+export {
+  type PublicJwk,
+  type PublicJwks,
+  type PublicJwksEntry,
+  type PublicJwksKeyInput,
+  publicJwks,
+} from '@fhir-auth/core/keys'
 export type { IdTokenClaims } from '@fhir-auth/core/oidc'
 // The same modules `@fhir-auth/smart` re-exports; taken from core's own entry so that the client
 // reaches no other file of smart's index. The client's own scope checks use the parser only
@@ -79,6 +88,14 @@ export type { UdapMetadata } from '@fhir-auth/udap'
 export { Client } from './client.js'
 export type { ClientOptions, ScopeVersion } from './client-options.js'
 export { type ClientType, clientTypes, type Protocol } from './client-type.js'
+export type {
+  DiagnoseOptions,
+  DiagnosticCheck,
+  DiagnosticCheckId,
+  DiagnosticReport,
+  DiagnosticStatus,
+  InvalidClientCause,
+} from './diagnostics/diagnostic-report.js'
 export { ClientDirectory } from './directory/client-directory.js'
 export type {
   ClientDirectoryOptions,

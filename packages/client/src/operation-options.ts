@@ -6,6 +6,7 @@ import type {
 } from '@fhir-auth/core/essentials'
 import { type OptionNameSet, optionNames } from '@fhir-auth/core/internal/checks'
 import type { B2bExtensionInput } from '@fhir-auth/udap'
+import type { DiagnoseOptions } from './diagnostics/diagnostic-report.js'
 import type { TokensListener } from './session/session.js'
 
 /** Every operation accepts a caller `AbortSignal`, combined with the client's timeout. */
@@ -284,6 +285,7 @@ export const operationOptionNames = {
   resumeSession: optionNames<ResumeSessionOptions>({ ...trustInputs, onTokens: 1 }),
   validateIdToken: optionNames<ValidateIdTokenOptions>({ ...signal, nonce: 1, maxAgeSeconds: 1 }),
   isTokenResponseValid: optionNames<TokenResponseCheckOptions>({ flow: 1 }),
+  diagnose: optionNames<DiagnoseOptions>({ ...signal, tryToken: 1 }),
 } as const
 
 /** A `Client` operation that takes an options object. @internal */

@@ -130,6 +130,7 @@ export class ProtocolContext {
       timeoutMs: this.options.timeoutMs,
       signal,
       allowInsecureLocalhost: this.config.allowInsecureLocalhost,
+      logger: this.options.logger,
     }
   }
 

@@ -8,6 +8,7 @@ import {
 import type { SmartMetadata } from '@fhir-auth/smart'
 import type { UdapMetadata } from '@fhir-auth/udap'
 import type { Protocol } from './client-type.js'
+import type { DiagnosticServerAccess } from './diagnostics/server-access.js'
 import type {
   AuthorizationUrlOptions,
   AuthorizationUrlResult,
@@ -93,6 +94,8 @@ export interface ProtocolImplementation {
   revokeTokens(tokens: TokenSet, signal: AbortSignal | undefined): Promise<boolean>
   /** What identifies the backend token these options ask for (the cache identity of ADR 0010). */
   backendTokenIdentity(options: BackendTokensOptions): Promise<BackendTokenIdentity>
+  /** SMART only: its code a diagnosis uses (`client.diagnose`). */
+  diagnosticServer?(): DiagnosticServerAccess
 }
 
 /** An authorization request made by `beginAuthorization`, with what its callback needs. */

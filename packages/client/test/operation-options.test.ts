@@ -78,6 +78,7 @@ const runners: Readonly<
   validateIdToken: (client, options) => client.validateIdToken('a.b.c', options as never),
   isTokenResponseValid: (client, options) =>
     client.isTokenResponseValid(tokenBody, options as never),
+  diagnose: (client, options) => client.diagnose(options as never),
 }
 
 /** What running an operation ended in: its value, or what it threw or rejected with. */
@@ -228,6 +229,7 @@ describe('every declared option name', () => {
       resumeSession: [...trust, 'onTokens'],
       validateIdToken: ['signal', 'nonce', 'maxAgeSeconds'],
       isTokenResponseValid: ['flow'],
+      diagnose: ['signal', 'tryToken'],
     }
     for (const operation of operations) {
       expect(operationOptionNames[operation], operation).toEqual(

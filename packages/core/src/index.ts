@@ -14,4 +14,5 @@
 export * from './essentials.js'
 export { parseJsonBody, parseJsonObjectBody, tryParseJsonBody } from './http/json.js'
 export { sendRequest } from './http/request.js'
+export * from './keys.js'
 export * from './scopes.js'

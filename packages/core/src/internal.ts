@@ -19,6 +19,7 @@ export { requireNonBlankString } from './checks/required-string.js'
 export { requireMaxResponseBytes } from './checks/response-size.js'
 export { sha256Base64Url } from './crypto/sha256.js'
 export { raceCallerSignal } from './http/discovery-race.js'
+export { tryParseJsonBody } from './http/json.js'
 export {
   describeMemberNames,
   type FlowErrorClass,

@@ -85,6 +85,23 @@ describe('TokenSet.fromResponse', () => {
     expect(logger.messages.join()).not.toContain('42')
   })
 
+  it('reads need_patient_banner sent as the string "true" or "false" (Epic) as the boolean', () => {
+    const logger = warnings()
+    const read = (value: string) =>
+      TokenSet.fromResponse(
+        { access_token: 'a', need_patient_banner: value },
+        { obtainedAt, logger },
+      )
+    expect(read('false').needPatientBanner).toBe(false)
+    expect(read('true').needPatientBanner).toBe(true)
+    // The token request warns where the response is read; the set does not warn again.
+    expect(logger.messages).toEqual([])
+    const refreshed = read('false').withRefresh({ access_token: 'b' }, { obtainedAt, logger })
+    expect(refreshed.needPatientBanner).toBe(false)
+    expect(read('False').needPatientBanner).toBeUndefined()
+    expect(logger.messages).toHaveLength(1)
+  })
+
   it('takes fhirUser from the validated ID token claims when the response has none', () => {
     const tokens = TokenSet.fromResponse(
       { access_token: 'a' },

@@ -45,7 +45,8 @@ const listFields = [
  *
  * Accessors never throw: a field that is absent or of the wrong type reads as `undefined`
  * (lists keep only their string entries). Endpoint URLs without a scheme are resolved
- * against the FHIR base, as the IG recommends for relative URLs.
+ * against the FHIR base, as the IG recommends for relative URLs; one that would resolve to
+ * another origin (`//host/…`) is left as it is, which no request accepts.
  *
  * @example
  * ```ts
@@ -214,7 +215,11 @@ export class SmartMetadata {
   #resolve(value: string): string {
     if (/^[a-z][a-z\d+.-]*:/i.test(value)) return value
     try {
-      return new URL(value, this.#baseUrl).href
+      const base = new URL(this.#baseUrl)
+      const resolved = new URL(value, base)
+      // A network-path reference (`//host/…`) names another server: it is left unresolved, so
+      // that using it fails as a URL that is not absolute.
+      return resolved.origin === base.origin ? resolved.href : value
     } catch {
       return value
     }

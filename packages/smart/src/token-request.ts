@@ -4,13 +4,24 @@ import {
   TokenError,
   type TransportOptions,
 } from '@fhir-auth/core/essentials'
-import { requireNonBlankString, sendFlowRequest, transportOf } from '@fhir-auth/core/internal'
+import {
+  isSuccessStatus,
+  lazyImport,
+  requireNonBlankString,
+  sendFlowRequest,
+  transportOf,
+  tryParseJsonBody,
+} from '@fhir-auth/core/internal'
 import {
   authenticateClient,
   type ClientAuthentication,
   loadSymmetricAuthentication,
 } from './client-authentication.js'
 import { parseTokenResponse, type TokenResponse } from './token-response.js'
+import { mayDeviate } from './token-response-deviations.js'
+
+/** The deviation warnings: loaded for a server that deviates, never for one that conforms. */
+const deviationWarnings = lazyImport(() => import('./token-response-warnings.js'))
 
 /** What every token request takes: the endpoint, transport settings and a clock for assertions. */
 export interface TokenRequestCommon extends TransportOptions {
@@ -35,6 +46,23 @@ export async function postTokenRequest(
   secrets: readonly string[],
 ): Promise<TokenResponse> {
   const response = await postForm(options, options.tokenEndpoint, form, headers, secrets, 'token')
+  return readTokenResponse(options, response, secrets)
+}
+
+/**
+ * Reads a token response; a response that may bend the rules (see `mayDeviate`) first has its
+ * deviations warned about, with the warning code loaded only then.
+ */
+async function readTokenResponse(
+  options: TransportOptions,
+  response: HttpResponse,
+  secrets: readonly string[],
+): Promise<TokenResponse> {
+  if (options.logger !== undefined && mayDeviate(response.bodyText)) {
+    const { warnOnTokenResponseDeviations } = await deviationWarnings()
+    const body = tryParseJsonBody(response)
+    warnOnTokenResponseDeviations(body, isSuccessStatus(response), options.logger)
+  }
   return parseTokenResponse(response, secrets)
 }
 
@@ -66,7 +94,9 @@ export function postAuthenticatedTokenRequest(
   secrets: readonly string[],
 ): Promise<TokenResponse> {
   const tokenEndpoint = requireNonBlankString(options.tokenEndpoint, 'tokenEndpoint')
-  return postAuthenticatedForm(options, tokenEndpoint, form, secrets, 'token', parseTokenResponse)
+  return postAuthenticatedForm(options, tokenEndpoint, form, secrets, 'token', (response, all) =>
+    readTokenResponse(options, response, all),
+  )
 }
 
 /**
@@ -89,7 +119,7 @@ export async function postAuthenticatedForm<T>(
   form: Readonly<Record<string, string>>,
   secrets: readonly string[],
   label: string,
-  read: (response: HttpResponse, secrets: readonly string[]) => T,
+  read: (response: HttpResponse, secrets: readonly string[]) => T | Promise<T>,
 ): Promise<T> {
   const authentication = await authenticateClient(
     options.clientAuthentication,
@@ -99,7 +129,10 @@ export async function postAuthenticatedForm<T>(
   const all = [...secrets, ...authentication.secrets]
   try {
     const sent = { ...form, ...authentication.form }
-    return read(await postForm(options, endpoint, sent, authentication.headers, all, label), all)
+    return await read(
+      await postForm(options, endpoint, sent, authentication.headers, all, label),
+      all,
+    )
   } catch (error) {
     if (options.clientAuthentication.type !== 'confidential_symmetric') throw error
     throw (await loadSymmetricAuthentication()).withBasicEncodingHint(

@@ -1,6 +1,6 @@
 import { DiscoveryError } from '@fhir-auth/core'
 import { describe, expect, it } from 'vitest'
-import { SmartMetadata, validateSmartMetadata } from '../src/index.js'
+import { requireDiscoveredEndpoint, SmartMetadata, validateSmartMetadata } from '../src/index.js'
 import { captureLogger } from './test-support.js'
 
 const baseUrl = 'https://fhir.example.org/r4'
@@ -151,6 +151,19 @@ describe('SmartMetadata accessors', () => {
       expect(parsed.supportsStandaloneLaunch()).toBe(false)
     },
   )
+
+  it('leaves a network-path reference to another server unresolved, so that it is never used', () => {
+    const parsed = metadata({
+      token_endpoint: '//evil.example/token',
+      jwks_uri: '//fhir.example.org/jwks',
+    })
+    expect(parsed.tokenEndpoint).toBe('//evil.example/token')
+    // The same origin written as a network path resolves (it names no other server).
+    expect(parsed.jwksUri).toBe('https://fhir.example.org/jwks')
+    expect(() => requireDiscoveredEndpoint(parsed, 'token_endpoint', false)).toThrow(
+      /not an absolute URL/,
+    )
+  })
 
   it('leaves a value as it is when the base URL cannot resolve it', () => {
     const parsed = SmartMetadata.fromJson({ token_endpoint: 'token' }, { baseUrl: 'not a url' })

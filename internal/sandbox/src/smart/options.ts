@@ -13,6 +13,7 @@ import type { IdTokenVariant } from './id-token-variants.js'
 import type { LaunchRequest } from './launch-context.js'
 import type { SandboxClient } from './sandbox-client.js'
 import type { TokenEndpointHooks } from './token-endpoint-hooks.js'
+import type { SandboxVendor } from './vendor-modes.js'
 
 /** The signed-in user of every authorization. */
 export interface SandboxUser {
@@ -69,6 +70,11 @@ export interface SmartSandboxOptions {
    * grants fewer scopes than asked does. Default: the grant as the provider made it.
    */
   readonly narrowGrant?: (granted: readonly string[]) => readonly string[]
+  /**
+   * Behave like a real EHR in the ways its documentation describes (see {@link SandboxVendor}):
+   * its FHIR base path, discovery and token response deviations. Default: the strict sandbox.
+   */
+  readonly vendor?: SandboxVendor
 }
 
 /** The endpoint URLs of a running sandbox. */
@@ -88,8 +94,13 @@ export interface SmartSandbox {
   readonly origin: string
   /** The OpenID issuer (equal to {@link origin}). */
   readonly issuer: string
-  /** `${origin}/fhir`: the value of `aud` and the base URL to configure the library with. */
+  /**
+   * `${origin}/fhir` (a vendor mode's own path, e.g. `/api/FHIR/R4`): the value of `aud` and the
+   * base URL to configure the library with.
+   */
   readonly fhirBaseUrl: string
+  /** The vendor mode the sandbox runs in; `undefined` for the strict sandbox. */
+  readonly vendor: SandboxVendor | undefined
   readonly endpoints: SmartSandboxEndpoints
   /** The token `/reg` accepts as `Authorization: Bearer …`. */
   readonly initialAccessToken: string

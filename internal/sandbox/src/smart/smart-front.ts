@@ -29,6 +29,7 @@ import { handlePatientRead } from './patient-endpoint.js'
 import { interactionPathPrefix, providerRoutes } from './provider-configuration.js'
 import { splitScopes } from './smart-scopes.js'
 import { applyTokenEndpointHooks, type TokenEndpointHooks } from './token-endpoint-hooks.js'
+import type { VendorBehaviour } from './vendor-modes.js'
 
 /** Everything the front dispatches to. */
 export interface SmartFrontSettings {
@@ -51,14 +52,15 @@ export interface SmartFrontSettings {
   readonly extraPublicKeys: () => readonly object[]
   /** Read on every token request: what a test set with `setTokenEndpointHooks`. */
   readonly tokenEndpointHooks: () => TokenEndpointHooks | undefined
+  /** The vendor mode's deviations (the strict sandbox's when none). */
+  readonly vendor: VendorBehaviour
 }
 
 /** Path of the sandbox's SMART style sheet (`smart_style_url`). */
 export const smartStylePath = '/smart-style.json'
 
-const fhirPathPrefix = '/fhir'
-const discoveryPath = `${fhirPathPrefix}/.well-known/smart-configuration`
-const patientPathPattern = /^\/fhir\/Patient\/([^/]+)$/
+const discoverySuffix = '/.well-known/smart-configuration'
+const patientPathPattern = /^\/Patient\/([^/]+)$/
 
 /**
  * The plain `node:http` front of the SMART sandbox. It records every request, then serves the
@@ -88,7 +90,12 @@ async function dispatch(
   const method = request.method ?? 'GET'
   const path = url.pathname
 
-  if (path === fhirPathPrefix || path.startsWith(`${fhirPathPrefix}/`) || path === smartStylePath) {
+  const fhirPath = new URL(settings.fhirBaseUrl).pathname
+  if (path === discoverySuffix && settings.vendor.rootDiscoveryStatus !== undefined) {
+    sendText(response, settings.vendor.rootDiscoveryStatus, 'text/html', '<h1>Bad Gateway</h1>')
+    return
+  }
+  if (path === fhirPath || path.startsWith(`${fhirPath}/`) || path === smartStylePath) {
     // Browser demos read discovery and FHIR data cross-origin.
     response.setHeader('access-control-allow-origin', '*')
     if (method === 'OPTIONS') {
@@ -124,7 +131,9 @@ async function serveFhirSide(
     sendOperationOutcome(response, 405, 'not-supported', `${method} is not supported here`)
     return
   }
-  if (path === discoveryPath) {
+  const fhirPath = new URL(settings.fhirBaseUrl).pathname
+  const relative = path.startsWith(`${fhirPath}/`) ? path.slice(fhirPath.length) : undefined
+  if (relative === discoverySuffix) {
     const rendered = renderDiscoveryResponse(
       settings.discoveryDocument,
       settings.discoveryOverride(),
@@ -142,7 +151,7 @@ async function serveFhirSide(
     })
     return
   }
-  const patient = patientPathPattern.exec(path)
+  const patient = patientPathPattern.exec(relative ?? '')
   if (patient?.[1] !== undefined) {
     await handlePatientRead(settings, request, response, decodeURIComponent(patient[1]))
     return
@@ -181,6 +190,13 @@ async function forwardToProvider(
     }
   }
   relaxSameSiteNoneCookies(response)
+  const vendorRewrite = settings.vendor.rewriteTokenResponse
+  if (url.pathname === providerRoutes.token && vendorRewrite !== undefined) {
+    rewriteResponseBody(response, (text) => {
+      const parsed = parseJsonObject(text)
+      return parsed === undefined ? text : JSON.stringify(vendorRewrite(parsed))
+    })
+  }
   const idTokenRewrite = settings.idTokenRewrite()
   if (url.pathname === providerRoutes.token && idTokenRewrite !== undefined) {
     rewriteResponseBody(response, (text) => rewriteTokenResponse(text, idTokenRewrite))

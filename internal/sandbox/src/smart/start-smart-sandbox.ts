@@ -22,6 +22,7 @@ import { createSmartFront, smartStylePath } from './smart-front.js'
 import { splitScopes } from './smart-scopes.js'
 import type { TokenEndpointHooks } from './token-endpoint-hooks.js'
 import { launchContextMiddleware } from './token-response-context.js'
+import { type SandboxVendor, sandboxVendors, vendorBehaviour } from './vendor-modes.js'
 
 const defaultUser = { id: 'practitioner-1', fhirUser: 'Practitioner/practitioner-1' }
 
@@ -30,7 +31,8 @@ const defaultUser = { id: 'practitioner-1', fhirUser: 'Practitioner/practitioner
  * panva's oidc-provider in-process behind a `node:http` front that adds SMART discovery,
  * launch context, an auto-approving user and a protected `Patient` read.
  *
- * FHIR base `${origin}/fhir`; discovery at `${origin}/fhir/.well-known/smart-configuration`;
+ * FHIR base `${origin}/fhir` (or the `vendor` mode's path); discovery at
+ * `${fhirBaseUrl}/.well-known/smart-configuration`;
  * provider endpoints `/auth`, `/token`, `/reg`, `/jwks`, `/token/introspection`,
  * `/token/revocation`. See the package README for the rules it enforces.
  *
@@ -61,7 +63,8 @@ export async function startSmartSandbox(options: SmartSandboxOptions = {}): Prom
   const server = await startLoopbackServer((request, response) => handle(request, response))
   try {
     const origin = server.origin
-    const fhirBaseUrl = `${origin}/fhir`
+    const vendor = vendorBehaviour(settings.vendor)
+    const fhirBaseUrl = `${origin}${vendor.fhirPath}`
     const endpoints: SmartSandboxEndpoints = {
       authorization: `${origin}${providerRoutes.authorization}`,
       token: `${origin}${providerRoutes.token}`,
@@ -124,7 +127,8 @@ export async function startSmartSandbox(options: SmartSandboxOptions = {}): Prom
         settings.clientAssertionAlgorithms,
         settings.scopeVersions,
       ),
-      discoveryOverride: () => discoveryOverride,
+      // A test's own override replaces the vendor mode's.
+      discoveryOverride: () => discoveryOverride ?? vendor.discovery,
       requestLog,
       clientScopes,
       fhirBaseUrl,
@@ -136,6 +140,7 @@ export async function startSmartSandbox(options: SmartSandboxOptions = {}): Prom
           : { variant: idTokenVariant, providerKey: signingKey, clientSecret, rotations },
       extraPublicKeys: () => rotations.published(),
       tokenEndpointHooks: () => narrowingGrants(tokenEndpointHooks, settings.narrowGrant),
+      vendor,
       interaction: {
         provider,
         accountId: settings.userId,
@@ -154,6 +159,7 @@ export async function startSmartSandbox(options: SmartSandboxOptions = {}): Prom
       origin,
       issuer: origin,
       fhirBaseUrl,
+      vendor: settings.vendor,
       endpoints,
       initialAccessToken: settings.initialAccessToken,
       get requests() {
@@ -209,6 +215,7 @@ interface SandboxSettings {
   readonly basicAuthDecoding: BasicAuthDecoding
   readonly scopeVersions: readonly ('v1' | 'v2')[]
   readonly narrowGrant: SmartSandboxOptions['narrowGrant']
+  readonly vendor: SandboxVendor | undefined
 }
 
 function readOptions(options: SmartSandboxOptions): SandboxSettings {
@@ -250,6 +257,7 @@ function readOptions(options: SmartSandboxOptions): SandboxSettings {
     basicAuthDecoding: readBasicAuthDecoding(options.basicAuthDecoding),
     scopeVersions: readScopeVersions(options.scopeVersions),
     narrowGrant: options.narrowGrant,
+    vendor: readVendor(options.vendor),
   }
 }
 
@@ -282,6 +290,17 @@ function narrowingGrants(
       return { ...rewritten, scope: narrowGrant(splitScopes(rewritten.scope)).join(' ') }
     },
   }
+}
+
+function readVendor(value: unknown): SandboxVendor | undefined {
+  if (value === undefined || sandboxVendors.includes(value as SandboxVendor)) {
+    return value as SandboxVendor | undefined
+  }
+  throw new ConfigurationError({
+    invalidAttribute: 'vendor',
+    invalidValue: value,
+    validValues: [...sandboxVendors],
+  })
 }
 
 function readBasicAuthDecoding(value: unknown): BasicAuthDecoding {

@@ -1,5 +1,6 @@
 import type { CryptoBackend, Logger } from '@fhir-auth/core'
 import type { OptionSpec, ParsedFlags } from '../args.js'
+import type { ExitCode } from '../exit-codes.js'
 import type { CliIo } from '../io.js'
 import type { SecretRedactor } from '../output/secret-redactor.js'
 import type { Output } from '../output.js'
@@ -47,9 +48,11 @@ export interface Command {
   /** Where to fix a library `ConfigurationError` attribute, when it differs from the default hints. */
   readonly attributeHints?: Readonly<Record<string, string>>
   /**
-   * Runs the command and writes its result.
+   * Runs the command and writes its result; an exit code when it is not success although
+   * nothing threw (`doctor` after a failed check).
    *
    * @throws any fhir-auth error; `run` turns it into an exit code and an error line.
    */
-  execute(flags: ParsedFlags, context: CommandContext): Promise<void>
+  // biome-ignore lint/suspicious/noConfusingVoidType: most commands are `Promise<void>` and return nothing
+  execute(flags: ParsedFlags, context: CommandContext): Promise<ExitCode | void>
 }

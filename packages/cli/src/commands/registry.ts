@@ -1,6 +1,8 @@
 import { authorizeCommand } from './authorize.js'
 import type { Command } from './command.js'
 import { discoverCommand } from './discover.js'
+import { doctorCommand } from './doctor.js'
+import { keysCommand } from './keys.js'
 import { registerCommand } from './register.js'
 import { scopesCommand } from './scopes.js'
 import { tokenCommand } from './token.js'
@@ -12,6 +14,8 @@ export const commands: readonly Command[] = [
   tokenCommand,
   authorizeCommand,
   scopesCommand,
+  keysCommand,
+  doctorCommand,
 ]
 
 /** The command with this name, if there is one. */

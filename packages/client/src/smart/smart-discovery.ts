@@ -1,5 +1,10 @@
-import { ConfigurationError, DiscoveryError, safeUrl } from '@fhir-auth/core/essentials'
-import { raceCallerSignal } from '@fhir-auth/core/internal'
+import {
+  ConfigurationError,
+  DiscoveryError,
+  type Logger,
+  safeUrl,
+} from '@fhir-auth/core/essentials'
+import { lazyImport, raceCallerSignal } from '@fhir-auth/core/internal'
 import {
   type DiscoveredEndpointField,
   discoverSmartConfiguration,
@@ -8,6 +13,9 @@ import {
   smartConfigurationUrl,
 } from '@fhir-auth/smart/launch'
 import type { ProtocolContext } from '../protocol-context.js'
+
+/** Warnings for servers that deviate: loaded for such a server only (ADR 0012). */
+const deviationWarnings = lazyImport(() => import('./deviation-warnings.js'))
 
 /**
  * The spec's discovery cache and endpoint resolution for one SMART implementation:
@@ -122,6 +130,7 @@ export class SmartDiscovery {
         ...this.#context.transport(),
         baseUrl: config.baseUrl,
       })
+      await noteRelativeEndpoints(metadata, options.logger)
       this.#metadata = metadata
       return metadata
     } catch (error) {
@@ -137,6 +146,21 @@ export class SmartDiscovery {
       throw error
     }
   }
+}
+
+/**
+ * The warnings a client logs for relative endpoint URLs (see `warnOnRelativeEndpoints`), whose
+ * code loads only for a document that has one.
+ */
+export async function noteRelativeEndpoints(
+  metadata: SmartMetadata,
+  logger: Logger,
+): Promise<void> {
+  // A test of the text: the member names and values are JSON strings there.
+  const relative = /"(\w+_endpoint|jwks_uri)":"(?![a-z][a-z\d+.-]*:)/i.test(
+    JSON.stringify(metadata.raw),
+  )
+  if (relative) (await deviationWarnings()).warnOnRelativeEndpoints(metadata, logger)
 }
 
 function smartConfigurationUrlOf(baseUrl: string): string {

@@ -2,11 +2,13 @@ import {
   ConfigurationError,
   generateState,
   IdTokenError,
+  type Logger,
   type RegistrationResponse,
   type TokenSet,
 } from '@fhir-auth/core/essentials'
 import {
   authorizationMethod,
+  fetchDiscoveryDocument,
   lazy,
   lazyImport,
   optionalScopes,
@@ -21,6 +23,7 @@ import {
 import {
   buildAuthorizationRequest,
   type ClientAuthentication,
+  discoverSmartConfiguration,
   exchangeAuthorizationCode,
   type RevokedTokenType,
   refreshAccessToken,
@@ -28,6 +31,7 @@ import {
   type SmartMetadata,
   type TokenResponse,
 } from '@fhir-auth/smart/launch'
+import type { DiagnosticServerAccess } from '../diagnostics/server-access.js'
 import type {
   AuthorizationUrlOptions,
   AuthorizationUrlResult,
@@ -47,8 +51,8 @@ import type {
 } from '../protocol-implementation.js'
 import type { BackendTokenIdentity } from '../tokens/backend-token-identity.js'
 import type { SmartBackendServices } from './backend-token.js'
-import { SmartIssuerBinding } from './issuer-binding.js'
-import { SmartDiscovery } from './smart-discovery.js'
+import { bindSmartIssuer, SmartIssuerBinding } from './issuer-binding.js'
+import { noteRelativeEndpoints, SmartDiscovery } from './smart-discovery.js'
 
 /**
  * The SMART App Launch 2.2.0 implementation behind a `Client`. Internal: built lazily by
@@ -64,6 +68,7 @@ export class SmartProtocol implements ProtocolImplementation {
   readonly #context: ProtocolContext
   readonly #discovery: SmartDiscovery
   readonly #issuerBinding: SmartIssuerBinding
+  #pkceWarned = false
   // Signing and registration are loaded on first use: a browser app doing launches as a public
   // client never downloads them. Backend services travel in the signing chunk, since every
   // backend token is signed (only smart's small request function for them is up front, handed
@@ -161,6 +166,23 @@ export class SmartProtocol implements ProtocolImplementation {
   }
 
   /** The SMART configuration, or nothing without a baseUrl to discover it from. */
+  /** What `client.diagnose` uses of this chunk's code (see `DiagnosticServerAccess`). */
+  diagnosticServer(): DiagnosticServerAccess {
+    return {
+      discover: (baseUrl, transport) => discoverSmartConfiguration({ ...transport, baseUrl }),
+      bindIssuer: bindSmartIssuer,
+      noteRelativeEndpoints,
+      fetchJsonObject: (url, label, transport) => fetchDiscoveryDocument({ url, label, transport }),
+    }
+  }
+
+  /** athenahealth's missing PKCE list: S256 is sent anyway, with one warning per client. */
+  async #warnOnUnlistedPkce(metadata: SmartMetadata, logger: Logger): Promise<void> {
+    if (metadata.codeChallengeMethodsSupported !== undefined || this.#pkceWarned) return
+    this.#pkceWarned = true
+    ;(await import('./deviation-warnings.js')).warnOnUnlistedPkce(logger)
+  }
+
   async #discoverable(signal: AbortSignal | undefined): Promise<SmartMetadata | undefined> {
     return this.#context.config.baseUrl === undefined ? undefined : this.#discovery.metadata(signal)
   }
@@ -200,6 +222,9 @@ export class SmartProtocol implements ProtocolImplementation {
     const redirectUri = requireNonBlankString(config.redirectUri, 'redirectUri', false)
     const launch = optionalString(options.launch, 'launch')
     const authorizationEndpoint = await this.#discovery.authorizationEndpoint(options.signal)
+    if (config.authorizationEndpoint === undefined) {
+      await this.#warnOnUnlistedPkce(await this.#discovery.metadata(options.signal), logger)
+    }
     const audience = requireNonBlankString(config.issuer, 'issuer', false)
     // After every check of the configuration: with `scopeVersion: 'auto'` this reads discovery.
     const scopes = await this.#scopesToSend(asked, options.signal)

@@ -9,6 +9,6 @@ import type { TransportOptions } from './transport.js'
  * @internal
  */
 export function transportOf(options: TransportOptions): TransportOptions {
-  const { fetch, timeoutMs, signal, allowInsecureLocalhost, maxResponseBytes } = options
-  return { fetch, timeoutMs, signal, allowInsecureLocalhost, maxResponseBytes }
+  const { fetch, timeoutMs, signal, allowInsecureLocalhost, maxResponseBytes, logger } = options
+  return { fetch, timeoutMs, signal, allowInsecureLocalhost, maxResponseBytes, logger }
 }

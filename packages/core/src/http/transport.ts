@@ -1,3 +1,5 @@
+import type { Logger } from '../logging/logger.js'
+
 // Apart from `request.ts` so that code loaded up front can name the defaults and the types
 // without loading the request path itself (ADR 0012).
 /**
@@ -26,4 +28,10 @@ export interface TransportOptions {
   readonly allowInsecureLocalhost?: boolean | undefined
   /** Body size cap in bytes (a positive integer), default {@link defaultMaxResponseBytes}. */
   readonly maxResponseBytes?: number | undefined
+  /**
+   * Where a warning goes when a server's answer deviates from the spec in a way the library
+   * tolerates (a discovery document served as `text/plain`, `token_type: "bearer"`…); no
+   * warnings when absent. A `Client` passes its own logger.
+   */
+  readonly logger?: Logger | undefined
 }

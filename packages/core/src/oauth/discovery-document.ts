@@ -5,6 +5,9 @@ import { isSuccessStatus } from '../http/oauth-exchange.js'
 import { sendRequest } from '../http/request.js'
 import { safeUrl } from '../http/safe-url.js'
 import type { TransportOptions } from '../http/transport.js'
+import { lazyImport } from '../loading/lazy-import.js'
+
+const discoveryWarnings = lazyImport(() => import('./discovery-warnings.js'))
 
 /** What {@link fetchDiscoveryDocument} needs. */
 export interface DiscoveryDocumentRequest {
@@ -46,7 +49,15 @@ export async function fetchDiscoveryDocument(
     const problem =
       request.statusProblem?.(status) ?? (isSuccessStatus(response) ? undefined : `HTTP ${status}`)
     if (problem !== undefined) throw failure(problem, status)
-    return parseJsonObjectBody(response)
+    const document = parseJsonObjectBody(response)
+    const { logger } = request.transport
+    const mediaType = (response.headers.get('content-type') ?? '').split(';')[0]?.trim() ?? ''
+    if (logger !== undefined && !/^application\/([\w.-]+\+)?json$/i.test(mediaType)) {
+      // Tolerated, since the body decides; the warning's code loads only for such a server.
+      const { warnOnMislabelledJson } = await discoveryWarnings()
+      warnOnMislabelledJson(mediaType, `${request.label}: ${endpoint}`, logger)
+    }
+    return document
   } catch (error) {
     if (!(error instanceof HttpError)) throw error
     throw failure(error.message, error.status, error)

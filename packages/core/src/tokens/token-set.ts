@@ -169,7 +169,12 @@ export class TokenSet {
     const scope = text('scope')
     this.scopes =
       scope === undefined ? [...this.#requestedScopes] : scope.split(' ').filter((s) => s !== '')
-    this.needPatientBanner = read<boolean>('need_patient_banner', 'boolean')
+    // Epic sends the strings "true" and "false"; the token request already warned about them.
+    const banner = raw.need_patient_banner
+    this.needPatientBanner =
+      banner === 'true' || banner === 'false'
+        ? banner === 'true'
+        : read<boolean>('need_patient_banner', 'boolean')
     this.fhirContext = readFhirContext(raw.fhirContext, warn)
     Object.freeze(this)
   }
