@@ -109,6 +109,11 @@ export class Session {
   readonly fetch: (input: BearerFetchInput, init?: RequestInit) => Promise<Response>
   /** Set by `revoke()`: every later use is a `TokenError`. */
   #revoked = false
+  /**
+   * The refreshes joined and not settled yet: `revoke()` waits for them, since one may rotate
+   * the refresh token, and the token to revoke is the one it leaves.
+   */
+  readonly #refreshing = new Set<Promise<TokenSet>>()
 
   /** @internal Sessions come from `client.completeAuthorization` and `client.resumeSession`. */
   constructor(dependencies: SessionDependencies) {
@@ -192,7 +197,8 @@ export class Session {
   /**
    * Signs out at the server (RFC 7009): posts the refresh token, then the access token, to the
    * server's `revocation_endpoint`, authenticated as the client authenticates at its token
-   * endpoint. Resolves `false` and sends nothing when the server advertises no revocation
+   * endpoint. A refresh in flight is waited for first, so the tokens revoked are the ones it
+   * rotated in. Resolves `false` and sends nothing when the server advertises no revocation
    * endpoint. Either way the session is over: every later `accessToken()`, `fetch()` or
    * `refresh()` is a `TokenError`, and nothing is sent with these tokens again.
    *
@@ -204,6 +210,9 @@ export class Session {
    */
   async revoke(): Promise<boolean> {
     this.#revoked = true
+    // Revoking the refresh token a refresh in flight is replacing would leave its successor
+    // valid at the server (RFC 9700 §4.14.2): wait for it, then revoke the tokens it leaves.
+    await Promise.allSettled(this.#refreshing)
     const { revoke } = this.#state.dependencies
     return revoke === undefined ? false : revoke(this.#state.tokens)
   }
@@ -238,9 +247,19 @@ export class Session {
           ? Promise.reject(
               new TokenError({ message: 'the session has no refresh token: authorize again' }),
             )
-          : this.#refresher().then((refresher) => refresher.join(options)),
+          : this.#track(this.#refresher().then((refresher) => refresher.join(options))),
       signal,
     )
+  }
+
+  /** Keeps `refresh` in {@link Session.#refreshing} until it settles (its failure is the caller's). */
+  #track(refresh: Promise<TokenSet>): Promise<TokenSet> {
+    this.#refreshing.add(refresh)
+    const settled = () => {
+      this.#refreshing.delete(refresh)
+    }
+    refresh.then(settled, settled)
+    return refresh
   }
 
   /**
