@@ -109,11 +109,8 @@ export class Session {
   readonly fetch: (input: BearerFetchInput, init?: RequestInit) => Promise<Response>
   /** Set by `revoke()`: every later use is a `TokenError`. */
   #revoked = false
-  /**
-   * The refreshes joined and not settled yet: `revoke()` waits for them, since one may rotate
-   * the refresh token, and the token to revoke is the one it leaves.
-   */
-  readonly #refreshing = new Set<Promise<TokenSet>>()
+  /** Set by the first refresh: from then on `revoke()` waits for the refreshes in flight. */
+  #refreshed = false
 
   /** @internal Sessions come from `client.completeAuthorization` and `client.resumeSession`. */
   constructor(dependencies: SessionDependencies) {
@@ -212,7 +209,12 @@ export class Session {
     this.#revoked = true
     // Revoking the refresh token a refresh in flight is replacing would leave its successor
     // valid at the server (RFC 9700 §4.14.2): wait for it, then revoke the tokens it leaves.
-    await Promise.allSettled(this.#refreshing)
+    // Its code failed to load only when no refresh could be in flight: nothing to wait for.
+    if (this.#refreshed)
+      await this.#refresher().then(
+        (refresher) => refresher.idle(),
+        () => undefined,
+      )
     const { revoke } = this.#state.dependencies
     return revoke === undefined ? false : revoke(this.#state.tokens)
   }
@@ -247,19 +249,15 @@ export class Session {
           ? Promise.reject(
               new TokenError({ message: 'the session has no refresh token: authorize again' }),
             )
-          : this.#track(this.#refresher().then((refresher) => refresher.join(options))),
+          : this.#startRefresh(options),
       signal,
     )
   }
 
-  /** Keeps `refresh` in {@link Session.#refreshing} until it settles (its failure is the caller's). */
-  #track(refresh: Promise<TokenSet>): Promise<TokenSet> {
-    this.#refreshing.add(refresh)
-    const settled = () => {
-      this.#refreshing.delete(refresh)
-    }
-    refresh.then(settled, settled)
-    return refresh
+  /** Joins a refresh, marking the session as one `revoke()` must wait for from then on. */
+  #startRefresh(options: { readonly scopes?: readonly string[] | undefined }): Promise<TokenSet> {
+    this.#refreshed = true
+    return this.#refresher().then((refresher) => refresher.join(options))
   }
 
   /**
