@@ -275,7 +275,8 @@ describe('directory.sessions()', () => {
       { ttlSeconds: 0 },
       { ttlSeconds: -1 },
       { ttlSeconds: '60' },
-      { store: memoryStore() },
+      { store: {} },
+      { storage: memoryStore() },
     ]) {
       configurationError(() => ehrs.sessions(options as { ttlSeconds: number }))
     }
@@ -307,6 +308,36 @@ describe('directory.sessions()', () => {
     expect(opened?.tokens.binding?.baseUrl).toBe(otherBaseUrl)
     await sessions.delete(id)
     expect(await sessions.open(id)).toBeUndefined()
+  })
+
+  it('keeps sessions in the store given, apart from the directory’s', async () => {
+    const { fetch } = countingFetch()
+    const ehrs = new ClientDirectory({ clients: [clientFor(baseUrl, fetch)] })
+    const store = memoryStore()
+    const sessions = ehrs.sessions({ store })
+    expect(ehrs.sessions({ store })).toBe(sessions)
+    const id = await sessions.save(
+      clientFor(baseUrl, fetch).resumeSession({ access_token: 'at-kept' }),
+    )
+    expect(await ehrs.sessions().open(id)).toBeUndefined()
+    expect((await ehrs.sessions({ store, ttlSeconds: 60 }).open(id))?.tokens.accessToken).toBe(
+      'at-kept',
+    )
+  })
+})
+
+describe('directory.listed and directory.resolves', () => {
+  it('give the clients listed, in order, and whether resolve may find others', () => {
+    const { fetch } = countingFetch()
+    const first = clientFor(baseUrl, fetch)
+    const second = clientFor(otherBaseUrl, fetch)
+    const ehrs = new ClientDirectory({ clients: [first, second] })
+    expect(ehrs.listed).toEqual([first, second])
+    expect(Object.isFrozen(ehrs.listed)).toBe(true)
+    expect(ehrs.resolves).toBe(false)
+    const resolving = new ClientDirectory({ resolve: () => undefined })
+    expect(resolving.listed).toEqual([])
+    expect(resolving.resolves).toBe(true)
   })
 })
 

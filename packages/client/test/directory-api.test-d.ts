@@ -50,7 +50,10 @@ describe('ClientDirectory', () => {
     expectTypeOf(ehrs.sessions({ ttlSeconds: 60 })).toEqualTypeOf<SessionStore>()
     expectTypeOf<DirectorySessionsOptions>().toEqualTypeOf<{
       readonly ttlSeconds?: number | undefined
+      readonly store?: KeyValueStore | undefined
     }>()
+    expectTypeOf(ehrs.listed).toEqualTypeOf<readonly Client[]>()
+    expectTypeOf(ehrs.resolves).toEqualTypeOf<boolean>()
   })
 })
 

@@ -78,14 +78,22 @@ export function singleClient(client: Client, store: KeyValueStore): LaunchClient
 /**
  * A `ClientDirectory` as {@link LaunchClients}: it refuses an unknown `iss` before any request
  * and routes each callback by `state` to the client that began the launch. A standalone login
- * must name its `iss` (the directory may resolve clients on demand: there is no sole one).
+ * may leave out its `iss` only when the directory lists one client and resolves no other; its
+ * sessions are kept in `sessionStore` when given, else in the directory's store.
  */
-export function directoryClients(directory: ClientDirectory): LaunchClients {
+export function directoryClients(
+  directory: ClientDirectory,
+  sessionStore: KeyValueStore | undefined,
+): LaunchClients {
+  const [sole, ...others] = directory.listed
   return {
-    soleIssuer: undefined,
+    soleIssuer:
+      sole !== undefined && others.length === 0 && !directory.resolves
+        ? sole.config.baseUrl
+        : undefined,
     beginAuthorization: ({ iss, launch }) =>
       directory.beginAuthorization(launch === undefined ? { iss } : { iss, launch }),
     completeAuthorization: (callbackUrl) => directory.completeAuthorization(callbackUrl),
-    sessions: ({ ttlSeconds }) => directory.sessions({ ttlSeconds }),
+    sessions: ({ ttlSeconds }) => directory.sessions({ ttlSeconds, store: sessionStore }),
   }
 }

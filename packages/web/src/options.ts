@@ -38,9 +38,10 @@ export interface SmartWebAppOptions {
    */
   readonly clients: ClientDirectory | Client
   /**
-   * Where launches and sessions are kept, with one `Client`: default `memoryStore()` (one
-   * process); a shared store (e.g. `redisStore`) when several processes serve the app. A
-   * `ClientDirectory` keeps them in its own store: give the store to it instead.
+   * Where sessions are kept (and launches, with one `Client`): a shared store (e.g.
+   * `redisStore`) when several processes serve the app. Default: the `ClientDirectory`'s store,
+   * or `memoryStore()` (one process) with one `Client`. A `ClientDirectory` keeps launches in its
+   * own store.
    */
   readonly store?: KeyValueStore | undefined
   readonly routes?: SmartWebAppRoutes | undefined
@@ -87,14 +88,7 @@ export function readSettings(options: SmartWebAppOptions): WebAppSettings {
 function readClients(value: unknown, store: unknown): LaunchClients {
   if (value instanceof Client) return singleClient(value, readStore(store))
   if (value instanceof ClientDirectory) {
-    if (store !== undefined) {
-      throw new ConfigurationError({
-        invalidAttribute: 'store',
-        message:
-          'a ClientDirectory keeps launches and sessions in its own store: give the store to new ClientDirectory({ store }) instead',
-      })
-    }
-    return directoryClients(value)
+    return directoryClients(value, store === undefined ? undefined : readStore(store))
   }
   throw new ConfigurationError({
     invalidAttribute: 'clients',

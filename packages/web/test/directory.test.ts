@@ -4,10 +4,15 @@
  * it through one redirect URI; an `iss` the directory has no client for is refused before any
  * request; a callback whose RFC 9207 `iss` names the other EHR is refused before the token request.
  */
-import { ClientDirectory } from '@fhir-auth/client'
+import {
+  ClientDirectory,
+  ConfigurationError,
+  type KeyValueStore,
+  memoryStore,
+} from '@fhir-auth/client'
 import { beforeEach, describe, expect, inject, it } from 'vitest'
 import { smartWebApp } from '../src/index.js'
-import { clearRequests, sandboxRequests, webClient } from './support/driver.js'
+import { authorizeAt, clearRequests, sandboxRequests, webClient } from './support/driver.js'
 import { HandleBrowser } from './support/handle-browser.js'
 
 function app() {
@@ -81,12 +86,86 @@ describe('a web app for two EHRs', () => {
     expect([...requests.ehrA, ...requests.ehrB].filter((r) => r.path === '/token')).toEqual([])
   })
 
-  it('takes no store of its own beside the directory', () => {
-    expect(() =>
+  it('keeps its sessions in the store given beside the directory, launches in the directory', async () => {
+    const launches = keyRecordingStore()
+    const sessions = keyRecordingStore()
+    const web = smartWebApp({
+      clients: new ClientDirectory({
+        clients: [webClient('ehrA'), webClient('ehrB')],
+        store: launches.store,
+      }),
+      store: sessions.store,
+    })
+    const browser = new HandleBrowser(web)
+    expect(
+      (await browser.must(await browser.launchUntilCallback('ehrB', inject('ehrB')))).status,
+    ).toBe(302)
+    expect(sessions.written.filter((key) => key.startsWith('fhir-auth:session:'))).toHaveLength(1)
+    expect(launches.written.some((key) => key.startsWith('fhir-auth:session:'))).toBe(false)
+    expect(launches.written.length).toBeGreaterThan(0)
+    const session = await web.session(browser.request('/'))
+    expect((await session?.fetch('Patient/patient-1'))?.status).toBe(200)
+  })
+
+  it('refuses a store beside the directory that is not a KeyValueStore', () => {
+    let refusal: unknown
+    try {
       smartWebApp({
         clients: new ClientDirectory({ clients: [webClient('ehrA')] }),
         store: { get: async () => undefined } as never,
+      })
+    } catch (error) {
+      refusal = error
+    }
+    expect(refusal).toBeInstanceOf(ConfigurationError)
+    expect((refusal as ConfigurationError).invalidAttribute).toBe('store')
+  })
+
+  it('signs in at the one EHR a directory lists when /login names no iss', async () => {
+    const web = smartWebApp({ clients: new ClientDirectory({ clients: [webClient('ehrB')] }) })
+    const browser = new HandleBrowser(web)
+    const started = await browser.must('/login')
+    expect(started.status).toBe(302)
+    const callback = new URL(
+      await authorizeAt(started.headers.get('location') ?? '', { ehr: 'ehrB' }),
+    )
+    expect((await browser.must(`${callback.pathname}${callback.search}`)).status).toBe(302)
+    expect((await web.session(browser.request('/')))?.tokens.binding?.baseUrl).toBe(inject('ehrB'))
+  })
+
+  it('still refuses /login without iss when the directory may resolve other EHRs, fetching nothing', async () => {
+    const resolved: string[] = []
+    const web = smartWebApp({
+      clients: new ClientDirectory({
+        clients: [webClient('ehrA')],
+        resolve: (iss) => {
+          resolved.push(iss)
+          return undefined
+        },
       }),
-    ).toThrow(/ClientDirectory/)
+    })
+    expect((await new HandleBrowser(web).must('/login')).status).toBe(400)
+    expect(resolved).toEqual([])
+    const requests = await sandboxRequests()
+    expect(requests.ehrA.length + requests.ehrB.length).toBe(0)
   })
 })
+
+/** A memory store that records the key of every write (`set` and `setIfAbsent`). */
+function keyRecordingStore(): { readonly store: KeyValueStore; readonly written: string[] } {
+  const inner = memoryStore()
+  const written: string[] = []
+  const store: KeyValueStore = {
+    get: (key) => inner.get(key),
+    delete: (key) => inner.delete(key),
+    set: (key, value, ttl) => {
+      written.push(key)
+      return inner.set(key, value, ttl)
+    },
+    setIfAbsent: (key, value, ttl) => {
+      written.push(key)
+      return inner.setIfAbsent(key, value, ttl)
+    },
+  }
+  return { store, written }
+}

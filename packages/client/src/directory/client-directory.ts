@@ -31,7 +31,7 @@ const beginOptionNames = optionNames<DirectoryBeginAuthorizationOptions>({
   customScopes: 1,
   method: 1,
 })
-const sessionsOptionNames = optionNames<DirectorySessionsOptions>({ ttlSeconds: 1 })
+const sessionsOptionNames = optionNames<DirectorySessionsOptions>({ ttlSeconds: 1, store: 1 })
 
 /**
  * The clients of an app that many EHRs launch (an app gallery listing): one {@link Client} per
@@ -57,8 +57,11 @@ const sessionsOptionNames = optionNames<DirectorySessionsOptions>({ ttlSeconds: 
 export class ClientDirectory {
   readonly #clients: DirectoryClients
   readonly #store: KeyValueStore
-  /** One `SessionStore` per time to live: its clients' stores and their state are reused. */
-  readonly #sessions = new Map<number | undefined, SessionStore>()
+  /**
+   * One `SessionStore` per store and time to live: its clients' stores and their state are
+   * reused.
+   */
+  readonly #sessions = new WeakMap<KeyValueStore, Map<number | undefined, SessionStore>>()
 
   /**
    * @throws ConfigurationError on the options (an unknown option included), on `clients` (not
@@ -72,6 +75,22 @@ export class ClientDirectory {
     })
     this.#clients = new DirectoryClients(checked.clients, checked.resolve)
     this.#store = optionalStore(checked.store) ?? memoryStore()
+  }
+
+  /**
+   * The clients given as `clients` to the constructor, in their order (not those `resolve`
+   * found). Read-only: a directory's listed clients never change.
+   */
+  get listed(): readonly Client[] {
+    return this.#clients.listed
+  }
+
+  /**
+   * Whether the directory was given `resolve`: an `iss` no listed client answers to may then
+   * still find a client (so a launch without `iss` cannot mean the one listed client).
+   */
+  get resolves(): boolean {
+    return this.#clients.resolves
   }
 
   /**
@@ -137,23 +156,30 @@ export class ClientDirectory {
   }
 
   /**
-   * One {@link SessionStore} for every client of the directory, in the directory's store: a
-   * session is opened, refreshed and revoked by the client whose tokens it holds.
+   * One {@link SessionStore} for every client of the directory, in `store` (default: the
+   * directory's store): a session is opened, refreshed and revoked by the client whose tokens
+   * it holds.
    *
-   * @throws ConfigurationError on the options (`ttlSeconds` not a positive number, an unknown
-   *   option).
+   * @throws ConfigurationError on the options (`ttlSeconds` not a positive number, `store` not
+   *   a `KeyValueStore`, an unknown option).
    * @see https://github.com/fhir-auth/fhir-auth/blob/main/docs/guides/tokens-over-time.md
    */
   sessions(options?: DirectorySessionsOptions): SessionStore {
-    const { ttlSeconds } = readOptions(options, 'sessions', {
+    const checked = readOptions(options, 'sessions', {
       known: sessionsOptionNames,
       noun: 'option',
     })
-    const ttl = checkSessionTtl(ttlSeconds)
-    let sessions = this.#sessions.get(ttl)
+    const ttl = checkSessionTtl(checked.ttlSeconds)
+    const store = optionalStore(checked.store) ?? this.#store
+    let byTtl = this.#sessions.get(store)
+    if (byTtl === undefined) {
+      byTtl = new Map()
+      this.#sessions.set(store, byTtl)
+    }
+    let sessions = byTtl.get(ttl)
     if (sessions === undefined) {
-      sessions = directorySessions(this.#clients, this.#store, ttl)
-      this.#sessions.set(ttl, sessions)
+      sessions = directorySessions(this.#clients, store, ttl)
+      byTtl.set(ttl, sessions)
     }
     return sessions
   }

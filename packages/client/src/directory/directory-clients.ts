@@ -14,6 +14,8 @@ import type { ClientResolver } from './directory-options.js'
  */
 export class DirectoryClients {
   readonly #listed: ReadonlyMap<string, Client>
+  /** The listed clients, in the order given. */
+  readonly listed: readonly Client[]
   readonly #resolve: ClientResolver | undefined
   readonly #resolved = new Map<string, Client>()
   readonly #resolving = new Map<string, Promise<Client | undefined>>()
@@ -21,6 +23,7 @@ export class DirectoryClients {
   /** @throws ConfigurationError on `clients` or `resolve`. */
   constructor(clients: unknown, resolve: unknown) {
     this.#listed = listedClients(clients)
+    this.listed = Object.freeze([...this.#listed.values()])
     if (resolve !== undefined && resolve !== null && typeof resolve !== 'function') {
       throw new ConfigurationError({
         invalidAttribute: 'resolve',
@@ -49,6 +52,11 @@ export class DirectoryClients {
       invalidValue: quoteIss(key),
       message: `no client of this directory answers to iss ${quoteIss(key)}: it is not a registered EHR`,
     })
+  }
+
+  /** Whether clients not listed may be found by `resolve`. */
+  get resolves(): boolean {
+    return this.#resolve !== undefined
   }
 
   /** The client kept for a base URL (listed or resolved earlier), without resolving. */

@@ -38,4 +38,9 @@ export interface DirectoryBeginAuthorizationOptions
 export interface DirectorySessionsOptions {
   /** How long a session is kept after its last write (a save or a refresh); default 12 h. */
   readonly ttlSeconds?: number | undefined
+  /**
+   * Where the sessions are kept (e.g. a store shared by the processes that serve the app, apart
+   * from the launches); default: the directory's store.
+   */
+  readonly store?: KeyValueStore | undefined
 }

@@ -91,6 +91,16 @@ export class SessionRefresher {
   }
 
   /**
+   * Resolves once no refresh is queued any more, whatever each one's outcome: `revoke()` then
+   * holds the tokens the last one left.
+   */
+  async idle(): Promise<void> {
+    while (this.#queue.length > 0) {
+      await Promise.allSettled(this.#queue.map((queued) => queued.result))
+    }
+  }
+
+  /**
    * Gives `onTokens` the session's current tokens again when it failed to take them; callers
    * that arrive meanwhile share the call.
    *

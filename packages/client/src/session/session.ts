@@ -109,6 +109,8 @@ export class Session {
   readonly fetch: (input: BearerFetchInput, init?: RequestInit) => Promise<Response>
   /** Set by `revoke()`: every later use is a `TokenError`. */
   #revoked = false
+  /** Set by the first refresh: from then on `revoke()` waits for the refreshes in flight. */
+  #refreshed = false
 
   /** @internal Sessions come from `client.completeAuthorization` and `client.resumeSession`. */
   constructor(dependencies: SessionDependencies) {
@@ -192,7 +194,8 @@ export class Session {
   /**
    * Signs out at the server (RFC 7009): posts the refresh token, then the access token, to the
    * server's `revocation_endpoint`, authenticated as the client authenticates at its token
-   * endpoint. Resolves `false` and sends nothing when the server advertises no revocation
+   * endpoint. A refresh in flight is waited for first, so the tokens revoked are the ones it
+   * rotated in. Resolves `false` and sends nothing when the server advertises no revocation
    * endpoint. Either way the session is over: every later `accessToken()`, `fetch()` or
    * `refresh()` is a `TokenError`, and nothing is sent with these tokens again.
    *
@@ -204,6 +207,14 @@ export class Session {
    */
   async revoke(): Promise<boolean> {
     this.#revoked = true
+    // Revoking the refresh token a refresh in flight is replacing would leave its successor
+    // valid at the server (RFC 9700 §4.14.2): wait for it, then revoke the tokens it leaves.
+    // Its code failed to load only when no refresh could be in flight: nothing to wait for.
+    if (this.#refreshed)
+      await this.#refresher().then(
+        (refresher) => refresher.idle(),
+        () => undefined,
+      )
     const { revoke } = this.#state.dependencies
     return revoke === undefined ? false : revoke(this.#state.tokens)
   }
@@ -238,9 +249,15 @@ export class Session {
           ? Promise.reject(
               new TokenError({ message: 'the session has no refresh token: authorize again' }),
             )
-          : this.#refresher().then((refresher) => refresher.join(options)),
+          : this.#startRefresh(options),
       signal,
     )
+  }
+
+  /** Joins a refresh, marking the session as one `revoke()` must wait for from then on. */
+  #startRefresh(options: { readonly scopes?: readonly string[] | undefined }): Promise<TokenSet> {
+    this.#refreshed = true
+    return this.#refresher().then((refresher) => refresher.join(options))
   }
 
   /**

@@ -6,6 +6,7 @@ import {
   type TokenSet,
 } from '@fhir-auth/core/essentials'
 import { optionNames, readOptions } from '@fhir-auth/core/internal/checks'
+import { underFleetLock } from '../tokens/fleet-lock.js'
 import { type GuardedStore, storeFailed } from '../tokens/guarded-store.js'
 import type { Session, sessionState, TokensListener } from './session.js'
 import type { optionalListener, SessionSource } from './session-factory.js'
@@ -124,14 +125,40 @@ export class StoredSessions implements SessionStore {
   }
 
   /**
-   * Revokes the session's tokens (RFC 7009), then deletes it. A failed revocation is a warning
+   * Revokes the session's tokens (RFC 7009), then deletes it, under the session's fleet lock: a
+   * refresh in flight in any process holds that lock until it has written the rotated tokens,
+   * so the tokens revoked are the newest (a rotated refresh token never outlives the sign-out),
+   * and a refresh that comes after finds the session gone. A failed revocation is a warning
    * naming only the error's class and OAuth code: the user is signed out here all the same.
    *
    * @throws ConfigurationError on `id`; StoreError.
+   * @see docs/adr/0010-backend-tokens-shared-by-a-fleet.md in the fhir-auth repository
    */
   async signOut(id: string): Promise<boolean> {
     const entry = await this.#entry(sessionId(id))
     if (entry === undefined) return false
+    const { options } = this.#source.context
+    return underFleetLock<boolean>(
+      {
+        store: entry.store,
+        lockKey: entry.lockKey,
+        timeoutMs: options.timeoutMs ?? defaultTimeoutMs,
+        logger: options.logger,
+        deadlineWarning: {
+          event: 'sessions.lock_wait_exceeded',
+          message:
+            'Session sign-out: the process holding the lock has written no tokens within twice the request timeout; signing out directly',
+        },
+        // Nothing another process writes stands for this sign-out: it is always done here.
+        read: async () => undefined,
+        isDone: (done): done is boolean => false,
+        work: () => this.#signOutNow(entry, id),
+      },
+      undefined,
+    )
+  }
+
+  async #signOutNow(entry: SessionEntry, id: string): Promise<boolean> {
     const tokens = await entry.read()
     if (tokens === storeFailed) throw sessionStoreError('get', 'the session was not signed out')
     // Kept tokens that are not this client's (refused) are deleted, never sent anywhere.
