@@ -58,7 +58,7 @@ export {
 } from '@fhir-auth/core/internal/up-front'
 export type { IdTokenClaims } from '@fhir-auth/core/oidc'
 export type { RegistrationResponse, SmartMetadata, TokenResponse } from '@fhir-auth/smart'
-export type { UdapMetadata } from '@fhir-auth/udap'
+export type { UdapMetadata, UdapRevocationOptions } from '@fhir-auth/udap'
 export { Client } from './client.js'
 export type { ClientOptions } from './client-options.js'
 export { type ClientType, clientTypes, type Protocol } from './client-type.js'

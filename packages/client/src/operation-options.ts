@@ -5,7 +5,7 @@ import type {
   PrivateKeyInput,
 } from '@fhir-auth/core/essentials'
 import { type OptionNameSet, optionNames } from '@fhir-auth/core/internal/checks'
-import type { B2bExtensionInput } from '@fhir-auth/udap'
+import type { B2bExtensionInput, UdapRevocationOptions } from '@fhir-auth/udap'
 import type { TokensListener } from './session/session.js'
 
 /** Every operation accepts a caller `AbortSignal`, combined with the client's timeout. */
@@ -83,12 +83,15 @@ export interface RefreshTokenOptions
 }
 
 /**
- * UDAP trust inputs: the anchors the caller trusts and CRLs for every CA in the server's chain
- * (revocation is required). `community` selects the trust community (`?community=`).
+ * UDAP trust inputs: the anchors the caller trusts, and how revocation is proved for every
+ * certificate in the server's chain (required): `crls` given, else CRLs fetched from the
+ * certificates' distribution points (`revocation`, on by default, cached in this client unless
+ * `revocation.cache` names a store). `community` selects the trust community (`?community=`).
  */
 export interface UdapTrustOptions {
   readonly trustedAnchors: readonly CertificateInput[]
-  readonly crls: readonly CrlInput[]
+  readonly crls?: readonly CrlInput[] | undefined
+  readonly revocation?: UdapRevocationOptions | undefined
   readonly community?: string | undefined
 }
 
@@ -207,7 +210,12 @@ export interface BackendTokensOptions
 // without adding it here (or the reverse) does not compile.
 
 const signal: OptionNameSet<CancellableOptions> = { signal: 1 }
-const trustInputs: OptionNameSet<UdapTrustOptions> = { trustedAnchors: 1, crls: 1, community: 1 }
+const trustInputs: OptionNameSet<UdapTrustOptions> = {
+  trustedAnchors: 1,
+  crls: 1,
+  revocation: 1,
+  community: 1,
+}
 const credentials: OptionNameSet<CredentialOverrides> = { clientSecret: 1, privateKey: 1, kid: 1 }
 const authorizationRequest: OptionNameSet<AuthorizationUrlOptions> = {
   ...signal,

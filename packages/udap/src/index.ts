@@ -73,5 +73,9 @@ export {
 } from './software-statement.js'
 export type { UdapTokenRequestCommon } from './token-request.js'
 export { parseUdapTokenResponse, type TokenResponse } from './token-response.js'
-export { checkUdapTrustInputs, type UdapTrustInputs } from './trust-inputs.js'
+export {
+  checkUdapTrustInputs,
+  type UdapRevocationOptions,
+  type UdapTrustInputs,
+} from './trust-inputs.js'
 export { UdapMetadata, type UdapMetadataSource } from './udap-metadata.js'

@@ -435,7 +435,11 @@ export class UdapProtocol implements ProtocolImplementation {
 
 /** Whether an operation was given trust inputs (then it validates metadata with them). */
 function hasTrustInputs(options: Partial<UdapTrustOptions> | undefined): boolean {
-  return options?.trustedAnchors !== undefined || options?.crls !== undefined
+  return (
+    options?.trustedAnchors !== undefined ||
+    options?.crls !== undefined ||
+    options?.revocation !== undefined
+  )
 }
 
 /**

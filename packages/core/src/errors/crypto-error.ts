@@ -52,7 +52,10 @@ export class CryptoError extends FhirAuthError {
  * - `name-constraints`: a name (URI, DNS, email, IP or directory name) outside a CA's permitted
  *   subtrees or inside its excluded ones, or one that cannot be checked against them;
  * - `unknown-critical-extension`: a critical extension the policy does not understand, on a
- *   certificate of the path or on the only usable CRL.
+ *   certificate of the path or on the only usable CRL;
+ * - `revocation-unavailable`: revocation information was looked for online (CRL distribution
+ *   points) and none answered: unreachable, stale, badly signed, or only `ldap:`/`file:` points
+ *   (fail closed).
  *
  * @see https://github.com/fhir-auth/fhir-auth/blob/main/docs/guides/udap.md#certificate-paths
  */
@@ -66,6 +69,7 @@ export type CertificateChainFailureReason =
   | 'crl-missing'
   | 'crl-stale'
   | 'crl-bad-signature'
+  | 'revocation-unavailable'
   | 'order'
   | 'not-a-ca'
   | 'key-usage'

@@ -7,7 +7,7 @@ import { safeUrl } from './safe-url.js'
 import { sanitizeCause } from './sanitized-cause.js'
 import { defaultMaxResponseBytes, defaultTimeoutMs, type TransportOptions } from './transport.js'
 import { networkCause } from './transport-failure.js'
-import { checkUrl, insecureUrlAdvice } from './url-policy.js'
+import { checkUrl, insecureUrlAdvice, parseAbsoluteUrl, type UrlProblem } from './url-policy.js'
 
 const maxRedirects = 5
 
@@ -18,6 +18,17 @@ export interface HttpRequest extends TransportOptions {
   readonly headers?: Readonly<Record<string, string>> | undefined
   readonly form?: Readonly<Record<string, string | undefined>> | undefined
   readonly json?: unknown
+  /** A binary body (an OCSP request), sent as is with its content type. */
+  readonly bytes?: { readonly contentType: string; readonly data: Uint8Array } | undefined
+  /** `Accept` header; default `application/json`. */
+  readonly accept?: string | undefined
+  /** `bytes` keeps the response body as bytes (`bodyBytes`); default `text`. */
+  readonly responseBody?: 'text' | 'bytes' | undefined
+  /**
+   * Plain HTTP to any host: only for documents whose own signature is the check (CRLs, OCSP
+   * responses, CA certificates), which RFC 5280 §4.2.1.13 and RFC 6960 serve over HTTP.
+   */
+  readonly allowPlainHttp?: boolean | undefined
 }
 
 /** A response with its body read (within the size cap) as text. */
@@ -27,12 +38,15 @@ export interface HttpResponse {
   readonly status: number
   readonly headers: Headers
   readonly bodyText: string
+  /** The body as bytes, when the request asked for `responseBody: 'bytes'` (`bodyText` is then empty). */
+  readonly bodyBytes?: Uint8Array | undefined
 }
 
 /**
  * Sends a request under the library's transport policy, which every request goes through:
  *
- * - HTTPS only, or loopback HTTP under `allowInsecureLocalhost`;
+ * - HTTPS only, or loopback HTTP under `allowInsecureLocalhost` (any HTTP under `allowPlainHttp`,
+ *   for signed documents only);
  * - `Accept: application/json`; form or JSON body encoding with its content type;
  * - a timeout (default 10 s) combined with the caller's `AbortSignal`, covering the body too;
  * - `redirect: 'manual'`: a 3xx answer to a POST is an error (POSTs are never re-sent); GET
@@ -62,8 +76,19 @@ export async function sendRequest(request: HttpRequest): Promise<HttpResponse> {
       if (
         !(response.type === 'opaqueredirect' || (response.status >= 300 && response.status < 400))
       ) {
-        const bodyText = await readBody(exchange, response)
-        return { url: exchange.url, status: response.status, headers: response.headers, bodyText }
+        const { url } = exchange
+        if (request.responseBody === 'bytes') {
+          const bodyBytes = await readBody(exchange, response, bytesSink())
+          return {
+            url,
+            status: response.status,
+            headers: response.headers,
+            bodyText: '',
+            bodyBytes,
+          }
+        }
+        const bodyText = await readBody(exchange, response, textSink())
+        return { url, status: response.status, headers: response.headers, bodyText }
       }
       discard(response)
       exchange.url = nextLocation(exchange, response, redirects)
@@ -106,7 +131,7 @@ function expired(exchange: Exchange): HttpError {
 async function fetchOnce(exchange: Exchange): Promise<Response> {
   const { request, url, deadline } = exchange
   const allowInsecure = request.allowInsecureLocalhost === true
-  const problem = checkUrl(url, allowInsecure)
+  const problem = urlProblem(request, url)
   if (problem !== undefined) {
     throw fail(
       exchange,
@@ -116,9 +141,12 @@ async function fetchOnce(exchange: Exchange): Promise<Response> {
         : `refused: HTTPS is required ${insecureUrlAdvice(url, allowInsecure)}`,
     )
   }
-  const headers: Record<string, string> = { accept: 'application/json' }
-  let body: string | null = null
-  if (request.form !== undefined) {
+  const headers: Record<string, string> = { accept: request.accept ?? 'application/json' }
+  let body: string | Uint8Array<ArrayBuffer> | null = null
+  if (request.bytes !== undefined) {
+    headers['content-type'] = request.bytes.contentType
+    body = new Uint8Array(request.bytes.data) as Uint8Array<ArrayBuffer>
+  } else if (request.form !== undefined) {
     headers['content-type'] = 'application/x-www-form-urlencoded'
     body = encodeForm(request.form)
   } else if (request.json !== undefined) {
@@ -171,7 +199,7 @@ function nextLocation(exchange: Exchange, response: Response, redirects: number)
         ? `more than ${maxRedirects} redirects`
         : next === undefined || response.type === 'opaqueredirect'
           ? 'a redirect it cannot follow (no usable Location)'
-          : checkUrl(next, exchange.request.allowInsecureLocalhost === true) !== undefined
+          : urlProblem(exchange.request, next) !== undefined
             ? `${safeUrl(next)} is refused by the HTTPS policy`
             : undefined
   if (problem !== undefined || next === undefined) {
@@ -185,7 +213,51 @@ function nextLocation(exchange: Exchange, response: Response, redirects: number)
   return next
 }
 
-async function readBody(exchange: Exchange, response: Response): Promise<string> {
+/** Collects a body as it arrives: as text (decoded chunk by chunk) or as bytes. */
+interface BodySink<T> {
+  add(chunk: Uint8Array): void
+  end(): T
+}
+
+function textSink(): BodySink<string> {
+  // Decoded as it arrives: a character split between two chunks is joined by the decoder.
+  const decoder = new TextDecoder()
+  let text = ''
+  return {
+    add: (chunk) => {
+      text += decoder.decode(chunk, { stream: true })
+    },
+    end: () => text + decoder.decode(),
+  }
+}
+
+function bytesSink(): BodySink<Uint8Array> {
+  const chunks: Uint8Array[] = []
+  return { add: (chunk) => chunks.push(chunk), end: () => concatChunks(chunks) }
+}
+
+function concatChunks(chunks: readonly Uint8Array[]): Uint8Array {
+  if (chunks.length === 1) return chunks[0] as Uint8Array
+  let total = 0
+  for (const chunk of chunks) total += chunk.byteLength
+  const bytes = new Uint8Array(total)
+  let offset = 0
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset)
+    offset += chunk.byteLength
+  }
+  return bytes
+}
+
+/** The URL policy of one request: {@link checkUrl}, with plain HTTP to any host for signed documents. */
+function urlProblem(request: HttpRequest, url: string): UrlProblem | undefined {
+  const problem = checkUrl(url, request.allowInsecureLocalhost === true)
+  if (problem !== 'insecure-url' || request.allowPlainHttp !== true) return problem
+  const parsed = parseAbsoluteUrl(url)
+  return parsed?.protocol === 'http:' && parsed.hostname !== '' ? undefined : problem
+}
+
+async function readBody<T>(exchange: Exchange, response: Response, sink: BodySink<T>): Promise<T> {
   const { deadline } = exchange
   const limit = exchange.request.maxResponseBytes ?? defaultMaxResponseBytes
   const tooLarge = () =>
@@ -195,17 +267,14 @@ async function readBody(exchange: Exchange, response: Response): Promise<string>
     throw tooLarge()
   }
   const body = response.body
-  if (body === null || body === undefined) return ''
-  // Decoded as it arrives: a character split between two chunks is joined by the decoder.
-  const decoder = new TextDecoder()
-  let text = ''
+  if (body === null || body === undefined) return sink.end()
   let total = 0
   try {
     if (typeof body.getReader !== 'function') {
       // Fetch polyfills (node-fetch 2) hand out Node streams: read them whole, then cap.
       const bytes = new Uint8Array(await deadline.race(response.arrayBuffer()))
       total = bytes.byteLength
-      text = decoder.decode(bytes)
+      sink.add(bytes)
     } else {
       const reader = body.getReader()
       try {
@@ -216,7 +285,7 @@ async function readBody(exchange: Exchange, response: Response): Promise<string>
         ) {
           total += read.value.byteLength
           if (total > limit) break
-          text += decoder.decode(read.value, { stream: true })
+          sink.add(read.value)
         }
       } finally {
         if (total > limit || deadline.reason !== undefined) reader.cancel().catch(() => {})
@@ -233,7 +302,7 @@ async function readBody(exchange: Exchange, response: Response): Promise<string>
     )
   }
   if (total > limit) throw tooLarge()
-  return text + decoder.decode()
+  return sink.end()
 }
 
 function discard(response: Response): void {

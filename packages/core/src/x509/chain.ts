@@ -1,24 +1,17 @@
-import type {
-  CertificateInfo,
-  SignatureCheck,
-  VerifiedCertificateChain,
-} from '../crypto/backend.js'
+import type { CertificateInfo, VerifiedCertificateChain } from '../crypto/backend.js'
 import { bytesEqual } from '../crypto/bytes.js'
 import { ConfigurationError } from '../errors/configuration-error.js'
 import { HttpError } from '../errors/http-error.js'
 import type { ParsedCertificate } from './certificate.js'
 import { failChain as fail } from './chain-failure.js'
 import type { ParsedCrl } from './crl.js'
-import { crlCovers } from './crl-scope.js'
-import { describeKeyUsage, keyUsageAllows } from './key-usage.js'
+import { crlStatus } from './crl-status.js'
 import { checkPathRules } from './path-rules.js'
-import { signatureForIssuerKey } from './signature-value.js'
+import type { OnlineRevocation } from './revocation-online/online-revocation.js'
+import { checkRevocationOnline } from './revocation-online/online-status.js'
+import { type SignatureVerifier, isSignedBy as signatureVerifies } from './signed-by.js'
 
-/**
- * Verifies one signature; a backend's `verifySignature`. Resolves `false` for a signature that
- * does not verify. A rejection is treated like `false` (fail closed).
- */
-export type SignatureVerifier = (check: SignatureCheck) => Promise<boolean>
+export type { SignatureVerifier }
 
 /**
  * Input of {@link validateCertificateChain}: parsed certificates and CRLs, explicit trust and an
@@ -30,6 +23,12 @@ export interface ChainValidationInput {
   readonly trustAnchors: readonly ParsedCertificate[]
   readonly crls: readonly ParsedCrl[]
   readonly at: Date
+  /**
+   * Where a certificate's revocation status comes from when `crls` has no CRL from its issuer
+   * (CRLs fetched from its distribution points); without it, such a certificate is
+   * `crl-missing`.
+   */
+  readonly revocation?: OnlineRevocation | undefined
 }
 
 /**
@@ -54,7 +53,11 @@ export interface ChainValidationInput {
  *    an issuer whose keyUsage, when present, has `cRLSign` (`key-usage`), a CRL that verifies
  *    with the issuer's key (`crl-bad-signature`), has no critical extension the policy does not
  *    understand (`unknown-critical-extension`), is current at `at` (`crl-stale`) and does not
- *    list its serial number (`revoked`).
+ *    list its serial number (`revoked`). With `revocation`, a certificate that has no CRL from
+ *    its issuer in `crls` gets one from its CRL distribution points instead (see
+ *    {@link checkRevocationOnline}): `revoked`, or `revocation-unavailable` when none answers.
+ *    Only certificates whose signatures were verified up to the anchor get there, so no URL of
+ *    an unverified certificate is ever fetched.
  *
  * The anchor is trusted for its name and key as given: its own signature and revocation are not
  * checked. Everything else its certificate says (validity, CA flag, key usage, path length, name
@@ -75,7 +78,7 @@ export async function validateCertificateChain(
   input: ChainValidationInput,
   verify: SignatureVerifier,
 ): Promise<VerifiedCertificateChain> {
-  const { chain, trustAnchors, crls, at } = input
+  const { chain, trustAnchors, crls, at, revocation } = input
   requireValidTime(at)
   const verifies = failingClosed(verify)
   const leaf = checkOrder(chain)
@@ -86,7 +89,7 @@ export async function validateCertificateChain(
   checkPathRules(path)
   checkValidity(path, at)
   for (const [index, certificate] of belowAnchor.entries()) {
-    await checkRevocation(certificate, issuerOf(index), crls, at, verifies)
+    await checkRevocation(certificate, issuerOf(index), crls, at, verifies, revocation)
   }
   return { leaf: toCertificateInfo(leaf), path: path.map(toCertificateInfo) }
 }
@@ -279,95 +282,23 @@ function matchesKeyIdentifier(
   )
 }
 
-async function signatureVerifies(
-  signed: {
-    readonly tbs: Uint8Array
-    readonly signatureAlgorithm: SignatureCheck['algorithm'] | undefined
-    readonly signature: Uint8Array
-  },
-  issuer: ParsedCertificate,
-  verifies: SignatureVerifier,
-): Promise<boolean> {
-  if (signed.signatureAlgorithm === undefined || signed.signature.length === 0) return false
-  return verifies({
-    algorithm: signed.signatureAlgorithm,
-    publicKeySpki: issuer.publicKeySpki,
-    data: signed.tbs,
-    signature: signatureForIssuerKey(signed.signature, issuer.publicKey),
-  })
-}
-
 async function checkRevocation(
   certificate: ParsedCertificate,
   issuer: ParsedCertificate,
   crls: readonly ParsedCrl[],
   at: Date,
   verifies: SignatureVerifier,
+  revocation: OnlineRevocation | undefined,
 ): Promise<void> {
-  const fromIssuer = crls.filter((crl) => bytesEqual(crl.issuerDer, certificate.issuerDer))
-  if (fromIssuer.length === 0) {
-    fail(
-      'crl-missing',
-      `no CRL from "${certificate.issuer}" was supplied to check certificate "${certificate.subject}" (revocation checking is required)`,
-      certificate,
-    )
+  // The caller's CRLs come first: when they hold one from the issuer, they decide, as given.
+  const given = crls.some((crl) => bytesEqual(crl.issuerDer, certificate.issuerDer))
+  if (!given && revocation !== undefined) {
+    await checkRevocationOnline(certificate, issuer, revocation, at, verifies)
+    return
   }
-  if (issuer.keyUsage !== undefined && !keyUsageAllows(issuer.keyUsage, 'cRLSign')) {
-    fail(
-      'key-usage',
-      `"${issuer.subject}" issues the CRLs for "${certificate.subject}" but its keyUsage (${describeKeyUsage(issuer.keyUsage)}) lacks cRLSign`,
-      issuer,
-    )
-  }
-  const verified: ParsedCrl[] = []
-  for (const crl of fromIssuer) {
-    if (await signatureVerifies(crl, issuer, verifies)) verified.push(crl)
-  }
-  if (verified.length === 0) {
-    fail(
-      'crl-bad-signature',
-      `no CRL from "${certificate.issuer}" has a signature that verifies with that issuer's key`,
-      certificate,
-    )
-  }
-  const usable = verified.filter((crl) => crl.unrecognizedCriticalExtensions.length === 0)
-  if (usable.length === 0) {
-    fail(
-      'unknown-critical-extension',
-      `the CRL from "${certificate.issuer}" has the critical extension ${verified[0]?.unrecognizedCriticalExtensions[0]}, which is not understood, so it cannot decide the status of "${certificate.subject}" (RFC 5280 §5.2)`,
-      certificate,
-    )
-  }
-  const covering = usable.filter((crl) => crlCovers(crl.scope, certificate))
-  if (covering.length === 0) {
-    fail(
-      'crl-missing',
-      `no CRL from "${certificate.issuer}" covers certificate "${certificate.subject}": their issuingDistributionPoint limits them to other certificates, some reasons or another distribution point`,
-      certificate,
-    )
-  }
-  const current = covering.filter(
-    (crl) =>
-      crl.thisUpdate.getTime() <= at.getTime() &&
-      (crl.nextUpdate === undefined || at.getTime() <= crl.nextUpdate.getTime()),
-  )
-  if (current.length === 0) {
-    const newest = covering.reduce((latest, crl) =>
-      crl.thisUpdate > latest.thisUpdate ? crl : latest,
-    )
-    fail(
-      'crl-stale',
-      `the CRL from "${certificate.issuer}" is not current at ${at.toISOString()} (thisUpdate ${newest.thisUpdate.toISOString()}, nextUpdate ${newest.nextUpdate?.toISOString() ?? 'none'})`,
-      certificate,
-    )
-  }
-  if (current.some((crl) => crl.revokedSerialNumbers.has(certificate.serialNumber))) {
-    fail(
-      'revoked',
-      `certificate "${certificate.subject}" (serial ${certificate.serialNumber}) is revoked by "${certificate.issuer}"`,
-      certificate,
-    )
-  }
+  const status = await crlStatus(certificate, issuer, crls, at, verifies)
+  if (status.status === 'revoked') fail('revoked', status.message, certificate)
+  if (status.status === 'unusable') fail(status.reason, status.message, status.certificate)
 }
 
 /**
