@@ -380,9 +380,20 @@ describe('UdapProtocol: validated metadata', () => {
       (await configurationRejection(protocol.serverMetadata({} as never))).invalidAttribute,
     ).toBe('trustedAnchors')
     expect(
-      (await configurationRejection(protocol.serverMetadata({ trustedAnchors: ['a'] } as never)))
-        .invalidAttribute,
+      (
+        await configurationRejection(
+          protocol.serverMetadata({ trustedAnchors: ['a'], crls: 'crl' } as never),
+        )
+      ).invalidAttribute,
     ).toBe('crls')
+    // crls may be omitted (fetched from the distribution points); revocation is checked.
+    expect(
+      (
+        await configurationRejection(
+          protocol.serverMetadata({ trustedAnchors: ['a'], revocation: { fetch: 'no' } } as never),
+        )
+      ).invalidAttribute,
+    ).toBe('revocation')
     expect(udap.discoverUdapMetadata).not.toHaveBeenCalled()
   })
 })
