@@ -226,7 +226,11 @@ describe('discoverUdapMetadata', () => {
       // crls may be omitted (fetched from distribution points, issue 30); revocation is checked.
       ['crls null', { crls: null as never }, 'crls'],
       ['revocation not an object', { revocation: true as never }, 'revocation'],
-      ['revocation with an unknown option', { revocation: { fetched: true } as never }, 'revocation'],
+      [
+        'revocation with an unknown option',
+        { revocation: { fetched: true } as never },
+        'revocation',
+      ],
       ['revocation fetch not a boolean', { revocation: { fetch: 'no' } as never }, 'revocation'],
       ['revocation cache not a store', { revocation: { cache: new Map() } as never }, 'revocation'],
       ['crls not an array', { crls: 'crl' as never }, 'crls'],
