@@ -7,7 +7,7 @@
  * docs/guides/udap.md). Skipped, with a warning, only without `openssl`.
  */
 import { execFile } from 'node:child_process'
-import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
@@ -130,5 +130,14 @@ describe('CRLs fetched: agreement with openssl verify -crl_download -crl_check_a
       `openssl verify -crl_download (${version}): ${compared - disagreements.length}/${compared} agree; listed disagreements: ${disagreements.join(', ') || 'none'}`,
     )
     expect(disagreements.sort()).toEqual(listed.sort())
+  })
+
+  it('lists every exception in docs/guides/udap.md', async () => {
+    const guide = await readFile(
+      join(import.meta.dirname, '..', '..', '..', 'docs', 'guides', 'udap.md'),
+      'utf8',
+    )
+    for (const name of Object.keys(crlDownloadExceptions))
+      expect(guide).toContain(`| \`${name}\` |`)
   })
 })
