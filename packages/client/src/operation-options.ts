@@ -5,7 +5,11 @@ import type {
   PrivateKeyInput,
 } from '@fhir-auth/core/essentials'
 import { type OptionNameSet, optionNames } from '@fhir-auth/core/internal/checks'
-import type { B2bExtensionInput, UdapRevocationOptions } from '@fhir-auth/udap'
+import type {
+  B2bExtensionInput,
+  B2bUserExtensionInput,
+  UdapRevocationOptions,
+} from '@fhir-auth/udap'
 import type { TokensListener } from './session/session.js'
 
 /** Every operation accepts a caller `AbortSignal`, combined with the client's timeout. */
@@ -110,6 +114,18 @@ export interface RequestBackendTokenOptions extends CancellableOptions, Partial<
   readonly kid?: string | undefined
   /** UDAP: the `hl7-b2b` extension (required by B2B servers). */
   readonly b2b?: B2bAuthorizationExtension | undefined
+  /**
+   * UDAP: the `hl7-b2b-user` extension (`{ userPerson, purposeOfUse, consentPolicy?,
+   * consentReference? }`), when the client acts for a person.
+   */
+  readonly b2bUser?: B2bUserExtensionInput | undefined
+  /**
+   * UDAP: further authorization extension objects by key (TEFCA's `tefca_ias`, a network's
+   * own), JSON objects signed into the authentication token as given. An extension the server
+   * lists in `udap_authorization_extensions_required` and not given is a `ConfigurationError` on
+   * `extensions` before any token request.
+   */
+  readonly extensions?: Readonly<Record<string, Readonly<Record<string, unknown>>>> | undefined
   /** UDAP unregistered-client flow: the client URI (a URI SAN of the certificate). */
   readonly clientUri?: string | undefined
 }
@@ -228,7 +244,7 @@ const authorizationRequest: OptionNameSet<AuthorizationUrlOptions> = {
 /** What `requestBackendToken` and `backendTokens` share: what the token is asked for. */
 const backendTokenRequest: OptionNameSet<
   Omit<RequestBackendTokenOptions, keyof CancellableOptions | 'privateKey' | 'kid'>
-> = { ...trustInputs, scopes: 1, b2b: 1, clientUri: 1 }
+> = { ...trustInputs, scopes: 1, b2b: 1, b2bUser: 1, extensions: 1, clientUri: 1 }
 
 /**
  * The option names of each `Client` operation that takes an options object, derived from its

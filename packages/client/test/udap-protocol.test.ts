@@ -51,6 +51,7 @@ function metadata(overrides: Partial<Record<string, unknown>> = {}) {
     tokenEndpointAuthSigningAlgValuesSupported: ['RS256', 'ES256'],
     registrationEndpointJwtSigningAlgValuesSupported: ['RS256', 'ES256'],
     requiresB2bExtension: () => false,
+    udapAuthorizationExtensionsRequired: [],
     authorizationEndpoint,
     raw: { authorization_endpoint: unsignedAuthorizationEndpoint },
     supportsTieredOAuth: () => true,
@@ -492,7 +493,10 @@ describe('UdapProtocol: token requests', () => {
 
   it('asks for b2b when the server requires the hl7-b2b extension, before signing', async () => {
     udap.discoverUdapMetadata.mockImplementation(async () =>
-      metadata({ requiresB2bExtension: () => true }),
+      metadata({
+        requiresB2bExtension: () => true,
+        udapAuthorizationExtensionsRequired: ['hl7-b2b'],
+      }),
     )
     const { protocol } = harness({ clientId: 'client-1' })
     expect(

@@ -20,12 +20,22 @@ export {
   type UdapAuthorizationCodeOptions,
 } from './authorization-code.js'
 export {
+  type AuthorizationExtensionsInput,
+  buildAuthorizationExtensions,
+  requireAuthorizationExtensions,
+} from './authorization-extensions.js'
+export {
   type AuthorizationRequest,
   buildUdapAuthorizationRequest,
   tieredOAuthScope,
   type UdapAuthorizationRequestOptions,
 } from './authorization-request.js'
 export { type B2bExtensionInput, b2bExtensionKey, buildB2bExtension } from './b2b-extension.js'
+export {
+  type B2bUserExtensionInput,
+  b2bUserExtensionKey,
+  buildB2bUserExtension,
+} from './b2b-user-extension.js'
 export {
   jwtBearerClientAssertionType,
   requestUdapClientCredentialsToken,
