@@ -25,6 +25,7 @@ export {
   keyUsageNames,
   type NameConstraintsOptions,
   type NameSubtrees,
+  ocspSigningPurpose,
   type RawExtension,
   unknownCriticalExtension,
   unknownExtensionOid,

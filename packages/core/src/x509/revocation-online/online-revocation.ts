@@ -10,7 +10,7 @@ import { fetchRevocationDocument } from './revocation-document.js'
 /**
  * Where a chain's revocation information comes from when the caller's CRLs have none for a
  * certificate: CRLs from the certificate's distribution points, kept in a cache until their
- * `nextUpdate`. Made by {@link createOnlineRevocation}; the path policy decides which URLs may
+ * `nextUpdate`, and OCSP responders. Made by {@link createOnlineRevocation}; the path policy decides which URLs may
  * be asked and whether what comes back is usable.
  *
  * @see https://www.rfc-editor.org/rfc/rfc5280#section-4.2.1.13
@@ -26,6 +26,14 @@ export interface OnlineRevocation {
    *   CryptoError `invalid-crl` when the body is not a CRL.
    */
   crl(url: string, at: Date, usable: (crl: ParsedCrl) => Promise<boolean>): Promise<ParsedCrl>
+  /**
+   * POSTs a DER OCSP request to `url` (`application/ocsp-request`) and returns the response
+   * body; concurrent identical requests share one.
+   *
+   * @throws HttpError when the request fails.
+   * @see https://www.rfc-editor.org/rfc/rfc6960#appendix-A.1
+   */
+  ocsp(url: string, request: Uint8Array): Promise<Uint8Array>
 }
 
 /** Options of {@link createOnlineRevocation}. */
@@ -44,6 +52,7 @@ export interface OnlineRevocationOptions {
 /** What one cache shares in this process: fetches in flight, and the last CRL parsed per URL. */
 interface SharedState {
   readonly inFlight: Map<string, Promise<ParsedCrl>>
+  readonly ocspInFlight: Map<string, Promise<Uint8Array>>
   readonly parsed: Map<string, { readonly stored: string; readonly crl: ParsedCrl }>
 }
 
@@ -54,7 +63,7 @@ const sharedStates = new WeakMap<KeyValueStore, SharedState>()
 function sharedStateOf(cache: KeyValueStore): SharedState {
   let state = sharedStates.get(cache)
   if (state === undefined) {
-    state = { inFlight: new Map(), parsed: new Map() }
+    state = { inFlight: new Map(), ocspInFlight: new Map(), parsed: new Map() }
     sharedStates.set(cache, state)
   }
   return state
@@ -106,6 +115,23 @@ export function createOnlineRevocation(options: OnlineRevocationOptions = {}): O
   }
 
   return {
+    async ocsp(url, request) {
+      const key = `${url} ${base64Encode(request)}`
+      const pending = state.ocspInFlight.get(key)
+      if (pending !== undefined) return pending
+      const posting = fetchRevocationDocument({
+        ...transport,
+        url,
+        accept: 'application/ocsp-response',
+        body: { contentType: 'application/ocsp-request', data: request },
+      })
+      state.ocspInFlight.set(key, posting)
+      try {
+        return await posting
+      } finally {
+        state.ocspInFlight.delete(key)
+      }
+    },
     async crl(url, at, usable) {
       const fromCache = await cached(url)
       if (fromCache !== undefined && (await usable(fromCache))) return fromCache

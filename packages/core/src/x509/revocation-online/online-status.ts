@@ -6,7 +6,11 @@ import { failChain } from '../chain-failure.js'
 import type { ParsedCrl } from '../crl.js'
 import { type CrlStatus, crlStatus } from '../crl-status.js'
 import type { SignatureVerifier } from '../signed-by.js'
+import { authorityInformationAccess } from './certificate-access.js'
 import { crlDistributionPointUris } from './distribution-point-uris.js'
+import { encodeOcspRequest, ocspCertificateId } from './ocsp-request.js'
+import { parseOcspResponse } from './ocsp-response.js'
+import { type OcspStatus, ocspStatus } from './ocsp-status.js'
 import type { OnlineRevocation } from './online-revocation.js'
 import { RevocationDocumentStatusError } from './revocation-document.js'
 
@@ -17,7 +21,9 @@ import { RevocationDocumentStatusError } from './revocation-document.js'
  * caller's CRL ({@link crlStatus}). The first usable CRL decides. A distribution point that
  * cannot be reached, answers with something other than a CRL, or gives a CRL that is stale,
  * badly signed or does not cover the certificate gives no answer; so do `ldap:` and `file:`
- * points, which are never fetched.
+ * points, which are never fetched. When no CRL answers, each OCSP responder of the
+ * certificate's authority information access is asked in turn ({@link ocspStatus}); `unknown`,
+ * stale, unsigned or undelegated answers are no answer.
  *
  * @throws CertificateChainError `revoked` when a usable CRL lists the certificate;
  *   `revocation-unavailable` when no source answers (fail closed), the message naming what each
@@ -52,7 +58,7 @@ export async function checkRevocationOnline(
       )
       status = await judge(crl)
     } catch (error) {
-      notes.push(`the CRL at ${safeUrl(url)} ${fetchProblem(error)}`)
+      notes.push(`the CRL at ${safeUrl(url)} ${fetchProblem(error, 'a CRL')}`)
       continue
     }
     if (status.status === 'revoked') failChain('revoked', status.message, certificate)
@@ -62,6 +68,40 @@ export async function checkRevocationOnline(
   if (fetchable.length + other.length === 0) {
     notes.push('it names no CRL distribution point')
   }
+  const { ocsp } = authorityInformationAccess(certificate)
+  if (ocsp.length > 0) {
+    const id = await ocspCertificateId(certificate, issuer)
+    const request = encodeOcspRequest(id)
+    for (const url of ocsp) {
+      let status: OcspStatus
+      try {
+        status = await ocspStatus(
+          parseOcspResponse(await revocation.ocsp(url, request)),
+          id,
+          issuer,
+          at,
+          verifies,
+        )
+      } catch (error) {
+        notes.push(`the OCSP responder ${safeUrl(url)} ${fetchProblem(error, 'an OCSP response')}`)
+        continue
+      }
+      if (status.status === 'no-answer') {
+        notes.push(`the OCSP answer of ${safeUrl(url)} ${status.problem}`)
+        continue
+      }
+      if (status.status === 'revoked') {
+        failChain(
+          'revoked',
+          `certificate "${certificate.subject}" (serial ${certificate.serialNumber}) is revoked, says the OCSP responder ${safeUrl(url)} for "${certificate.issuer}"`,
+          certificate,
+        )
+      }
+      return
+    }
+  } else {
+    notes.push('it names no OCSP responder')
+  }
   failChain(
     'revocation-unavailable',
     `the revocation status of certificate "${certificate.subject}" cannot be had (no CRL from "${certificate.issuer}" was supplied): ${notes.join('; ')}`,
@@ -70,10 +110,10 @@ export async function checkRevocationOnline(
 }
 
 /** What went wrong with one fetch, for the message (never a body). */
-function fetchProblem(error: unknown): string {
+function fetchProblem(error: unknown, what: string): string {
   if (error instanceof RevocationDocumentStatusError) return error.message
   if (HttpError.isInstance(error)) return `cannot be fetched (${error.reason}): ${error.message}`
-  if (CryptoError.isInstance(error)) return `is not a CRL: ${error.message}`
+  if (CryptoError.isInstance(error)) return `did not send ${what}: ${error.message}`
   // A cache that failed (a store down): no answer from this point, never a verdict.
   return `cannot be had: ${error instanceof Error ? error.name : 'failure'}`
 }
