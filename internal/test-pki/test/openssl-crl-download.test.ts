@@ -40,6 +40,10 @@ const crlDownloadExceptions: Readonly<Partial<Record<RevocationCaseName, string>
   // OpenSSL downloads from the first HTTP distribution point only; RFC 5280 §4.2.1.13 lets a
   // relying party use any of them, and fhir-auth tries each until one gives a usable CRL.
   'second-point-answers': 'openssl tries the first HTTP distribution point only',
+  // `openssl verify` never fetches AIA caIssuers; fhir-auth fetches the missing intermediate
+  // (DER or PKCS#7 certs-only) and checks it like any certificate of the path.
+  'missing-intermediate-der': 'openssl verify does not fetch caIssuers',
+  'missing-intermediate-pkcs7': 'openssl verify does not fetch caIssuers',
 }
 
 let pki: RevocationPki

@@ -7,6 +7,7 @@
  * the CRL URL(s) of its case. An untrusted root with its own intermediate and leaf, and a leaf
  * with a broken signature, name URLs that must never be fetched.
  */
+import { concatBytes, encodeDer, encodeDerOid, encodeDerSequence } from '@fhir-auth/core/backend'
 import {
   type CertificateAuthority,
   createCertificateAuthority,
@@ -34,6 +35,9 @@ export const revocationCaseExpectations = {
   'no-distribution-point': 'revocation-unavailable',
   untrusted: 'untrusted',
   'bad-signature': 'bad-signature',
+  'missing-intermediate-der': 'ok',
+  'missing-intermediate-pkcs7': 'ok',
+  'missing-intermediate-wrong-certificate': 'no-path',
 } as const
 
 export type RevocationCaseName = keyof typeof revocationCaseExpectations
@@ -144,6 +148,25 @@ export async function startRevocationPki(): Promise<RevocationPki> {
     'file:///var/crl/intermediate.crl',
   ])
   const noPoint = await leaf('no point', undefined)
+  const withoutIntermediate = (caIssuers: string, commonName: string) =>
+    intermediate
+      .issue({
+        commonName,
+        sanUris: ['https://client.example.test/app'],
+        keyType: 'p256',
+        notBefore,
+        notAfter,
+        crlDistributionPoints: [url('/intermediate.crl')],
+        authorityInformationAccess: { caIssuers: [url(caIssuers)] },
+      })
+      .then((issued) => {
+        commonNames.set(issued, commonName)
+        // Sent without its intermediate: the x5c is the leaf alone.
+        return { ...issued, chainDer: [issued.certificateDer] }
+      })
+  const missingDer = await withoutIntermediate('/intermediate.cer', 'missing intermediate DER')
+  const missingPkcs7 = await withoutIntermediate('/intermediate.p7c', 'missing intermediate PKCS7')
+  const missingWrong = await withoutIntermediate('/wrong.cer', 'missing intermediate wrong')
   const badSignature = await intermediate.issue({
     commonName: 'bad signature',
     sanUris: ['https://client.example.test/app'],
@@ -190,6 +213,13 @@ export async function startRevocationPki(): Promise<RevocationPki> {
     '/bad-signature/intermediate.crl',
     intermediate.crl({ ...current, corruptSignature: true }).crlDer,
   )
+  server.serve('/intermediate.cer', intermediate.certificateDer, 'application/pkix-cert')
+  server.serve(
+    '/intermediate.p7c',
+    certsOnlyPkcs7([revokedIntermediate.certificateDer, intermediate.certificateDer]),
+    'application/pkcs7-mime',
+  )
+  server.serve('/wrong.cer', revokedIntermediate.certificateDer, 'application/pkix-cert')
   server.serve('/not-a-crl.crl', new TextEncoder().encode('<html>not a CRL</html>'))
   for (const path of [
     '/untrusted/root.crl',
@@ -233,6 +263,15 @@ export async function startRevocationPki(): Promise<RevocationPki> {
     'bad-signature': entry('bad-signature', badSignature, {
       forbiddenPaths: ['/unverified/intermediate.crl'],
     }),
+    'missing-intermediate-der': entry('missing-intermediate-der', missingDer),
+    'missing-intermediate-pkcs7': entry('missing-intermediate-pkcs7', missingPkcs7),
+    'missing-intermediate-wrong-certificate': entry(
+      'missing-intermediate-wrong-certificate',
+      missingWrong,
+      {
+        forbiddenPaths: ['/intermediate.crl'],
+      },
+    ),
   }
   return {
     origin,
@@ -246,4 +285,19 @@ export async function startRevocationPki(): Promise<RevocationPki> {
     intermediate,
     stop: () => server.stop(),
   }
+}
+
+/**
+ * A "certs-only" PKCS#7 / CMS SignedData (`.p7c`): ContentInfo { signedData, [0] SignedData {
+ * version 1, digestAlgorithms {}, encapContentInfo { data }, [0] certificates, signerInfos {} } }.
+ */
+function certsOnlyPkcs7(certificates: readonly Uint8Array[]): Uint8Array {
+  const signedData = encodeDerSequence(
+    encodeDer(0x02, Uint8Array.of(1)),
+    encodeDer(0x31, new Uint8Array()),
+    encodeDerSequence(encodeDerOid('1.2.840.113549.1.7.1')),
+    encodeDer(0xa0, concatBytes(...certificates)),
+    encodeDer(0x31, new Uint8Array()),
+  )
+  return encodeDerSequence(encodeDerOid('1.2.840.113549.1.7.2'), encodeDer(0xa0, signedData))
 }

@@ -7,6 +7,7 @@ import { failChain as fail } from './chain-failure.js'
 import type { ParsedCrl } from './crl.js'
 import { crlStatus } from './crl-status.js'
 import { checkPathRules } from './path-rules.js'
+import { fetchMissingIssuers } from './revocation-online/missing-issuers.js'
 import type { OnlineRevocation } from './revocation-online/online-revocation.js'
 import { checkRevocationOnline } from './revocation-online/online-status.js'
 import { type SignatureVerifier, isSignedBy as signatureVerifies } from './signed-by.js'
@@ -38,7 +39,8 @@ export interface ChainValidationInput {
  *
  * 1. an empty chain is `no-path`;
  * 2. each certificate's issuer name must be the next one's subject name (`order`);
- * 3. the path ends at a trust anchor: the last certificate itself, or an anchor whose subject is
+ * 3. (with `revocation`) an issuer the chain lacks is fetched from the top certificate's AIA
+ *    `caIssuers` URLs ({@link fetchMissingIssuers}); then the path ends at a trust anchor: the last certificate itself, or an anchor whose subject is
  *    the last certificate's issuer (AKI/SKI matches tried first) and whose key verifies it.
  *    No anchor of that name is `untrusted` when the last certificate is self-issued (a root we
  *    do not trust) and `no-path` otherwise (an intermediate is missing); anchors of that name
@@ -78,10 +80,16 @@ export async function validateCertificateChain(
   input: ChainValidationInput,
   verify: SignatureVerifier,
 ): Promise<VerifiedCertificateChain> {
-  const { chain, trustAnchors, crls, at, revocation } = input
+  const { trustAnchors, crls, at, revocation } = input
   requireValidTime(at)
   const verifies = failingClosed(verify)
-  const leaf = checkOrder(chain)
+  const leaf = checkOrder(input.chain)
+  // An issuer the chain lacks is fetched from the AIA caIssuers URLs (the only URLs read from a
+  // certificate not yet verified); whatever is appended goes through every check below.
+  const chain =
+    revocation === undefined
+      ? input.chain
+      : await fetchMissingIssuers(input.chain, trustAnchors, revocation)
   const { anchor, belowAnchor, verifiedTop } = await findAnchor(chain, trustAnchors, verifies)
   const path = [...belowAnchor, anchor]
   const issuerOf = (index: number): ParsedCertificate => path[index + 1] as ParsedCertificate

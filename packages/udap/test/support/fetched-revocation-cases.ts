@@ -116,6 +116,20 @@ export function describeFetchedRevocation(name: string, backend: () => CryptoBac
       expect((await verdict('good', { cache })).counting.requested).toEqual([])
     })
 
+    it('fetches a missing intermediate from caIssuers once per URL, and checks it like the rest', async () => {
+      const cache = memoryStore()
+      const first = await verdict('missing-intermediate-der', { cache })
+      expect(first.reason).toBe('ok')
+      expect(first.counting.count(url('/intermediate.cer'))).toBe(1)
+      const second = await verdict('missing-intermediate-der', { cache })
+      expect(second.reason).toBe('ok')
+      expect(second.counting.requested).toEqual([])
+      // What a caIssuers URL sends must be the issuer: anything else leaves the path open.
+      const wrong = await verdict('missing-intermediate-wrong-certificate')
+      expect(wrong.reason).toBe('no-path')
+      expect(wrong.counting.requested).toEqual([url('/wrong.cer')])
+    })
+
     it("uses the caller's CRLs first and fetches nothing they cover", async () => {
       const outcome = await verdict('revoked', { crls: pki.crlsPem })
       expect(outcome.reason).toBe('revoked')
@@ -129,7 +143,7 @@ export function describeFetchedRevocation(name: string, backend: () => CryptoBac
       expect((await verdict('crl-too-large-declared')).message).toContain('too-large')
       expect((await verdict('stale-crl')).message).toContain('crl-stale')
       expect((await verdict('crl-bad-signature')).message).toContain('crl-bad-signature')
-      expect((await verdict('not-a-crl')).message).toContain('is not a CRL')
+      expect((await verdict('not-a-crl')).message).toContain('did not send a CRL')
       const points = await verdict('ldap-and-file-points')
       expect(points.message).toContain('"ldap://ldap.example.test/')
       expect(points.message).toContain('"file:///var/crl/intermediate.crl" is not fetched')

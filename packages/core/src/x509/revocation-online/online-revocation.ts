@@ -5,6 +5,7 @@ import { storeKey } from '../../stores/key-value-store.js'
 import { memoryStore } from '../../stores/memory-store.js'
 import { crlDer } from '../certificate-der.js'
 import { type ParsedCrl, parseCrl } from '../crl.js'
+import { readCaIssuersCertificates } from './ca-issuers.js'
 import { fetchRevocationDocument } from './revocation-document.js'
 
 /**
@@ -34,6 +35,13 @@ export interface OnlineRevocation {
    * @see https://www.rfc-editor.org/rfc/rfc6960#appendix-A.1
    */
   ocsp(url: string, request: Uint8Array): Promise<Uint8Array>
+  /**
+   * The DER certificates at an AIA `caIssuers` URL (DER or PKCS#7 certs-only), fetched once per
+   * URL for as long as this process shares the cache (a failed fetch is tried again later).
+   *
+   * @throws HttpError or CryptoError `invalid-certificate` when the fetch or the body fails.
+   */
+  certificates(url: string): Promise<readonly Uint8Array[]>
 }
 
 /** Options of {@link createOnlineRevocation}. */
@@ -53,6 +61,7 @@ export interface OnlineRevocationOptions {
 interface SharedState {
   readonly inFlight: Map<string, Promise<ParsedCrl>>
   readonly ocspInFlight: Map<string, Promise<Uint8Array>>
+  readonly caIssuers: Map<string, Promise<readonly Uint8Array[]>>
   readonly parsed: Map<string, { readonly stored: string; readonly crl: ParsedCrl }>
 }
 
@@ -63,7 +72,12 @@ const sharedStates = new WeakMap<KeyValueStore, SharedState>()
 function sharedStateOf(cache: KeyValueStore): SharedState {
   let state = sharedStates.get(cache)
   if (state === undefined) {
-    state = { inFlight: new Map(), ocspInFlight: new Map(), parsed: new Map() }
+    state = {
+      inFlight: new Map(),
+      ocspInFlight: new Map(),
+      caIssuers: new Map(),
+      parsed: new Map(),
+    }
     sharedStates.set(cache, state)
   }
   return state
@@ -115,6 +129,24 @@ export function createOnlineRevocation(options: OnlineRevocationOptions = {}): O
   }
 
   return {
+    certificates(url) {
+      const known = state.caIssuers.get(url)
+      if (known !== undefined) return known
+      const fetching = fetchRevocationDocument({
+        ...transport,
+        url,
+        accept: 'application/pkix-cert, application/pkcs7-mime',
+      }).then(readCaIssuersCertificates)
+      if (state.caIssuers.size >= maxParsedEntries) {
+        const oldest = state.caIssuers.keys().next().value
+        if (oldest !== undefined) state.caIssuers.delete(oldest)
+      }
+      state.caIssuers.set(url, fetching)
+      fetching.catch(() => {
+        if (state.caIssuers.get(url) === fetching) state.caIssuers.delete(url)
+      })
+      return fetching
+    },
     async ocsp(url, request) {
       const key = `${url} ${base64Encode(request)}`
       const pending = state.ocspInFlight.get(key)
