@@ -7,7 +7,7 @@ import { safeUrl } from './safe-url.js'
 import { sanitizeCause } from './sanitized-cause.js'
 import { defaultMaxResponseBytes, defaultTimeoutMs, type TransportOptions } from './transport.js'
 import { networkCause } from './transport-failure.js'
-import { checkUrl, insecureUrlAdvice, parseAbsoluteUrl, type UrlProblem } from './url-policy.js'
+import { checkUrl, insecureUrlAdvice, type UrlProblem } from './url-policy.js'
 
 const maxRedirects = 5
 
@@ -76,19 +76,18 @@ export async function sendRequest(request: HttpRequest): Promise<HttpResponse> {
       if (
         !(response.type === 'opaqueredirect' || (response.status >= 300 && response.status < 400))
       ) {
+        const body = await readBody(exchange, response)
         const { url } = exchange
-        if (request.responseBody === 'bytes') {
-          const bodyBytes = await readBody(exchange, response, bytesSink())
+        if (request.responseBody !== 'bytes') {
           return {
             url,
             status: response.status,
             headers: response.headers,
-            bodyText: '',
-            bodyBytes,
+            bodyText: await body.text(),
           }
         }
-        const bodyText = await readBody(exchange, response, textSink())
-        return { url, status: response.status, headers: response.headers, bodyText }
+        const bodyBytes = new Uint8Array(await body.arrayBuffer())
+        return { url, status: response.status, headers: response.headers, bodyText: '', bodyBytes }
       }
       discard(response)
       exchange.url = nextLocation(exchange, response, redirects)
@@ -145,7 +144,7 @@ async function fetchOnce(exchange: Exchange): Promise<Response> {
   let body: string | Uint8Array<ArrayBuffer> | null = null
   if (request.bytes !== undefined) {
     headers['content-type'] = request.bytes.contentType
-    body = new Uint8Array(request.bytes.data) as Uint8Array<ArrayBuffer>
+    body = new Uint8Array(request.bytes.data)
   } else if (request.form !== undefined) {
     headers['content-type'] = 'application/x-www-form-urlencoded'
     body = encodeForm(request.form)
@@ -213,51 +212,21 @@ function nextLocation(exchange: Exchange, response: Response, redirects: number)
   return next
 }
 
-/** Collects a body as it arrives: as text (decoded chunk by chunk) or as bytes. */
-interface BodySink<T> {
-  add(chunk: Uint8Array): void
-  end(): T
-}
-
-function textSink(): BodySink<string> {
-  // Decoded as it arrives: a character split between two chunks is joined by the decoder.
-  const decoder = new TextDecoder()
-  let text = ''
-  return {
-    add: (chunk) => {
-      text += decoder.decode(chunk, { stream: true })
-    },
-    end: () => text + decoder.decode(),
-  }
-}
-
-function bytesSink(): BodySink<Uint8Array> {
-  const chunks: Uint8Array[] = []
-  return { add: (chunk) => chunks.push(chunk), end: () => concatChunks(chunks) }
-}
-
-function concatChunks(chunks: readonly Uint8Array[]): Uint8Array {
-  if (chunks.length === 1) return chunks[0] as Uint8Array
-  let total = 0
-  for (const chunk of chunks) total += chunk.byteLength
-  const bytes = new Uint8Array(total)
-  let offset = 0
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset)
-    offset += chunk.byteLength
-  }
-  return bytes
-}
-
 /** The URL policy of one request: {@link checkUrl}, with plain HTTP to any host for signed documents. */
 function urlProblem(request: HttpRequest, url: string): UrlProblem | undefined {
   const problem = checkUrl(url, request.allowInsecureLocalhost === true)
-  if (problem !== 'insecure-url' || request.allowPlainHttp !== true) return problem
-  const parsed = parseAbsoluteUrl(url)
-  return parsed?.protocol === 'http:' && parsed.hostname !== '' ? undefined : problem
+  return problem === 'insecure-url' &&
+    request.allowPlainHttp === true &&
+    /^http:\/\/[^/?#]/i.test(url)
+    ? undefined
+    : problem
 }
 
-async function readBody<T>(exchange: Exchange, response: Response, sink: BodySink<T>): Promise<T> {
+/**
+ * The body within the size cap, as a `Blob` of the chunks as they arrived: read as text (UTF-8,
+ * as `TextDecoder` reads it) or as bytes by the caller.
+ */
+async function readBody(exchange: Exchange, response: Response): Promise<Blob> {
   const { deadline } = exchange
   const limit = exchange.request.maxResponseBytes ?? defaultMaxResponseBytes
   const tooLarge = () =>
@@ -267,14 +236,15 @@ async function readBody<T>(exchange: Exchange, response: Response, sink: BodySin
     throw tooLarge()
   }
   const body = response.body
-  if (body === null || body === undefined) return sink.end()
+  const chunks: Uint8Array<ArrayBuffer>[] = []
+  if (body === null || body === undefined) return new Blob(chunks)
   let total = 0
   try {
     if (typeof body.getReader !== 'function') {
       // Fetch polyfills (node-fetch 2) hand out Node streams: read them whole, then cap.
       const bytes = new Uint8Array(await deadline.race(response.arrayBuffer()))
       total = bytes.byteLength
-      sink.add(bytes)
+      chunks.push(bytes)
     } else {
       const reader = body.getReader()
       try {
@@ -285,7 +255,7 @@ async function readBody<T>(exchange: Exchange, response: Response, sink: BodySin
         ) {
           total += read.value.byteLength
           if (total > limit) break
-          sink.add(read.value)
+          chunks.push(read.value)
         }
       } finally {
         if (total > limit || deadline.reason !== undefined) reader.cancel().catch(() => {})
@@ -302,7 +272,7 @@ async function readBody<T>(exchange: Exchange, response: Response, sink: BodySin
     )
   }
   if (total > limit) throw tooLarge()
-  return sink.end()
+  return new Blob(chunks)
 }
 
 function discard(response: Response): void {

@@ -40,8 +40,8 @@ export interface ChainValidationInput {
  * 1. an empty chain is `no-path`;
  * 2. each certificate's issuer name must be the next one's subject name (`order`);
  * 3. (with `revocation`) an issuer the chain lacks is fetched from the top certificate's AIA
- *    `caIssuers` URLs ({@link fetchMissingIssuers}); then the path ends at a trust anchor: the last certificate itself, or an anchor whose subject is
- *    the last certificate's issuer (AKI/SKI matches tried first) and whose key verifies it.
+ *    `caIssuers` URLs (DER or PKCS#7 certs-only); then the path ends at a trust anchor: the
+ *    last certificate itself, or an anchor whose subject is the last certificate's issuer (AKI/SKI matches tried first) and whose key verifies it.
  *    No anchor of that name is `untrusted` when the last certificate is self-issued (a root we
  *    do not trust) and `no-path` otherwise (an intermediate is missing); anchors of that name
  *    whose key does not verify are `untrusted`;
@@ -56,8 +56,8 @@ export interface ChainValidationInput {
  *    with the issuer's key (`crl-bad-signature`), has no critical extension the policy does not
  *    understand (`unknown-critical-extension`), is current at `at` (`crl-stale`) and does not
  *    list its serial number (`revoked`). With `revocation`, a certificate that has no CRL from
- *    its issuer in `crls` gets one from its CRL distribution points instead (see
- *    {@link checkRevocationOnline}): `revoked`, or `revocation-unavailable` when none answers.
+ *    its issuer in `crls` is looked up online instead (CRLs from its distribution
+ *    points, then OCSP): `revoked`, or `revocation-unavailable` when none answers.
  *    Only certificates whose signatures were verified up to the anchor get there, so no URL of
  *    an unverified certificate is ever fetched.
  *
