@@ -12,12 +12,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { CertificateChainError } from '@fhir-auth/core'
-import {
-  createOnlineRevocation,
-  encodePem,
-  parseCertificate,
-  validateCertificateChain,
-} from '@fhir-auth/core/backend'
+import { encodePem, parseCertificate, validateCertificateChain } from '@fhir-auth/core/backend'
+import { createOnlineRevocation } from '@fhir-auth/core/revocation'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   type RevocationCaseName,

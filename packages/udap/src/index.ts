@@ -85,6 +85,7 @@ export type { UdapTokenRequestCommon } from './token-request.js'
 export { parseUdapTokenResponse, type TokenResponse } from './token-response.js'
 export {
   checkUdapTrustInputs,
+  createRevocationCache,
   type UdapRevocationOptions,
   type UdapTrustInputs,
 } from './trust-inputs.js'

@@ -1,4 +1,3 @@
-import { createOnlineRevocation } from '@fhir-auth/core/backend'
 import {
   base64Decode,
   CertificateChainError,
@@ -19,6 +18,7 @@ import {
 import { readOptions, requireNonBlankString } from '@fhir-auth/core/internal'
 import { requireDate } from '@fhir-auth/core/internal/on-demand'
 import { decodeCompactJws } from '@fhir-auth/core/jws'
+import { createOnlineRevocation } from '@fhir-auth/core/revocation'
 import { udapDiscoveryUrl } from './discovery-url.js'
 import { frozenJsonCopy } from './json-value.js'
 import { readJwsHeader } from './jws-header.js'

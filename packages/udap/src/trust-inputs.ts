@@ -9,6 +9,7 @@ import {
   type KeyValueStore,
 } from '@fhir-auth/core/essentials'
 import { describeKind } from '@fhir-auth/core/internal'
+import { revocationMemory } from '@fhir-auth/core/revocation'
 
 /**
  * How revocation is looked up online when `crls` has no CRL from a certificate's issuer.
@@ -27,6 +28,16 @@ export interface UdapRevocationOptions {
    * them. Default: the client's memory (a call of the functional API: that call's).
    */
   readonly cache?: KeyValueStore | undefined
+}
+
+/**
+ * A cache for fetched revocation information in this process's memory: what a `Client` keeps
+ * its CRLs in when the caller names no `revocation.cache`.
+ *
+ * @internal
+ */
+export function createRevocationCache(): KeyValueStore {
+  return revocationMemory()
 }
 
 /**

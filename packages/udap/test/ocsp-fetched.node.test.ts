@@ -6,7 +6,7 @@
  * (id-kp-OCSPSigning). Both backends, in Node.
  */
 import { base64Decode, CertificateChainError, type CryptoBackend } from '@fhir-auth/core'
-import { createOnlineRevocation } from '@fhir-auth/core/backend'
+import { createOnlineRevocation } from '@fhir-auth/core/revocation'
 import { createNodeCryptoBackend } from '@fhir-auth/crypto-node'
 import { webCryptoBackend } from '@fhir-auth/crypto-webcrypto'
 import {
@@ -111,7 +111,7 @@ beforeAll(async () => {
       const response = await fetch(responder.url, {
         method: 'POST',
         headers: { 'content-type': 'application/ocsp-request' },
-        body,
+        body: Buffer.from(body),
       })
       return new Uint8Array(await response.arrayBuffer())
     })

@@ -75,9 +75,6 @@ export class BackendTokenRegistry {
     for (const name of ['trustedAnchors', 'crls']) {
       if (Array.isArray(request[name])) request[name] = request[name].slice()
     }
-    const revocation = request.revocation
-    if (typeof revocation === 'object' && revocation !== null)
-      request.revocation = { ...revocation }
     return new BackendTokens({
       baseUrl: this.#context.config.baseUrl,
       fetch: this.#context.options.fetch,

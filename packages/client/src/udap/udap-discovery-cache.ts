@@ -3,12 +3,12 @@ import {
   ConfigurationError,
   type CrlInput,
   type KeyValueStore,
-  memoryStore,
   safeUrl,
 } from '@fhir-auth/core/essentials'
 import { raceCallerSignal } from '@fhir-auth/core/internal'
 import {
   checkUdapTrustInputs,
+  createRevocationCache,
   discoverUdapMetadata,
   type UdapMetadata,
   type UdapRevocationOptions,
@@ -64,7 +64,7 @@ export class UdapDiscoveryCache {
   }
 
   #clientRevocationCache(): KeyValueStore {
-    this.#revocationCache ??= memoryStore()
+    this.#revocationCache ??= createRevocationCache()
     return this.#revocationCache
   }
 

@@ -74,7 +74,7 @@ export interface VerifyCertificateChainParams {
   readonly crls: readonly CrlInput[]
   readonly at: Date
   /**
-   * Revocation looked up online (`createOnlineRevocation` from `@fhir-auth/core/backend`) for a
+   * Revocation looked up online (`createOnlineRevocation` from `@fhir-auth/core/revocation`) for a
    * certificate that has no CRL from its issuer in `crls`: its CRL distribution points. Without
    * it such a certificate is `crl-missing`; with it, `revocation-unavailable` when no source
    * answers.

@@ -4,7 +4,7 @@ import {
   type CryptoBackend,
   memoryStore,
 } from '@fhir-auth/core'
-import { createOnlineRevocation } from '@fhir-auth/core/backend'
+import { createOnlineRevocation } from '@fhir-auth/core/revocation'
 import type { RevocationCaseName } from '@fhir-auth/test-pki/revocation'
 import { describe, expect, inject, it } from 'vitest'
 

@@ -2,11 +2,11 @@ import { base64Decode, base64Encode } from '../../crypto/base64.js'
 import type { FetchLike } from '../../http/transport.js'
 import type { KeyValueStore } from '../../stores/key-value-store.js'
 import { storeKey } from '../../stores/key-value-store.js'
-import { memoryStore } from '../../stores/memory-store.js'
 import { crlDer } from '../certificate-der.js'
 import { type ParsedCrl, parseCrl } from '../crl.js'
 import { readCaIssuersCertificates } from './ca-issuers.js'
 import { fetchRevocationDocument } from './revocation-document.js'
+import { revocationMemory } from './revocation-memory.js'
 
 /**
  * Where a chain's revocation information comes from when the caller's CRLs have none for a
@@ -100,7 +100,7 @@ const maxParsedEntries = 256
  * @see https://www.rfc-editor.org/rfc/rfc5280#section-4.2.1.13
  */
 export function createOnlineRevocation(options: OnlineRevocationOptions = {}): OnlineRevocation {
-  const cache = options.cache ?? memoryStore({ maxEntries: maxParsedEntries })
+  const cache = options.cache ?? revocationMemory(maxParsedEntries)
   const state = sharedStateOf(cache)
   const transport = { fetch: options.fetch, timeoutMs: options.timeoutMs }
 

@@ -12,7 +12,7 @@ import { encodeOcspRequest, ocspCertificateId } from './ocsp-request.js'
 import { parseOcspResponse } from './ocsp-response.js'
 import { type OcspStatus, ocspStatus } from './ocsp-status.js'
 import type { OnlineRevocation } from './online-revocation.js'
-import { RevocationDocumentStatusError } from './revocation-document.js'
+import { RevocationDocumentStatusError } from './revocation-document-status.js'
 
 /**
  * Decides the revocation status of one certificate whose signature already chains to a trust

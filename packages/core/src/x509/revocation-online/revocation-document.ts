@@ -1,5 +1,6 @@
 import { sendRequest } from '../../http/request.js'
 import type { FetchLike } from '../../http/transport.js'
+import { RevocationDocumentStatusError } from './revocation-document-status.js'
 
 /**
  * The size cap of a fetched CRL, OCSP response or CA certificate: 10 MiB. Large CAs publish CRLs
@@ -46,17 +47,4 @@ export async function fetchRevocationDocument(
     throw new RevocationDocumentStatusError(response.status)
   }
   return response.bodyBytes ?? new Uint8Array()
-}
-
-/**
- * A fetch of a revocation document that was answered, but not with `200`. Internal: the path
- * policy turns it into part of a `revocation-unavailable` message.
- */
-export class RevocationDocumentStatusError extends Error {
-  override readonly name = 'RevocationDocumentStatusError'
-  readonly status: number
-  constructor(status: number) {
-    super(`answered HTTP ${status}`)
-    this.status = status
-  }
 }
