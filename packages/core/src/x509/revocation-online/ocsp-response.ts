@@ -13,7 +13,6 @@ import {
 import { decodeDerOid } from '../object-identifier.js'
 import { signatureAlgorithmOf } from '../signature-algorithm.js'
 import { signatureToJose } from '../signature-value.js'
-import { sha1Oid } from './ocsp-request.js'
 
 // Malformed revocation information never leaves the library (it becomes part of a
 // `revocation-unavailable` message), so it shares the CRL reason.
