@@ -232,7 +232,6 @@ describe('the program each guide opens with runs against the sandbox', () => {
     const stdout = await run('udap.ts', {
       FHIR_BASE_URL: udap.baseUrl,
       TRUST_ANCHOR_FILE: udap.trustAnchorFile,
-      CRL_FILES: udap.crlFiles.join(','),
       CLIENT_URI: udap.client.clientUri,
       PRIVATE_KEY_FILE: udap.client.keyFile,
       CERTIFICATE_CHAIN_FILE: udap.client.certificateChainFile,

@@ -40,7 +40,8 @@ const allowed: Readonly<Record<string, readonly string[]>> = {
   core: [],
   smart: core,
   // UDAP checks its own certificate chain with the path policy (DESIGN §11).
-  udap: [...core, '@fhir-auth/core/backend'],
+  // …and fetches revocation information for it (issue 30).
+  udap: [...core, '@fhir-auth/core/backend', '@fhir-auth/core/revocation'],
   'crypto-node': backendEntries,
   'crypto-webcrypto': backendEntries,
   'store-redis': ['@fhir-auth/core', '@fhir-auth/core/internal'],

@@ -84,7 +84,7 @@ export {
   ScopeSet,
 } from '@fhir-auth/core/scopes'
 export type { RegistrationResponse, SmartMetadata, TokenResponse } from '@fhir-auth/smart'
-export type { UdapMetadata } from '@fhir-auth/udap'
+export type { UdapMetadata, UdapRevocationOptions } from '@fhir-auth/udap'
 export { Client } from './client.js'
 export type { ClientOptions, ScopeVersion } from './client-options.js'
 export { type ClientType, clientTypes, type Protocol } from './client-type.js'

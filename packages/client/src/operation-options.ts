@@ -5,7 +5,11 @@ import type {
   PrivateKeyInput,
 } from '@fhir-auth/core/essentials'
 import { type OptionNameSet, optionNames } from '@fhir-auth/core/internal/checks'
-import type { B2bExtensionInput } from '@fhir-auth/udap'
+import type {
+  B2bExtensionInput,
+  B2bUserExtensionInput,
+  UdapRevocationOptions,
+} from '@fhir-auth/udap'
 import type { DiagnoseOptions } from './diagnostics/diagnostic-report.js'
 import type { TokensListener } from './session/session.js'
 
@@ -84,12 +88,15 @@ export interface RefreshTokenOptions
 }
 
 /**
- * UDAP trust inputs: the anchors the caller trusts and CRLs for every CA in the server's chain
- * (revocation is required). `community` selects the trust community (`?community=`).
+ * UDAP trust inputs: the anchors the caller trusts, and how revocation is proved for every
+ * certificate in the server's chain (required): `crls` given, else CRLs fetched from the
+ * certificates' distribution points (`revocation`, on by default, cached in this client unless
+ * `revocation.cache` names a store). `community` selects the trust community (`?community=`).
  */
 export interface UdapTrustOptions {
   readonly trustedAnchors: readonly CertificateInput[]
-  readonly crls: readonly CrlInput[]
+  readonly crls?: readonly CrlInput[] | undefined
+  readonly revocation?: UdapRevocationOptions | undefined
   readonly community?: string | undefined
 }
 
@@ -108,6 +115,18 @@ export interface RequestBackendTokenOptions extends CancellableOptions, Partial<
   readonly kid?: string | undefined
   /** UDAP: the `hl7-b2b` extension (required by B2B servers). */
   readonly b2b?: B2bAuthorizationExtension | undefined
+  /**
+   * UDAP: the `hl7-b2b-user` extension (`{ userPerson, purposeOfUse, consentPolicy?,
+   * consentReference? }`), when the client acts for a person.
+   */
+  readonly b2bUser?: B2bUserExtensionInput | undefined
+  /**
+   * UDAP: further authorization extension objects by key (TEFCA's `tefca_ias`, a network's
+   * own), JSON objects signed into the authentication token as given. An extension the server
+   * lists in `udap_authorization_extensions_required` and not given is a `ConfigurationError` on
+   * `extensions` before any token request.
+   */
+  readonly extensions?: Readonly<Record<string, Readonly<Record<string, unknown>>>> | undefined
   /** UDAP unregistered-client flow: the client URI (a URI SAN of the certificate). */
   readonly clientUri?: string | undefined
 }
@@ -208,7 +227,12 @@ export interface BackendTokensOptions
 // without adding it here (or the reverse) does not compile.
 
 const signal: OptionNameSet<CancellableOptions> = { signal: 1 }
-const trustInputs: OptionNameSet<UdapTrustOptions> = { trustedAnchors: 1, crls: 1, community: 1 }
+const trustInputs: OptionNameSet<UdapTrustOptions> = {
+  trustedAnchors: 1,
+  crls: 1,
+  revocation: 1,
+  community: 1,
+}
 const credentials: OptionNameSet<CredentialOverrides> = { clientSecret: 1, privateKey: 1, kid: 1 }
 const authorizationRequest: OptionNameSet<AuthorizationUrlOptions> = {
   ...signal,
@@ -221,7 +245,7 @@ const authorizationRequest: OptionNameSet<AuthorizationUrlOptions> = {
 /** What `requestBackendToken` and `backendTokens` share: what the token is asked for. */
 const backendTokenRequest: OptionNameSet<
   Omit<RequestBackendTokenOptions, keyof CancellableOptions | 'privateKey' | 'kid'>
-> = { ...trustInputs, scopes: 1, b2b: 1, clientUri: 1 }
+> = { ...trustInputs, scopes: 1, b2b: 1, b2bUser: 1, extensions: 1, clientUri: 1 }
 
 /**
  * The option names of each `Client` operation that takes an options object, derived from its

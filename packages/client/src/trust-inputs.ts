@@ -7,10 +7,11 @@ import type { UdapTrustOptions } from './operation-options.js'
  * @internal
  */
 export function trustInputsOf(options: Partial<UdapTrustOptions>): Partial<UdapTrustOptions> {
-  const { trustedAnchors, crls, community } = options
+  const { trustedAnchors, crls, revocation, community } = options
   return {
     ...(trustedAnchors === undefined ? {} : { trustedAnchors }),
     ...(crls === undefined ? {} : { crls }),
+    ...(revocation === undefined ? {} : { revocation }),
     ...(community === undefined ? {} : { community }),
   }
 }

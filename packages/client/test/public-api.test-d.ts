@@ -32,6 +32,7 @@ import {
   type TokenResponse,
   type UdapFlow,
   type UdapMetadata,
+  type UdapRevocationOptions,
 } from '../src/index.js'
 
 declare const client: Client
@@ -89,6 +90,7 @@ describe('public API types', () => {
           readonly idp?: string | undefined
           readonly trustedAnchors?: readonly CertificateInput[] | undefined
           readonly crls?: readonly CrlInput[] | undefined
+          readonly revocation?: UdapRevocationOptions | undefined
           readonly community?: string | undefined
         }
       | undefined

@@ -51,6 +51,7 @@ function metadata(overrides: Partial<Record<string, unknown>> = {}) {
     tokenEndpointAuthSigningAlgValuesSupported: ['RS256', 'ES256'],
     registrationEndpointJwtSigningAlgValuesSupported: ['RS256', 'ES256'],
     requiresB2bExtension: () => false,
+    udapAuthorizationExtensionsRequired: [],
     authorizationEndpoint,
     raw: { authorization_endpoint: unsignedAuthorizationEndpoint },
     supportsTieredOAuth: () => true,
@@ -380,9 +381,20 @@ describe('UdapProtocol: validated metadata', () => {
       (await configurationRejection(protocol.serverMetadata({} as never))).invalidAttribute,
     ).toBe('trustedAnchors')
     expect(
-      (await configurationRejection(protocol.serverMetadata({ trustedAnchors: ['a'] } as never)))
-        .invalidAttribute,
+      (
+        await configurationRejection(
+          protocol.serverMetadata({ trustedAnchors: ['a'], crls: 'crl' } as never),
+        )
+      ).invalidAttribute,
     ).toBe('crls')
+    // crls may be omitted (fetched from the distribution points); revocation is checked.
+    expect(
+      (
+        await configurationRejection(
+          protocol.serverMetadata({ trustedAnchors: ['a'], revocation: { fetch: 'no' } } as never),
+        )
+      ).invalidAttribute,
+    ).toBe('revocation')
     expect(udap.discoverUdapMetadata).not.toHaveBeenCalled()
   })
 })
@@ -481,7 +493,10 @@ describe('UdapProtocol: token requests', () => {
 
   it('asks for b2b when the server requires the hl7-b2b extension, before signing', async () => {
     udap.discoverUdapMetadata.mockImplementation(async () =>
-      metadata({ requiresB2bExtension: () => true }),
+      metadata({
+        requiresB2bExtension: () => true,
+        udapAuthorizationExtensionsRequired: ['hl7-b2b'],
+      }),
     )
     const { protocol } = harness({ clientId: 'client-1' })
     expect(

@@ -68,6 +68,11 @@ export type { GeneralSubtree, NameConstraints } from './x509/name-constraints.js
 export { decodeDerOid, encodeDerOid } from './x509/object-identifier.js'
 export { checkPathRules } from './x509/path-rules.js'
 export { decodePemBlocks, encodePem } from './x509/pem.js'
+// Types only: creating one is `@fhir-auth/core/revocation`'s (it loads the request code).
+export type {
+  OnlineRevocation,
+  OnlineRevocationOptions,
+} from './x509/revocation-online/online-revocation.js'
 export { signatureAlgorithmOf } from './x509/signature-algorithm.js'
 // Not in `core/verification`: a bundle reaches every file an entry re-exports, and verifying a
 // signature needs only the key type (`readPublicKeyType`), not the whole SPKI reader.

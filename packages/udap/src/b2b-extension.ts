@@ -1,6 +1,7 @@
 import { ConfigurationError } from '@fhir-auth/core/essentials'
 import { describeKind, isNonBlankString } from '@fhir-auth/core/internal'
 import { isPlainObject } from '@fhir-auth/core/internal/on-demand'
+import { extensionFields, isHttpUrl } from './extension-fields.js'
 import { frozenJsonCopy } from './json-value.js'
 import { isAbsoluteUri } from './uri.js'
 
@@ -60,6 +61,7 @@ export const b2bExtensionKey = 'hl7-b2b'
  * @see https://hl7.org/fhir/us/udap-security/STU2/b2b.html#b2b-authorization-extension-object
  */
 export function buildB2bExtension(input: B2bExtensionInput): Readonly<Record<string, unknown>> {
+  const { fail, optionalText, textList } = extensionFields('b2b')
   if (!isPlainObject(input)) {
     throw new ConfigurationError({
       invalidAttribute: 'b2b',
@@ -107,41 +109,4 @@ export function buildB2bExtension(input: B2bExtensionInput): Readonly<Record<str
   if (consentPolicy !== undefined) extension.consent_policy = consentPolicy
   if (consentReference !== undefined) extension.consent_reference = consentReference
   return frozenJsonCopy(extension)
-}
-
-function fail(field: string, problem: string): ConfigurationError {
-  return new ConfigurationError({
-    invalidAttribute: `b2b.${field}`,
-    message: `b2b.${field} ${problem}`,
-  })
-}
-
-function isHttpUrl(value: unknown): value is string {
-  return isAbsoluteUri(value) && /^https?:/i.test(value)
-}
-
-function optionalText(value: unknown, field: string): string | undefined {
-  if (value === undefined) return undefined
-  if (isNonBlankString(value)) return value
-  throw fail(field, `must be a non-blank string, not ${describeKind(value)}`)
-}
-
-function textList(
-  value: unknown,
-  field: string,
-  isValid: (entry: unknown) => entry is string,
-  description: string,
-): string[] | undefined {
-  if (value === undefined) return undefined
-  if (!Array.isArray(value) || value.length === 0) {
-    throw fail(field, `must be a non-empty array of ${description}, not ${describeKind(value)}`)
-  }
-  const invalid = value.findIndex((entry) => !isValid(entry))
-  if (invalid >= 0) {
-    throw new ConfigurationError({
-      invalidAttribute: `b2b.${field}`,
-      message: `b2b.${field}[${invalid}] is not valid: expected ${description}`,
-    })
-  }
-  return [...value]
 }

@@ -1,8 +1,10 @@
 import { ConfigurationError } from '@fhir-auth/core/essentials'
 import { readOptions } from '@fhir-auth/core/internal'
 import { jwtBearerAssertionType } from '@fhir-auth/core/jws'
-import { type B2bExtensionInput, b2bExtensionKey, buildB2bExtension } from './b2b-extension.js'
-import { requirePlainObject } from './option-checks.js'
+import {
+  type AuthorizationExtensionsInput,
+  buildAuthorizationExtensions,
+} from './authorization-extensions.js'
 import { postUdapTokenRequest, type UdapTokenRequestCommon } from './token-request.js'
 import type { TokenResponse } from './token-response.js'
 import { isScopeToken } from './uri.js'
@@ -14,13 +16,11 @@ import { isScopeToken } from './uri.js'
 export const jwtBearerClientAssertionType: typeof jwtBearerAssertionType = jwtBearerAssertionType
 
 /** Options of {@link requestUdapClientCredentialsToken}. */
-export interface UdapClientCredentialsOptions extends UdapTokenRequestCommon {
+export interface UdapClientCredentialsOptions
+  extends UdapTokenRequestCommon,
+    AuthorizationExtensionsInput {
   /** The scopes to request; at least one. */
   readonly scopes: readonly string[]
-  /** The B2B context, sent as the `hl7-b2b` extension. */
-  readonly b2b?: B2bExtensionInput | undefined
-  /** Other authorization extension objects by key (e.g. a community's own); not `hl7-b2b` when `b2b` is given. */
-  readonly extensions?: Readonly<Record<string, unknown>> | undefined
 }
 
 /**
@@ -29,12 +29,13 @@ export interface UdapClientCredentialsOptions extends UdapTokenRequestCommon {
  *
  * Before any request: `tokenEndpoint` must be HTTPS (loopback HTTP only with
  * `allowInsecureLocalhost`), `issuer` non-blank, `scopes` a non-empty array of scope tokens,
- * `b2b` a valid context (see `buildB2bExtension`). Then a form `POST` of `grant_type=
+ * `b2b` a valid context (see `buildB2bExtension`), `b2bUser` a valid user (see
+ * `buildB2bUserExtension`), `extensions` JSON objects by key. Then a form `POST` of `grant_type=
  * client_credentials`, `scope`, `client_assertion_type` (JWT bearer), `client_assertion` and
  * `udap=1`, with no `Authorization` header and no client secret, redirects not followed.
  *
- * @throws ConfigurationError `tokenEndpoint`, `issuer`, `signer`, `scopes`, `extensions` or
- *   `b2b.<field>`.
+ * @throws ConfigurationError `tokenEndpoint`, `issuer`, `signer`, `scopes`, `extensions`,
+ *   `b2b.<field>` or `b2bUser.<field>`.
  * @throws TokenError as `parseUdapTokenResponse` describes, or for a transport failure
  *   (`cause` = `HttpError`). Messages never contain the assertion.
  * @example
@@ -56,7 +57,7 @@ export async function requestUdapClientCredentialsToken(
   return postUdapTokenRequest(options as UdapClientCredentialsOptions, () => ({
     form: { grant_type: 'client_credentials', scope: checkScopes(options.scopes) },
     secrets: [],
-    extensions: buildExtensions(options.b2b, options.extensions),
+    extensions: buildAuthorizationExtensions(options),
   }))
 }
 
@@ -69,19 +70,4 @@ function checkScopes(value: unknown): string {
     message:
       'scopes must be a non-empty array of scope tokens (no spaces, quotes or backslashes), e.g. ["system/Patient.rs"]',
   })
-}
-
-function buildExtensions(
-  b2b: B2bExtensionInput | undefined,
-  extensions: unknown,
-): Record<string, unknown> | undefined {
-  const others = extensions === undefined ? undefined : requirePlainObject(extensions, 'extensions')
-  if (b2b === undefined) return others
-  if (others !== undefined && Object.hasOwn(others, b2bExtensionKey)) {
-    throw new ConfigurationError({
-      invalidAttribute: 'extensions',
-      message: `extensions must not contain ${b2bExtensionKey} when b2b is given`,
-    })
-  }
-  return { ...others, [b2bExtensionKey]: buildB2bExtension(b2b) }
 }

@@ -44,8 +44,11 @@ export interface DiscoverUdapOptions extends TransportOptions, UdapTrustInputs {
  * unverified metadata: the client SHALL NOT proceed with UDAP when any check fails.
  *
  * Before any request: `crypto` must be a backend, `trustedAnchors` a non-empty array of
- * certificates the backend can read, `crls` an array, and `community`, when given, an absolute
- * URI. Then one `GET {baseUrl}/.well-known/udap[?community=…]` under the core transport
+ * certificates the backend can read, `crls` (when given) an array, `revocation` (when given)
+ * `{ fetch?, cache? }`, and `community`, when given, an absolute URI. CRLs the server's chain
+ * needs and `crls` lacks are fetched from the distribution points of its certificates (once
+ * their signatures chain to an anchor) through the same `fetch` and `timeoutMs`, and kept in
+ * `revocation.cache` (default: this call's memory) until their `nextUpdate`. Then one `GET {baseUrl}/.well-known/udap[?community=…]` under the core transport
  * policy, and:
  * - `404` → the server does not support UDAP; `204` → the server does not recognise the
  *   community (or has no metadata); any other non-2xx, a transport failure or a body that is
@@ -60,7 +63,7 @@ export interface DiscoverUdapOptions extends TransportOptions, UdapTrustInputs {
  * Logs info at the start and on success, warn per tolerated deviation, error on failure.
  * Nothing is cached here; `Client` caches.
  *
- * @throws ConfigurationError `baseUrl`, `crypto`, `trustedAnchors`, `crls`, `community` or
+ * @throws ConfigurationError `baseUrl`, `crypto`, `trustedAnchors`, `crls`, `revocation`, `community` or
  *   `now`, before any request.
  * @throws DiscoveryError with `endpoint` (the discovery URL without query) and `status` when a
  *   response had a failing status; the message names the failed check, and `cause` is the
@@ -71,7 +74,8 @@ export interface DiscoverUdapOptions extends TransportOptions, UdapTrustInputs {
  *   baseUrl: 'https://fhir.example.org/r4',
  *   crypto: createNodeCryptoBackend(),
  *   trustedAnchors: [communityRootPem],
- *   crls: [rootCrlPem, intermediateCrlPem],
+ *   // crls: [rootCrlPem, intermediateCrlPem] — optional: fetched from the distribution points
+ *   revocation: { cache: sharedStore },
  * })
  * metadata.tokenEndpoint // the signed value
  * ```
@@ -112,6 +116,9 @@ export async function discoverUdapMetadata(input: DiscoverUdapOptions): Promise<
       crypto,
       trustedAnchors: trust.trustedAnchors,
       crls: trust.crls,
+      revocation: trust.revocation,
+      fetch: options.fetch,
+      timeoutMs: options.timeoutMs,
       now: currentTime(clock),
       allowInsecureLocalhost,
       endpoint,

@@ -20,12 +20,22 @@ export {
   type UdapAuthorizationCodeOptions,
 } from './authorization-code.js'
 export {
+  type AuthorizationExtensionsInput,
+  buildAuthorizationExtensions,
+  requireAuthorizationExtensions,
+} from './authorization-extensions.js'
+export {
   type AuthorizationRequest,
   buildUdapAuthorizationRequest,
   tieredOAuthScope,
   type UdapAuthorizationRequestOptions,
 } from './authorization-request.js'
 export { type B2bExtensionInput, b2bExtensionKey, buildB2bExtension } from './b2b-extension.js'
+export {
+  type B2bUserExtensionInput,
+  b2bUserExtensionKey,
+  buildB2bUserExtension,
+} from './b2b-user-extension.js'
 export {
   jwtBearerClientAssertionType,
   requestUdapClientCredentialsToken,
@@ -73,5 +83,10 @@ export {
 } from './software-statement.js'
 export type { UdapTokenRequestCommon } from './token-request.js'
 export { parseUdapTokenResponse, type TokenResponse } from './token-response.js'
-export { checkUdapTrustInputs, type UdapTrustInputs } from './trust-inputs.js'
+export {
+  checkUdapTrustInputs,
+  createRevocationCache,
+  type UdapRevocationOptions,
+  type UdapTrustInputs,
+} from './trust-inputs.js'
 export { UdapMetadata, type UdapMetadataSource } from './udap-metadata.js'

@@ -7,6 +7,7 @@ import {
   type DecodedJws,
   DiscoveryError,
   describeValue,
+  type FetchLike,
   HttpError,
   isJsonObject,
   normalizeBaseUrl,
@@ -17,6 +18,7 @@ import {
 import { readOptions, requireNonBlankString } from '@fhir-auth/core/internal'
 import { requireDate } from '@fhir-auth/core/internal/on-demand'
 import { decodeCompactJws } from '@fhir-auth/core/jws'
+import { createOnlineRevocation } from '@fhir-auth/core/revocation'
 import { udapDiscoveryUrl } from './discovery-url.js'
 import { frozenJsonCopy } from './json-value.js'
 import { readJwsHeader } from './jws-header.js'
@@ -39,6 +41,10 @@ export interface VerifySignedMetadataOptions extends UdapTrustInputs {
   readonly allowInsecureLocalhost: boolean
   /** The discovery URL, for `DiscoveryError.endpoint`; default: the one of `baseUrl`. */
   readonly endpoint?: string | undefined
+  /** The `fetch` CRLs are fetched with (`revocation`); default `globalThis.fetch`. */
+  readonly fetch?: FetchLike | undefined
+  /** Time limit of one CRL fetch; default the transport's 10 s. */
+  readonly timeoutMs?: number | undefined
 }
 
 /** What {@link verifySignedMetadata} returns when every check passed. */
@@ -75,10 +81,12 @@ export const signedMetadataMaxLifetimeSeconds = 366 * 24 * 60 * 60
  * 2. `x5c` a non-empty array of standard-base64 DER certificates, leaf first (RFC 7515 §4.1.6:
  *    base64 of PEM text is refused, never read as PEM);
  * 3. the `x5c` chain, as given, validates to one of `trustedAnchors` at `now`, with
- *    revocation checked against `crls` for every non-anchor certificate (fail closed: the
- *    backend's `CertificateChainError` reason — `untrusted`, `order`, `revoked`, `expired`,
- *    `not-yet-valid`, `crl-missing`, `crl-stale`, `crl-bad-signature`… — is named in the
- *    message); checked before the signature so a misordered `x5c` is reported as such;
+ *    revocation checked for every non-anchor certificate against `crls`, else (`revocation`,
+ *    on by default) a CRL fetched from its distribution points once its signature chains to an
+ *    anchor (fail closed: the backend's `CertificateChainError` reason — `untrusted`, `order`,
+ *    `revoked`, `expired`, `not-yet-valid`, `crl-missing`, `crl-stale`, `crl-bad-signature`,
+ *    `revocation-unavailable`… — is named in the message); checked before the signature so a
+ *    misordered `x5c` is reported as such;
  * 4. the signature verifies with the public key of `x5c[0]`;
  * 5. `iss` is present and exactly equal (no normalisation: case and trailing slash matter, IG
  *    7.1.5) to a URI subject alternative name of `x5c[0]`, and equal to `baseUrl` but for a
@@ -120,7 +128,7 @@ export async function verifySignedMetadata(
   try {
     leaf = await parseLeaf(crypto, certificates, fail)
     // The chain goes first so a misordered x5c is reported as `order`, not as a bad signature.
-    chain = await verifyChain(crypto, certificates, trust, now, fail)
+    chain = await verifyChain(crypto, certificates, { ...trust, transport: options }, now, fail)
     await verifyJwsSignature(crypto, jws, leaf, fail)
   } catch (error) {
     // The backend's code loaded on demand did not load (a browser chunk gone): no verdict on
@@ -231,19 +239,36 @@ async function verifyJwsSignature(
   if (!isValid) throw fail('the signature does not verify with the key of x5c[0]')
 }
 
+interface ChainTrust extends UdapTrustInputs {
+  readonly transport: {
+    readonly fetch?: FetchLike | undefined
+    readonly timeoutMs?: number | undefined
+  }
+}
+
 async function verifyChain(
   crypto: CryptoBackend,
   certificates: readonly Uint8Array[],
-  trust: UdapTrustInputs,
+  trust: ChainTrust,
   now: Date,
   fail: Failure,
 ): Promise<VerifiedCertificateChain> {
+  const { revocation, transport } = trust
   try {
     return await crypto.verifyCertificateChain({
       chain: certificates,
       trustAnchors: trust.trustedAnchors,
-      crls: trust.crls,
+      crls: trust.crls ?? [],
       at: now,
+      ...(revocation?.fetch === false
+        ? {}
+        : {
+            revocation: createOnlineRevocation({
+              cache: revocation?.cache,
+              fetch: transport.fetch,
+              timeoutMs: transport.timeoutMs,
+            }),
+          }),
     })
   } catch (error) {
     if (CertificateChainError.isInstance(error)) {

@@ -6,15 +6,48 @@ import {
   type CrlInput,
   type CryptoBackend,
   CryptoError,
+  type KeyValueStore,
 } from '@fhir-auth/core/essentials'
 import { describeKind } from '@fhir-auth/core/internal'
+import { revocationMemory } from '@fhir-auth/core/revocation'
+
+/**
+ * How revocation is looked up online when `crls` has no CRL from a certificate's issuer.
+ *
+ * @see https://www.rfc-editor.org/rfc/rfc5280#section-4.2.1.13
+ */
+export interface UdapRevocationOptions {
+  /**
+   * Fetch CRLs from the distribution points of the certificates that already chain to an
+   * anchor (`http:`/`https:`, the transport's timeout, 10 MiB cap). Default `true`; `false`
+   * makes a certificate without a CRL in `crls` `crl-missing`.
+   */
+  readonly fetch?: boolean | undefined
+  /**
+   * Where fetched CRLs are kept until their `nextUpdate`: a shared store lets a fleet share
+   * them. Default: the client's memory (a call of the functional API: that call's).
+   */
+  readonly cache?: KeyValueStore | undefined
+}
+
+/**
+ * A cache for fetched revocation information in this process's memory: what a `Client` keeps
+ * its CRLs in when the caller names no `revocation.cache`.
+ *
+ * @internal
+ */
+export function createRevocationCache(): KeyValueStore {
+  return revocationMemory()
+}
 
 /**
  * What the client trusts when it validates a server's `signed_metadata`: the trust anchors of
- * its community and the CRLs that prove no certificate in the server's chain is revoked.
+ * its community and how revocation is proved for every certificate in the server's chain.
  *
- * Revocation checking is required (fail closed): every CA below the anchor needs a current CRL
- * in `crls`, or validation fails with `crl-missing`.
+ * Revocation checking is required (fail closed): every certificate below the anchor needs a
+ * current CRL from `crls` or, when `crls` has none from its issuer, from its CRL distribution
+ * points (`revocation`); when none can be had, validation fails with `revocation-unavailable`
+ * (`crl-missing` with `revocation: { fetch: false }`).
  *
  * @see https://hl7.org/fhir/us/udap-security/STU2/discovery.html#signed-metadata-elements
  */
@@ -24,17 +57,20 @@ export interface UdapTrustInputs {
    * may hold several anchors: every one is trusted.
    */
   readonly trustedAnchors: readonly CertificateInput[]
-  /** CRLs (PEM or DER) for the CAs in the server's chain; may be empty only for a bare anchor. */
-  readonly crls: readonly CrlInput[]
+  /** CRLs (PEM or DER) for the CAs in the server's chain; default none (fetched instead). */
+  readonly crls?: readonly CrlInput[] | undefined
+  /** Online revocation; default: fetched, cached in the client. */
+  readonly revocation?: UdapRevocationOptions | undefined
 }
 
 /**
  * Checks the shape of the trust inputs before any request: `trustedAnchors` a non-empty array of
- * certificates (PEM strings, DER bytes or the crypto backend's certificate objects), `crls` an
- * array of PEM strings or DER bytes. Whether each certificate parses is the backend's to say.
+ * certificates (PEM strings, DER bytes or the crypto backend's certificate objects), `crls`
+ * (when given) an array of PEM strings or DER bytes, `revocation` (when given) `{ fetch?, cache? }`.
+ * Whether each certificate parses is the backend's to say.
  *
- * @returns the two arrays as given.
- * @throws ConfigurationError `trustedAnchors` or `crls`, naming the entry that is wrong.
+ * @returns the inputs as given, `crls` an empty array when omitted.
+ * @throws ConfigurationError `trustedAnchors`, `crls` or `revocation`, naming what is wrong.
  * @example
  * ```ts
  * const trust = checkUdapTrustInputs({ trustedAnchors: [communityRootPem], crls: [rootCrlPem] })
@@ -42,7 +78,8 @@ export interface UdapTrustInputs {
  * @see https://hl7.org/fhir/us/udap-security/STU2/discovery.html#signed-metadata-elements
  */
 export function checkUdapTrustInputs(inputs: Partial<UdapTrustInputs>): UdapTrustInputs {
-  const { trustedAnchors, crls } = inputs
+  const { trustedAnchors, crls = [] } = inputs
+  const revocation = checkRevocationOptions(inputs.revocation)
   if (!Array.isArray(trustedAnchors) || trustedAnchors.length === 0) {
     throw new ConfigurationError({
       invalidAttribute: 'trustedAnchors',
@@ -52,7 +89,7 @@ export function checkUdapTrustInputs(inputs: Partial<UdapTrustInputs>): UdapTrus
   if (!Array.isArray(crls)) {
     throw new ConfigurationError({
       invalidAttribute: 'crls',
-      message: `crls must be an array of CRLs (PEM or DER; revocation checking is required), not ${describeKind(crls)}`,
+      message: `crls must be an array of CRLs (PEM or DER), not ${describeKind(crls)}`,
     })
   }
   const badAnchor = trustedAnchors.findIndex(
@@ -71,7 +108,34 @@ export function checkUdapTrustInputs(inputs: Partial<UdapTrustInputs>): UdapTrus
       message: `crls[${badCrl}] must be a PEM string or DER bytes, not ${describeKind(crls[badCrl])}`,
     })
   }
-  return { trustedAnchors, crls }
+  return { trustedAnchors, crls, revocation }
+}
+
+function checkRevocationOptions(value: unknown): UdapRevocationOptions | undefined {
+  if (value === undefined) return undefined
+  const problem =
+    typeof value !== 'object' || value === null
+      ? `not ${describeKind(value)}`
+      : Object.keys(value).some((name) => name !== 'fetch' && name !== 'cache')
+        ? 'with only the options fetch and cache'
+        : !['boolean', 'undefined'].includes(typeof Reflect.get(value, 'fetch'))
+          ? 'whose fetch is a boolean'
+          : !isStore(Reflect.get(value, 'cache'))
+            ? 'whose cache is a KeyValueStore (get, set, delete, setIfAbsent)'
+            : undefined
+  if (problem === undefined) return value as UdapRevocationOptions
+  throw new ConfigurationError({
+    invalidAttribute: 'revocation',
+    message: `revocation must be an object { fetch?, cache? }, ${problem}`,
+  })
+}
+
+function isStore(value: unknown): boolean {
+  if (value === undefined) return true
+  if (typeof value !== 'object' || value === null) return false
+  return ['get', 'set', 'delete', 'setIfAbsent'].every(
+    (name) => typeof Reflect.get(value, name) === 'function',
+  )
 }
 
 /**

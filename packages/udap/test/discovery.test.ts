@@ -223,7 +223,16 @@ describe('discoverUdapMetadata', () => {
       ['trustedAnchors missing', { trustedAnchors: undefined as never }, 'trustedAnchors'],
       ['trustedAnchors empty', { trustedAnchors: [] }, 'trustedAnchors'],
       ['trustedAnchors not parseable', { trustedAnchors: ['not a certificate'] }, 'trustedAnchors'],
-      ['crls missing', { crls: undefined as never }, 'crls'],
+      // crls may be omitted (fetched from distribution points, issue 30); revocation is checked.
+      ['crls null', { crls: null as never }, 'crls'],
+      ['revocation not an object', { revocation: true as never }, 'revocation'],
+      [
+        'revocation with an unknown option',
+        { revocation: { fetched: true } as never },
+        'revocation',
+      ],
+      ['revocation fetch not a boolean', { revocation: { fetch: 'no' } as never }, 'revocation'],
+      ['revocation cache not a store', { revocation: { cache: new Map() } as never }, 'revocation'],
       ['crls not an array', { crls: 'crl' as never }, 'crls'],
       ['crls with a non-CRL entry', { crls: [42 as never] }, 'crls'],
       ['community not a URI', { community: 'fhirlabs' }, 'community'],

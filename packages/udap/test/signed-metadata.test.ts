@@ -223,10 +223,14 @@ describe('verifySignedMetadata', () => {
     })
 
     it('refuses when a CA in the path has no CRL (revocation is required)', async () => {
+      const offline = { revocation: { fetch: false } }
       await chainRefusal(await signedMetadata(pki), 'crl-missing', {
         crls: [crlOf('rsa-root')],
+        ...offline,
       })
-      await chainRefusal(await signedMetadata(pki), 'crl-missing', { crls: [] })
+      await chainRefusal(await signedMetadata(pki), 'crl-missing', { crls: [], ...offline })
+      // Fetched by default (issue 30): these certificates name no distribution point.
+      await chainRefusal(await signedMetadata(pki), 'revocation-unavailable', { crls: [] })
     })
 
     it('refuses a stale CRL', async () => {
@@ -511,8 +515,11 @@ describe('verifySignedMetadata', () => {
         },
       )
       await expect(
-        verify(await signedMetadata(pki), { crls: undefined as unknown as string[] }),
+        verify(await signedMetadata(pki), { crls: 'crl' as unknown as string[] }),
       ).rejects.toMatchObject({ invalidAttribute: 'crls' })
+      await expect(
+        verify(await signedMetadata(pki), { revocation: { fetch: 1 } as never }),
+      ).rejects.toMatchObject({ invalidAttribute: 'revocation' })
       await expect(
         verify(await signedMetadata(pki), { now: new Date(Number.NaN) }),
       ).rejects.toBeInstanceOf(ConfigurationError)

@@ -11,6 +11,7 @@ import {
 import { describeDistribution, distributionValues } from '../report/distribution.js'
 import { type Figure, type SectionReport, verdictForLimit } from '../report/figure.js'
 import { formatMilliseconds, formatRatio, roundTo } from '../report/format.js'
+import { measureFetchedRevocation } from './revocation-figures.js'
 
 /** Goal for validating `signed_metadata` with crypto-node in steady state. */
 export const signedMetadataGoalMs = 5
@@ -114,6 +115,7 @@ async function measureWithSandbox(sandbox: UdapSandbox): Promise<SectionReport> 
       verdict: 'info',
       values: distributionValues(discovery),
     },
+    ...(await measureFetchedRevocation(nodeBackend)),
   ]
   const details = [
     `chain: server leaf (RSA 2048, RS256) ← intermediate (P-384) ← anchor (P-384), one CRL per CA, ${sandbox.trust.crls.length} CRLs given`,

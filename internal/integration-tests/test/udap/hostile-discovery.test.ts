@@ -156,6 +156,8 @@ async function refusalOf(crls: UdapSandbox['trust']['crls']) {
     client.registerClient(clientCredentialsRegistration, {
       clientUri: defaultClientUri,
       ...trustInputsOf(sandbox.trust, crls),
+      // The caller's CRL sets judged as given: nothing fetched in their place (issue 30).
+      revocation: { fetch: false },
     }),
     DiscoveryError,
   )

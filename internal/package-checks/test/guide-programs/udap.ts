@@ -11,10 +11,11 @@ const env = (name: string): string => {
 }
 const pem = (file: string) => readFileSync(file, 'utf8')
 
-// No default trust store: the community's anchor, and a current CRL for every CA below it.
+// No default trust store: the community's anchor. The CRLs of the server's chain are fetched
+// from its certificates' distribution points and kept until their nextUpdate (pass `crls` to
+// supply them yourself).
 const trust = {
   trustedAnchors: [pem(env('TRUST_ANCHOR_FILE'))],
-  crls: env('CRL_FILES').split(',').map(pem), // e.g. root.pem,intermediate.pem
 }
 const clientUri = env('CLIENT_URI') // a URI SAN of the client certificate
 

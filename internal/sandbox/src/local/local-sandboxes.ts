@@ -138,7 +138,7 @@ export async function startLocalSandboxes(
         },
       ],
     }),
-    startUdapSandbox({ allowUnregisteredClients: true }),
+    startUdapSandbox({ allowUnregisteredClients: true, crlDistributionPoints: true }),
     options.udapTiered === true ? startTieredOAuthSandboxes() : Promise.resolve(undefined),
   ])
   const close = async () => {

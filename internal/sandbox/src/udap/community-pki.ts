@@ -62,8 +62,13 @@ export class CommunityPki {
     readonly fhirBaseUrl: string
     readonly serverKeyPair: TestKeyPair
     readonly now: () => Date
+    /** Where this community's CRLs are served (`…/root.crl`, `…/intermediate.crl`); none without. */
+    readonly crlBaseUrl?: string | undefined
   }): Promise<CommunityPki> {
     const validity = currentValidity(parameters.now())
+    const { crlBaseUrl } = parameters
+    const points = (name: string) =>
+      crlBaseUrl === undefined ? {} : { crlDistributionPoints: [`${crlBaseUrl}/${name}.crl`] }
     const root = await createCertificateAuthority({
       name: `UDAP Sandbox Root ${parameters.community}`,
       ...validity,
@@ -72,12 +77,14 @@ export class CommunityPki {
       name: `UDAP Sandbox Intermediate ${parameters.community}`,
       issuer: root,
       ...validity,
+      ...points('root'),
     })
     const server = await intermediate.issue({
       commonName: parameters.fhirBaseUrl,
       sanUris: [parameters.fhirBaseUrl],
       keyPair: parameters.serverKeyPair,
       ...validity,
+      ...points('intermediate'),
     })
     return new CommunityPki(parameters.community, root, intermediate, server, parameters.now)
   }

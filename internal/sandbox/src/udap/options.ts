@@ -75,6 +75,13 @@ export interface UdapSandboxOptions {
    * SAN of the certificate (udap.org JWT client auth §8, community rule of this sandbox).
    */
   readonly allowUnregisteredClients?: boolean
+  /**
+   * The community's intermediate and the server certificate name CRL distribution points on
+   * the sandbox itself (`/crl/<n>/root.crl`, `/crl/<n>/intermediate.crl`, `<n>` the community's
+   * index, the default community first), which serve the current CRLs: discovery without
+   * `crls`, revocation fetched. Default `false` (no distribution points).
+   */
+  readonly crlDistributionPoints?: boolean
   /** A hostile variant active from the start; see `sandbox.setHostile`. */
   readonly hostile?: HostileVariant
   /** More anchors (and their CRLs) the server trusts for client certificates. */

@@ -99,8 +99,16 @@ export async function startUdapSandbox(options: UdapSandboxOptions = {}): Promis
     }
 
     const communityPkis = await Promise.all(
-      [settings.defaultCommunity, ...settings.communities].map((community) =>
-        CommunityPki.create({ community, fhirBaseUrl, serverKeyPair, now: settings.now }),
+      [settings.defaultCommunity, ...settings.communities].map((community, index) =>
+        CommunityPki.create({
+          community,
+          fhirBaseUrl,
+          serverKeyPair,
+          now: settings.now,
+          crlBaseUrl: settings.crlDistributionPoints
+            ? `${publicOrigin}${udapSandboxPaths.crls}/${index}`
+            : undefined,
+        }),
       ),
     )
     const communities = new Map(communityPkis.map((pki) => [pki.community, pki]))
@@ -274,6 +282,11 @@ export async function startUdapSandbox(options: UdapSandboxOptions = {}): Promis
       tokens,
       count: (counter: RouteCounter) => {
         counts[counter] += 1
+      },
+      currentCrl: (community: number, authority: 'root' | 'intermediate') => {
+        const pki = settings.crlDistributionPoints ? communityPkis[community] : undefined
+        const publisher = authority === 'root' ? pki?.rootCrls : pki?.intermediateCrls
+        return publisher?.current().crlDer
       },
     }
 

@@ -28,7 +28,11 @@ export const udapSandboxPaths = {
   identityProviderCallback: '/idp-callback',
   /** Where the `unsigned-authorization-endpoint` variant points the unsigned metadata. */
   unsignedAuthorization: '/unsigned-authorize',
+  /** Prefix of the CRLs served with `crlDistributionPoints`: `/crl/<community index>/<ca>.crl`. */
+  crls: '/crl',
 } as const
+
+const crlPath = /^\/crl\/(\d+)\/(root|intermediate)\.crl$/
 
 /**
  * The advertised URLs on `publicOrigin`: discovery, registration and token always; the
@@ -80,6 +84,11 @@ export interface UdapRouteContext {
   readonly tieredLogins: TieredLogins | undefined
   readonly tokens: TokenStore
   readonly count: (counter: RouteCounter) => void
+  /** The current CRL of a community's CA, with `crlDistributionPoints`; else `undefined`. */
+  readonly currentCrl: (
+    community: number,
+    authority: 'root' | 'intermediate',
+  ) => Uint8Array | undefined
 }
 
 /** Answers one request of the UDAP sandbox (body already read and recorded). */
@@ -119,6 +128,15 @@ export async function routeUdapRequest(
     )
     if ('error' in answer) return sendOAuthError(response, answer)
     return sendJson(response, 200, answer.body, noStore)
+  }
+  const crl = crlPath.exec(path)
+  if (crl !== null && request.method === 'GET') {
+    context.count('other')
+    const der = context.currentCrl(Number(crl[1]), crl[2] as 'root' | 'intermediate')
+    if (der === undefined) return sendJson(response, 404, { error: 'not_found' })
+    response.writeHead(200, { 'content-type': 'application/pkix-crl', 'cache-control': 'no-store' })
+    response.end(der)
+    return
   }
   const patient = patientPath.exec(path)
   if (patient !== null && request.method === 'GET') {

@@ -24,6 +24,7 @@ export interface UdapSettings {
   readonly defaultCommunity: string
   readonly communities: readonly string[]
   readonly allowUnregisteredClients: boolean
+  readonly crlDistributionPoints: boolean
   readonly hostile: HostileVariant | undefined
   readonly extraAnchorsDer: readonly Uint8Array[]
   readonly extraCrlsDer: readonly Uint8Array[]
@@ -166,6 +167,7 @@ export function readUdapSettings(options: UdapSandboxOptions): UdapSettings {
     defaultCommunity,
     communities,
     allowUnregisteredClients: options.allowUnregisteredClients === true,
+    crlDistributionPoints: options.crlDistributionPoints === true,
     hostile: options.hostile,
     extraAnchorsDer: readTrustInput(options.clientTrust, 'clientTrust').anchorsDer,
     extraCrlsDer: readTrustInput(options.clientTrust, 'clientTrust').crlsDer,

@@ -9,6 +9,7 @@ import {
   concatBytes,
   encodeBoolean,
   encodeDer,
+  encodeDerOid,
   encodeDerSequence,
   encodeExtension,
   encodeIa5String,
@@ -58,6 +59,13 @@ export interface ExtensionProfile {
   readonly nameConstraints?: NameConstraintsOptions
   /** cRLDistributionPoints: one distribution point per URI (fullName). */
   readonly crlDistributionPoints?: readonly string[]
+  /** authorityInfoAccess (not critical): OCSP responder and CA issuer URLs. */
+  readonly authorityInformationAccess?: {
+    readonly ocsp?: readonly string[]
+    readonly caIssuers?: readonly string[]
+  }
+  /** extendedKeyUsage (not critical): key purpose OIDs, e.g. id-kp-OCSPSigning. */
+  readonly extendedKeyUsage?: readonly string[]
   /** Appended after every other extension, as given. */
   readonly extraExtensions?: readonly RawExtension[]
   /**
@@ -204,5 +212,37 @@ export function profileExtensions(
     ...(profile.crlDistributionPoints === undefined
       ? []
       : [crlDistributionPointsExtension(profile.crlDistributionPoints)]),
+    ...(profile.authorityInformationAccess === undefined
+      ? []
+      : [authorityInformationAccessExtension(profile.authorityInformationAccess)]),
+    ...(profile.extendedKeyUsage === undefined
+      ? []
+      : [
+          encodeExtension(
+            '2.5.29.37',
+            false,
+            encodeDerSequence(...profile.extendedKeyUsage.map((oid) => encodeDerOid(oid))),
+          ),
+        ]),
   ]
+}
+
+/** `id-kp-OCSPSigning`: the purpose of a delegated OCSP responder's certificate. */
+export const ocspSigningPurpose = '1.3.6.1.5.5.7.3.9'
+
+/** `authorityInfoAccess` (not critical): `id-ad-ocsp` and `id-ad-caIssuers` URIs. */
+export function authorityInformationAccessExtension(access: {
+  readonly ocsp?: readonly string[]
+  readonly caIssuers?: readonly string[]
+}): Uint8Array {
+  const description = (method: string, uri: string) =>
+    encodeDerSequence(encodeDerOid(method), encodeIa5String(uri, 0x86))
+  return encodeExtension(
+    '1.3.6.1.5.5.7.1.1',
+    false,
+    encodeDerSequence(
+      ...(access.ocsp ?? []).map((uri) => description('1.3.6.1.5.5.7.48.1', uri)),
+      ...(access.caIssuers ?? []).map((uri) => description('1.3.6.1.5.5.7.48.2', uri)),
+    ),
+  )
 }

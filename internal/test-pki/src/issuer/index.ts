@@ -30,6 +30,7 @@ export {
   keyUsageNames,
   type NameConstraintsOptions,
   type NameSubtrees,
+  ocspSigningPurpose,
   type ProfileDeviations,
   type RawExtension,
   unknownCriticalExtension,

@@ -59,11 +59,11 @@ export class BackendTokenRegistry {
     // The members of the token's identity are copied now (ADR 0010: one entry per scopes and
     // hl7-b2b context): an app reusing its array or object for its next handle must not change
     // what this one asks for, nor get under this handle's entry a token of another context.
-    for (const name of ['scopes', 'b2b']) {
+    for (const name of ['scopes', 'b2b', 'b2bUser', 'extensions']) {
       const value = request[name]
       if (typeof value === 'object' && value !== null) {
         try {
-          // An array keeps its holes for the request's own checks; b2b is JSON data.
+          // An array keeps its holes for the request's own checks; the extensions are JSON data.
           request[name] = Array.isArray(value) ? value.slice() : JSON.parse(JSON.stringify(value))
         } catch {
           throw wrongType(name, 'JSON data', value, true)

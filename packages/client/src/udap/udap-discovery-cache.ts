@@ -2,13 +2,16 @@ import {
   type CertificateInput,
   ConfigurationError,
   type CrlInput,
+  type KeyValueStore,
   safeUrl,
 } from '@fhir-auth/core/essentials'
 import { raceCallerSignal } from '@fhir-auth/core/internal'
 import {
   checkUdapTrustInputs,
+  createRevocationCache,
   discoverUdapMetadata,
   type UdapMetadata,
+  type UdapRevocationOptions,
   udapDiscoveryUrl,
 } from '@fhir-auth/udap'
 import type { UdapTrustOptions } from '../operation-options.js'
@@ -27,6 +30,8 @@ export class UdapDiscoveryCache {
   readonly #context: ProtocolContext
   readonly #entries = new Map<string, Promise<UdapMetadata>>()
   #latest: UdapMetadata | undefined
+  /** Where fetched CRLs are kept when the caller names no `revocation.cache`: this client. */
+  #revocationCache: KeyValueStore | undefined
 
   constructor(context: ProtocolContext) {
     this.#context = context
@@ -36,8 +41,8 @@ export class UdapDiscoveryCache {
     input: Partial<UdapTrustOptions> | undefined,
     signal?: AbortSignal,
   ): Promise<UdapMetadata> {
-    const { trustedAnchors, crls, community } = readTrustOptions(input)
-    const key = trustCacheKey(community, trustedAnchors, crls)
+    const { trustedAnchors, crls, revocation, community } = readTrustOptions(input)
+    const key = trustCacheKey(community, trustedAnchors, crls, revocation)
     const cached = this.#entries.get(key)
     if (cached !== undefined) {
       const metadata = await raceCallerSignal(() => cached, signal, this.#endpoint(community))
@@ -48,7 +53,7 @@ export class UdapDiscoveryCache {
     // The shared request is not tied to any one caller's signal; each caller races its own.
     // A caller whose signal is already aborted starts nothing.
     const start = () => {
-      const pending = this.#fetch(trustedAnchors, crls, community)
+      const pending = this.#fetch(trustedAnchors, crls, revocation, community)
       this.#entries.set(key, pending)
       pending.catch(() => {
         if (this.#entries.get(key) === pending) this.#entries.delete(key)
@@ -56,6 +61,11 @@ export class UdapDiscoveryCache {
       return pending
     }
     return raceCallerSignal(start, signal, this.#endpoint(community))
+  }
+
+  #clientRevocationCache(): KeyValueStore {
+    this.#revocationCache ??= createRevocationCache()
+    return this.#revocationCache
   }
 
   #endpoint(community: string | undefined): string {
@@ -66,6 +76,7 @@ export class UdapDiscoveryCache {
   async #fetch(
     trustedAnchors: readonly CertificateInput[],
     crls: readonly CrlInput[],
+    revocation: UdapRevocationOptions | undefined,
     community: string | undefined,
   ): Promise<UdapMetadata> {
     const { config, options } = this.#context
@@ -81,6 +92,10 @@ export class UdapDiscoveryCache {
       community,
       trustedAnchors,
       crls,
+      revocation: {
+        ...revocation,
+        cache: revocation?.cache ?? this.#clientRevocationCache(),
+      },
       crypto: await this.#context.cryptoBackend(),
       now: options.now,
       logger: options.logger,
@@ -104,7 +119,7 @@ export class UdapDiscoveryCache {
     if (latest === undefined || !this.#expired(latest)) return latest
     throw new ConfigurationError({
       invalidAttribute: 'trustedAnchors',
-      message: `the UDAP metadata this client validated earlier expired at ${latest.validUntil.toISOString()} (its signed_metadata exp, or a certificate of its chain): it must be validated again, pass trustedAnchors and crls`,
+      message: `the UDAP metadata this client validated earlier expired at ${latest.validUntil.toISOString()} (its signed_metadata exp, or a certificate of its chain): it must be validated again, pass trustedAnchors (and crls or revocation)`,
     })
   }
 
@@ -119,18 +134,19 @@ export class UdapDiscoveryCache {
 }
 
 /**
- * Reads the trust inputs of a UDAP operation: anchors and CRLs are required arrays of
- * certificates and CRLs (the library has no default trust store: UDAP trust is per community
+ * Reads the trust inputs of a UDAP operation: anchors a required array of certificates, CRLs
+ * an optional array of CRLs, `revocation` `{ fetch?, cache? }` (the library has no default trust store: UDAP trust is per community
  * and explicit), checked by `@fhir-auth/udap` before anything is keyed or fetched.
  *
- * @throws ConfigurationError `trustedAnchors`, `crls` or `community`.
+ * @throws ConfigurationError `trustedAnchors`, `crls`, `revocation` or `community`.
  */
 export function readTrustOptions(input: Partial<UdapTrustOptions> | undefined): {
   trustedAnchors: readonly CertificateInput[]
   crls: readonly CrlInput[]
+  revocation: UdapRevocationOptions | undefined
   community: string | undefined
 } {
-  const { trustedAnchors, crls } = checkUdapTrustInputs(input ?? {})
+  const { trustedAnchors, crls = [], revocation } = checkUdapTrustInputs(input ?? {})
   const community = input?.community
   if (community !== undefined && community !== null && typeof community !== 'string') {
     throw new ConfigurationError({
@@ -139,5 +155,5 @@ export function readTrustOptions(input: Partial<UdapTrustOptions> | undefined): 
       message: 'community must be a URI string',
     })
   }
-  return { trustedAnchors, crls, community: community ?? undefined }
+  return { trustedAnchors, crls, revocation, community: community ?? undefined }
 }

@@ -1,6 +1,7 @@
 import { ConfigurationError } from '@fhir-auth/core/essentials'
 import { isNonBlankString, requireNonBlankString, usableScopes } from '@fhir-auth/core/internal'
 import {
+  buildAuthorizationExtensions,
   cancelUdapRegistration,
   createSoftwareStatement,
   exchangeUdapAuthorizationCode,
@@ -9,6 +10,7 @@ import {
   refreshUdapAccessToken,
   registerUdapClient,
   requestUdapClientCredentialsToken,
+  requireAuthorizationExtensions,
   type TokenResponse,
   type UdapMetadata,
   type UdapTokenRequestCommon,
@@ -196,13 +198,12 @@ export class UdapProtocol implements ProtocolImplementation {
     const tokenEndpoint = config.tokenEndpoint ?? metadata?.tokenEndpoint
     if (tokenEndpoint === undefined)
       throw new ConfigurationError({ invalidAttribute: 'tokenEndpoint' })
-    if (metadata?.requiresB2bExtension() && options.b2b === undefined) {
-      throw new ConfigurationError({
-        invalidAttribute: 'b2b',
-        message:
-          'the server requires the hl7-b2b authorization extension: pass b2b { organizationId, purposeOfUse }',
-      })
-    }
+    // Built here only to check them against the server's list before any token request; the
+    // token request builds them again from the same inputs.
+    requireAuthorizationExtensions(
+      metadata?.udapAuthorizationExtensionsRequired ?? [],
+      buildAuthorizationExtensions(options),
+    )
     const signer = await this.#signing.signer(
       signingUri,
       metadata?.tokenEndpointAuthSigningAlgValuesSupported ?? [],
@@ -214,6 +215,8 @@ export class UdapProtocol implements ProtocolImplementation {
       signer,
       scopes,
       b2b: options.b2b,
+      b2bUser: options.b2bUser,
+      extensions: options.extensions,
       now,
     })
   }
@@ -239,7 +242,7 @@ export class UdapProtocol implements ProtocolImplementation {
       tokenEndpoint: tokenEndpoint ?? '',
       clientId: clientId ?? '',
       scopes: scopes ?? [],
-      context: options.b2b ?? null,
+      context: backendTokenContext(options),
     }
   }
 
@@ -445,9 +448,25 @@ export class UdapProtocol implements ProtocolImplementation {
   }
 }
 
+/**
+ * What a backend token is asked for beyond endpoint, client and scopes: every authorization
+ * extension (UDAP STU2 §5.2.1.1: a token may be used only in the context it was asked for). A
+ * request with `b2b` alone keeps the context it always had, so the entries a fleet already
+ * shares are still found.
+ */
+function backendTokenContext(options: BackendTokensOptions): unknown {
+  const { b2b, b2bUser, extensions } = options
+  if (b2bUser === undefined && extensions === undefined) return b2b ?? null
+  return { b2b, b2bUser, extensions }
+}
+
 /** Whether an operation was given trust inputs (then it validates metadata with them). */
 function hasTrustInputs(options: Partial<UdapTrustOptions> | undefined): boolean {
-  return options?.trustedAnchors !== undefined || options?.crls !== undefined
+  return (
+    options?.trustedAnchors !== undefined ||
+    options?.crls !== undefined ||
+    options?.revocation !== undefined
+  )
 }
 
 /**

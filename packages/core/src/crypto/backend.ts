@@ -1,3 +1,4 @@
+import type { OnlineRevocation } from '../x509/revocation-online/online-revocation.js'
 import type { CryptoKeyLike, Jwk, KeyObjectLike } from './jwk.js'
 import type { JwsSigner } from './signer.js'
 
@@ -72,6 +73,13 @@ export interface VerifyCertificateChainParams {
   /** CRLs; every CA in the path below the anchor must have a current one (fail closed). */
   readonly crls: readonly CrlInput[]
   readonly at: Date
+  /**
+   * Revocation looked up online (`createOnlineRevocation` from `@fhir-auth/core/revocation`) for a
+   * certificate that has no CRL from its issuer in `crls`: its CRL distribution points. Without
+   * it such a certificate is `crl-missing`; with it, `revocation-unavailable` when no source
+   * answers.
+   */
+  readonly revocation?: OnlineRevocation | undefined
 }
 
 /** A chain that validated: the leaf, and the path from leaf to trust anchor inclusive. */

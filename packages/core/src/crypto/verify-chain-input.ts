@@ -5,6 +5,7 @@ import type { ParsedCertificate } from '../x509/certificate.js'
 import { splitCertificateInputs, splitCrlInputs } from '../x509/certificate-der.js'
 import { type SignatureVerifier, validateCertificateChain } from '../x509/chain.js'
 import type { ParsedCrl } from '../x509/crl.js'
+import type { OnlineRevocation } from '../x509/revocation-online/online-revocation.js'
 import type { VerifiedCertificateChain, VerifyCertificateChainParams } from './backend.js'
 
 /** What {@link verifyCertificateChainWith} needs from a backend. */
@@ -60,9 +61,21 @@ export async function verifyCertificateChainWith(
       ),
       crls: splitCrlInputs(crls).map((crl) => services.parseCrl(crl)),
       at,
+      revocation: readRevocation(input.revocation),
     },
     services.verifySignature,
   )
+}
+
+function readRevocation(value: unknown): OnlineRevocation | undefined {
+  if (value === undefined) return undefined
+  if (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof Reflect.get(value, 'crl') === 'function'
+  )
+    return value as OnlineRevocation
+  throw wrongType('revocation', 'the result of createOnlineRevocation()', value)
 }
 
 function requireArray(value: unknown, attribute: string): readonly unknown[] {

@@ -60,6 +60,9 @@ export class CryptoError extends FhirAuthError {
  *   critical subjectAltName. (A CA whose basicConstraints is not critical is `not-a-ca`, a
  *   path length or keyCertSign without cA `path-length` or `key-usage`, an authorityKeyIdentifier
  *   that names another key than the next certificate's `no-path`.)
+ * - `revocation-unavailable`: revocation information was looked for online (CRL distribution
+ *   points) and none answered: unreachable, stale, badly signed, or only `ldap:`/`file:` points
+ *   (fail closed).
  *
  * @see https://github.com/fhir-auth/fhir-auth/blob/main/docs/guides/udap.md#certificate-paths
  */
@@ -73,6 +76,7 @@ export type CertificateChainFailureReason =
   | 'crl-missing'
   | 'crl-stale'
   | 'crl-bad-signature'
+  | 'revocation-unavailable'
   | 'order'
   | 'not-a-ca'
   | 'key-usage'

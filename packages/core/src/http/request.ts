@@ -7,7 +7,7 @@ import { safeUrl } from './safe-url.js'
 import { sanitizeCause } from './sanitized-cause.js'
 import { defaultMaxResponseBytes, defaultTimeoutMs, type TransportOptions } from './transport.js'
 import { networkCause } from './transport-failure.js'
-import { checkUrl, insecureUrlAdvice } from './url-policy.js'
+import { checkUrl, insecureUrlAdvice, type UrlProblem } from './url-policy.js'
 
 const maxRedirects = 5
 
@@ -18,6 +18,17 @@ export interface HttpRequest extends TransportOptions {
   readonly headers?: Readonly<Record<string, string>> | undefined
   readonly form?: Readonly<Record<string, string | undefined>> | undefined
   readonly json?: unknown
+  /** A binary body (an OCSP request), sent as is with its content type. */
+  readonly bytes?: { readonly contentType: string; readonly data: Uint8Array } | undefined
+  /** `Accept` header; default `application/json`. */
+  readonly accept?: string | undefined
+  /** `bytes` keeps the response body as bytes (`bodyBytes`); default `text`. */
+  readonly responseBody?: 'text' | 'bytes' | undefined
+  /**
+   * Plain HTTP to any host: only for documents whose own signature is the check (CRLs, OCSP
+   * responses, CA certificates), which RFC 5280 §4.2.1.13 and RFC 6960 serve over HTTP.
+   */
+  readonly allowPlainHttp?: boolean | undefined
 }
 
 /** A response with its body read (within the size cap) as text. */
@@ -27,12 +38,15 @@ export interface HttpResponse {
   readonly status: number
   readonly headers: Headers
   readonly bodyText: string
+  /** The body as bytes, when the request asked for `responseBody: 'bytes'` (`bodyText` is then empty). */
+  readonly bodyBytes?: Uint8Array | undefined
 }
 
 /**
  * Sends a request under the library's transport policy, which every request goes through:
  *
- * - HTTPS only, or loopback HTTP under `allowInsecureLocalhost`;
+ * - HTTPS only, or loopback HTTP under `allowInsecureLocalhost` (any HTTP under `allowPlainHttp`,
+ *   for signed documents only);
  * - `Accept: application/json`; form or JSON body encoding with its content type;
  * - a timeout (default 10 s) combined with the caller's `AbortSignal`, covering the body too;
  * - `redirect: 'manual'`: a 3xx answer to a POST is an error (POSTs are never re-sent); GET
@@ -62,8 +76,18 @@ export async function sendRequest(request: HttpRequest): Promise<HttpResponse> {
       if (
         !(response.type === 'opaqueredirect' || (response.status >= 300 && response.status < 400))
       ) {
-        const bodyText = await readBody(exchange, response)
-        return { url: exchange.url, status: response.status, headers: response.headers, bodyText }
+        const body = await readBody(exchange, response)
+        const { url } = exchange
+        if (request.responseBody !== 'bytes') {
+          return {
+            url,
+            status: response.status,
+            headers: response.headers,
+            bodyText: await body.text(),
+          }
+        }
+        const bodyBytes = new Uint8Array(await body.arrayBuffer())
+        return { url, status: response.status, headers: response.headers, bodyText: '', bodyBytes }
       }
       discard(response)
       exchange.url = nextLocation(exchange, response, redirects)
@@ -106,7 +130,7 @@ function expired(exchange: Exchange): HttpError {
 async function fetchOnce(exchange: Exchange): Promise<Response> {
   const { request, url, deadline } = exchange
   const allowInsecure = request.allowInsecureLocalhost === true
-  const problem = checkUrl(url, allowInsecure)
+  const problem = urlProblem(request, url)
   if (problem !== undefined) {
     throw fail(
       exchange,
@@ -116,9 +140,12 @@ async function fetchOnce(exchange: Exchange): Promise<Response> {
         : `refused: HTTPS is required ${insecureUrlAdvice(url, allowInsecure)}`,
     )
   }
-  const headers: Record<string, string> = { accept: 'application/json' }
-  let body: string | null = null
-  if (request.form !== undefined) {
+  const headers: Record<string, string> = { accept: request.accept ?? 'application/json' }
+  let body: string | Uint8Array<ArrayBuffer> | null = null
+  if (request.bytes !== undefined) {
+    headers['content-type'] = request.bytes.contentType
+    body = new Uint8Array(request.bytes.data)
+  } else if (request.form !== undefined) {
     headers['content-type'] = 'application/x-www-form-urlencoded'
     body = encodeForm(request.form)
   } else if (request.json !== undefined) {
@@ -171,7 +198,7 @@ function nextLocation(exchange: Exchange, response: Response, redirects: number)
         ? `more than ${maxRedirects} redirects`
         : next === undefined || response.type === 'opaqueredirect'
           ? 'a redirect it cannot follow (no usable Location)'
-          : checkUrl(next, exchange.request.allowInsecureLocalhost === true) !== undefined
+          : urlProblem(exchange.request, next) !== undefined
             ? `${safeUrl(next)} is refused by the HTTPS policy`
             : undefined
   if (problem !== undefined || next === undefined) {
@@ -185,7 +212,21 @@ function nextLocation(exchange: Exchange, response: Response, redirects: number)
   return next
 }
 
-async function readBody(exchange: Exchange, response: Response): Promise<string> {
+/** The URL policy of one request: {@link checkUrl}, with plain HTTP to any host for signed documents. */
+function urlProblem(request: HttpRequest, url: string): UrlProblem | undefined {
+  const problem = checkUrl(url, request.allowInsecureLocalhost === true)
+  return problem === 'insecure-url' &&
+    request.allowPlainHttp === true &&
+    /^http:\/\/[^/?#]/i.test(url)
+    ? undefined
+    : problem
+}
+
+/**
+ * The body within the size cap, as a `Blob` of the chunks as they arrived: read as text (UTF-8,
+ * as `TextDecoder` reads it) or as bytes by the caller.
+ */
+async function readBody(exchange: Exchange, response: Response): Promise<Blob> {
   const { deadline } = exchange
   const limit = exchange.request.maxResponseBytes ?? defaultMaxResponseBytes
   const tooLarge = () =>
@@ -195,17 +236,15 @@ async function readBody(exchange: Exchange, response: Response): Promise<string>
     throw tooLarge()
   }
   const body = response.body
-  if (body === null || body === undefined) return ''
-  // Decoded as it arrives: a character split between two chunks is joined by the decoder.
-  const decoder = new TextDecoder()
-  let text = ''
+  const chunks: Uint8Array<ArrayBuffer>[] = []
+  if (body === null || body === undefined) return new Blob(chunks)
   let total = 0
   try {
     if (typeof body.getReader !== 'function') {
       // Fetch polyfills (node-fetch 2) hand out Node streams: read them whole, then cap.
       const bytes = new Uint8Array(await deadline.race(response.arrayBuffer()))
       total = bytes.byteLength
-      text = decoder.decode(bytes)
+      chunks.push(bytes)
     } else {
       const reader = body.getReader()
       try {
@@ -216,7 +255,7 @@ async function readBody(exchange: Exchange, response: Response): Promise<string>
         ) {
           total += read.value.byteLength
           if (total > limit) break
-          text += decoder.decode(read.value, { stream: true })
+          chunks.push(read.value)
         }
       } finally {
         if (total > limit || deadline.reason !== undefined) reader.cancel().catch(() => {})
@@ -233,7 +272,7 @@ async function readBody(exchange: Exchange, response: Response): Promise<string>
     )
   }
   if (total > limit) throw tooLarge()
-  return text + decoder.decode()
+  return new Blob(chunks)
 }
 
 function discard(response: Response): void {

@@ -1,24 +1,18 @@
-import type {
-  CertificateInfo,
-  SignatureCheck,
-  VerifiedCertificateChain,
-} from '../crypto/backend.js'
+import type { CertificateInfo, VerifiedCertificateChain } from '../crypto/backend.js'
 import { bytesEqual } from '../crypto/bytes.js'
 import { ConfigurationError } from '../errors/configuration-error.js'
 import { HttpError } from '../errors/http-error.js'
 import type { ParsedCertificate } from './certificate.js'
 import { failChain as fail } from './chain-failure.js'
 import type { ParsedCrl } from './crl.js'
-import { crlCovers } from './crl-scope.js'
-import { describeKeyUsage, keyUsageAllows } from './key-usage.js'
+import { crlStatus } from './crl-status.js'
 import { checkPathRules } from './path-rules.js'
-import { signatureForIssuerKey } from './signature-value.js'
+import { fetchMissingIssuers } from './revocation-online/missing-issuers.js'
+import type { OnlineRevocation } from './revocation-online/online-revocation.js'
+import { checkRevocationOnline } from './revocation-online/online-status.js'
+import { type SignatureVerifier, isSignedBy as signatureVerifies } from './signed-by.js'
 
-/**
- * Verifies one signature; a backend's `verifySignature`. Resolves `false` for a signature that
- * does not verify. A rejection is treated like `false` (fail closed).
- */
-export type SignatureVerifier = (check: SignatureCheck) => Promise<boolean>
+export type { SignatureVerifier }
 
 /**
  * Input of {@link validateCertificateChain}: parsed certificates and CRLs, explicit trust and an
@@ -30,6 +24,12 @@ export interface ChainValidationInput {
   readonly trustAnchors: readonly ParsedCertificate[]
   readonly crls: readonly ParsedCrl[]
   readonly at: Date
+  /**
+   * Where a certificate's revocation status comes from when `crls` has no CRL from its issuer
+   * (CRLs fetched from its distribution points); without it, such a certificate is
+   * `crl-missing`.
+   */
+  readonly revocation?: OnlineRevocation | undefined
 }
 
 /**
@@ -39,8 +39,9 @@ export interface ChainValidationInput {
  *
  * 1. an empty chain is `no-path`;
  * 2. each certificate's issuer name must be the next one's subject name (`order`);
- * 3. the path ends at a trust anchor: the last certificate itself, or an anchor whose subject is
- *    the last certificate's issuer (AKI/SKI matches tried first) and whose key verifies it.
+ * 3. (with `revocation`) an issuer the chain lacks is fetched from the top certificate's AIA
+ *    `caIssuers` URLs (DER or PKCS#7 certs-only); then the path ends at a trust anchor: the
+ *    last certificate itself, or an anchor whose subject is the last certificate's issuer (AKI/SKI matches tried first) and whose key verifies it.
  *    No anchor of that name is `untrusted` when the last certificate is self-issued (a root we
  *    do not trust) and `no-path` otherwise (an intermediate is missing); anchors of that name
  *    whose key does not verify are `untrusted`;
@@ -57,7 +58,11 @@ export interface ChainValidationInput {
  *    with the issuer's key (`crl-bad-signature`), whose authorityKeyIdentifier, when present,
  *    names that key (`crl-missing`), has no critical extension the policy does not
  *    understand (`unknown-critical-extension`), is current at `at` (`crl-stale`) and does not
- *    list its serial number (`revoked`).
+ *    list its serial number (`revoked`). With `revocation`, a certificate that has no CRL from
+ *    its issuer in `crls` is looked up online instead (CRLs from its distribution
+ *    points, then OCSP): `revoked`, or `revocation-unavailable` when none answers.
+ *    Only certificates whose signatures were verified up to the anchor get there, so no URL of
+ *    an unverified certificate is ever fetched.
  *
  * The anchor is trusted for its name and key as given: its own signature and revocation are not
  * checked. Everything else its certificate says (validity, CA flag, key usage, path length, name
@@ -78,10 +83,16 @@ export async function validateCertificateChain(
   input: ChainValidationInput,
   verify: SignatureVerifier,
 ): Promise<VerifiedCertificateChain> {
-  const { chain, trustAnchors, crls, at } = input
+  const { trustAnchors, crls, at, revocation } = input
   requireValidTime(at)
   const verifies = failingClosed(verify)
-  const leaf = checkOrder(chain)
+  const leaf = checkOrder(input.chain)
+  // An issuer the chain lacks is fetched from the AIA caIssuers URLs (the only URLs read from a
+  // certificate not yet verified); whatever is appended goes through every check below.
+  const chain =
+    revocation === undefined
+      ? input.chain
+      : await fetchMissingIssuers(input.chain, trustAnchors, revocation)
   const { anchor, belowAnchor, verifiedTop } = await findAnchor(chain, trustAnchors, verifies)
   const path = [...belowAnchor, anchor]
   const issuerOf = (index: number): ParsedCertificate => path[index + 1] as ParsedCertificate
@@ -89,7 +100,7 @@ export async function validateCertificateChain(
   checkPathRules(path)
   checkValidity(path, at)
   for (const [index, certificate] of belowAnchor.entries()) {
-    await checkRevocation(certificate, issuerOf(index), crls, at, verifies)
+    await checkRevocation(certificate, issuerOf(index), crls, at, verifies, revocation)
   }
   return { leaf: toCertificateInfo(leaf), path: path.map(toCertificateInfo) }
 }
@@ -282,114 +293,23 @@ function matchesKeyIdentifier(
   )
 }
 
-async function signatureVerifies(
-  signed: {
-    readonly tbs: Uint8Array
-    readonly signatureAlgorithm: SignatureCheck['algorithm'] | undefined
-    readonly signature: Uint8Array
-  },
-  issuer: ParsedCertificate,
-  verifies: SignatureVerifier,
-): Promise<boolean> {
-  if (signed.signatureAlgorithm === undefined || signed.signature.length === 0) return false
-  return verifies({
-    algorithm: signed.signatureAlgorithm,
-    publicKeySpki: issuer.publicKeySpki,
-    data: signed.tbs,
-    signature: signatureForIssuerKey(signed.signature, issuer.publicKey),
-  })
-}
-
 async function checkRevocation(
   certificate: ParsedCertificate,
   issuer: ParsedCertificate,
   crls: readonly ParsedCrl[],
   at: Date,
   verifies: SignatureVerifier,
+  revocation: OnlineRevocation | undefined,
 ): Promise<void> {
-  const fromIssuer = crls.filter((crl) => bytesEqual(crl.issuerDer, certificate.issuerDer))
-  if (fromIssuer.length === 0) {
-    fail(
-      'crl-missing',
-      `no CRL from "${certificate.issuer}" was supplied to check certificate "${certificate.subject}" (revocation checking is required)`,
-      certificate,
-    )
+  // The caller's CRLs come first: when they hold one from the issuer, they decide, as given.
+  const given = crls.some((crl) => bytesEqual(crl.issuerDer, certificate.issuerDer))
+  if (!given && revocation !== undefined) {
+    await checkRevocationOnline(certificate, issuer, revocation, at, verifies)
+    return
   }
-  if (issuer.keyUsage !== undefined && !keyUsageAllows(issuer.keyUsage, 'cRLSign')) {
-    fail(
-      'key-usage',
-      `"${issuer.subject}" issues the CRLs for "${certificate.subject}" but its keyUsage (${describeKeyUsage(issuer.keyUsage)}) lacks cRLSign`,
-      issuer,
-    )
-  }
-  const verified: ParsedCrl[] = []
-  for (const crl of fromIssuer) {
-    if (await signatureVerifies(crl, issuer, verifies)) verified.push(crl)
-  }
-  if (verified.length === 0) {
-    fail(
-      'crl-bad-signature',
-      `no CRL from "${certificate.issuer}" has a signature that verifies with that issuer's key`,
-      certificate,
-    )
-  }
-  // RFC 5280 §5.2.1: a CRL whose authorityKeyIdentifier names another key speaks for that key's
-  // certificates, not this one's (OpenSSL does not use it either).
-  const forThisKey = verified.filter((crl) => namesKeyOf(crl, issuer))
-  if (forThisKey.length === 0) {
-    fail(
-      'crl-missing',
-      `no CRL from "${certificate.issuer}" names the key that issued certificate "${certificate.subject}" (their authorityKeyIdentifier names another key)`,
-      certificate,
-    )
-  }
-  const usable = forThisKey.filter((crl) => crl.unrecognizedCriticalExtensions.length === 0)
-  if (usable.length === 0) {
-    fail(
-      'unknown-critical-extension',
-      `the CRL from "${certificate.issuer}" has the critical extension ${forThisKey[0]?.unrecognizedCriticalExtensions[0]}, which is not understood, so it cannot decide the status of "${certificate.subject}" (RFC 5280 §5.2)`,
-      certificate,
-    )
-  }
-  const covering = usable.filter((crl) => crlCovers(crl.scope, certificate))
-  if (covering.length === 0) {
-    fail(
-      'crl-missing',
-      `no CRL from "${certificate.issuer}" covers certificate "${certificate.subject}": their issuingDistributionPoint limits them to other certificates, some reasons or another distribution point`,
-      certificate,
-    )
-  }
-  const current = covering.filter(
-    (crl) =>
-      crl.thisUpdate.getTime() <= at.getTime() &&
-      (crl.nextUpdate === undefined || at.getTime() <= crl.nextUpdate.getTime()),
-  )
-  if (current.length === 0) {
-    const newest = covering.reduce((latest, crl) =>
-      crl.thisUpdate > latest.thisUpdate ? crl : latest,
-    )
-    fail(
-      'crl-stale',
-      `the CRL from "${certificate.issuer}" is not current at ${at.toISOString()} (thisUpdate ${newest.thisUpdate.toISOString()}, nextUpdate ${newest.nextUpdate?.toISOString() ?? 'none'})`,
-      certificate,
-    )
-  }
-  if (current.some((crl) => crl.revokedSerialNumbers.has(certificate.serialNumber))) {
-    fail(
-      'revoked',
-      `certificate "${certificate.subject}" (serial ${certificate.serialNumber}) is revoked by "${certificate.issuer}"`,
-      certificate,
-    )
-  }
-}
-
-/** False only when both key identifiers are known and differ. */
-function namesKeyOf(crl: ParsedCrl, issuer: ParsedCertificate): boolean {
-  return (
-    crl.authorityKeyIdentifier === undefined ||
-    issuer.subjectKeyIdentifier === undefined ||
-    bytesEqual(crl.authorityKeyIdentifier, issuer.subjectKeyIdentifier)
-  )
+  const status = await crlStatus(certificate, issuer, crls, at, verifies)
+  if (status.status === 'revoked') fail('revoked', status.message, certificate)
+  if (status.status === 'unusable') fail(status.reason, status.message, status.certificate)
 }
 
 /**

@@ -1,0 +1,105 @@
+import { ConfigurationError } from '@fhir-auth/core/essentials'
+import { describeKind } from '@fhir-auth/core/internal'
+import { isPlainObject } from '@fhir-auth/core/internal/on-demand'
+import { type B2bExtensionInput, b2bExtensionKey, buildB2bExtension } from './b2b-extension.js'
+import {
+  type B2bUserExtensionInput,
+  b2bUserExtensionKey,
+  buildB2bUserExtension,
+} from './b2b-user-extension.js'
+import { jsonValueProblem } from './json-value.js'
+
+/** The authorization extensions of a client_credentials request, as a caller gives them. */
+export interface AuthorizationExtensionsInput {
+  /** The typed shorthand of `hl7-b2b`. */
+  readonly b2b?: B2bExtensionInput | undefined
+  /** The typed shorthand of `hl7-b2b-user`. */
+  readonly b2bUser?: B2bUserExtensionInput | undefined
+  /**
+   * Extension objects by key (TEFCA's `tefca_ias`, a network's own…), each a JSON object, signed
+   * into the authentication token as given; not a key a shorthand above also gives.
+   */
+  readonly extensions?: Readonly<Record<string, Readonly<Record<string, unknown>>>> | undefined
+}
+
+/**
+ * The `extensions` claim of a UDAP authentication token: `extensions` as given, plus `hl7-b2b`
+ * from `b2b` and `hl7-b2b-user` from `b2bUser`; `undefined` when there is none.
+ *
+ * @throws ConfigurationError `extensions` (not an object, a member that is not a JSON object, or
+ *   a key a shorthand also gives), or the shorthand's own (`b2b.<field>`, `b2bUser.<field>`).
+ * @see https://hl7.org/fhir/us/udap-security/STU2/b2b.html#constructing-authentication-token
+ */
+export function buildAuthorizationExtensions(
+  input: AuthorizationExtensionsInput,
+): Readonly<Record<string, Readonly<Record<string, unknown>>>> | undefined {
+  const given = input.extensions
+  if (given !== undefined && !isPlainObject(given)) {
+    throw new ConfigurationError({
+      invalidAttribute: 'extensions',
+      message: `extensions must be an object of extension objects by key, not ${describeKind(given)}`,
+    })
+  }
+  const extensions: Record<string, Readonly<Record<string, unknown>>> = {}
+  for (const [key, value] of Object.entries(given ?? {})) {
+    const problem = isPlainObject(value) ? jsonValueProblem(value) : 'is not a JSON object'
+    if (problem !== undefined) {
+      throw new ConfigurationError({
+        invalidAttribute: 'extensions',
+        message: `extensions[${JSON.stringify(key)}] must be a JSON object; it ${problem}`,
+      })
+    }
+    extensions[key] = value as Readonly<Record<string, unknown>>
+  }
+  const shorthands = [
+    [
+      b2bExtensionKey,
+      'b2b',
+      input.b2b === undefined ? undefined : () => buildB2bExtension(input.b2b as B2bExtensionInput),
+    ],
+    [
+      b2bUserExtensionKey,
+      'b2bUser',
+      input.b2bUser === undefined
+        ? undefined
+        : () => buildB2bUserExtension(input.b2bUser as B2bUserExtensionInput),
+    ],
+  ] as const
+  for (const [key, name, build] of shorthands) {
+    if (build === undefined) continue
+    if (Object.hasOwn(extensions, key)) {
+      throw new ConfigurationError({
+        invalidAttribute: 'extensions',
+        message: `extensions must not contain ${key} when ${name} is given`,
+      })
+    }
+    extensions[key] = build()
+  }
+  return Object.keys(extensions).length === 0 ? undefined : extensions
+}
+
+/**
+ * Refuses a client_credentials request that lacks an extension the server lists in
+ * `udap_authorization_extensions_required`, before any token request: a `ConfigurationError` on
+ * `b2b` for `hl7-b2b` (its typed shorthand), else on `extensions`, naming the missing key.
+ *
+ * @see https://hl7.org/fhir/us/udap-security/STU2/discovery.html#signed-metadata-elements
+ */
+export function requireAuthorizationExtensions(
+  required: readonly string[],
+  given: Readonly<Record<string, unknown>> | undefined,
+): void {
+  const missing = required.filter((key) => given === undefined || !Object.hasOwn(given, key))
+  if (missing.length === 0) return
+  if (missing.includes(b2bExtensionKey)) {
+    throw new ConfigurationError({
+      invalidAttribute: 'b2b',
+      message:
+        'the server requires the hl7-b2b authorization extension: pass b2b { organizationId, purposeOfUse }',
+    })
+  }
+  throw new ConfigurationError({
+    invalidAttribute: 'extensions',
+    message: `the server requires the authorization extension${missing.length > 1 ? 's' : ''} ${missing.map((key) => JSON.stringify(key)).join(', ')} (udap_authorization_extensions_required): pass ${missing.includes(b2bUserExtensionKey) ? 'b2bUser, or ' : ''}extensions { ${missing.map((key) => JSON.stringify(key)).join(', ')}: { … } }`,
+  })
+}
