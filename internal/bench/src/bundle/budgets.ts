@@ -60,10 +60,28 @@
  *   12's 12 KB up front for the public apps is missed by 289 B (reported as `miss`, as issue
  *   16's budgets are): what remains up front is the two-chunk split itself (the two up-front
  *   files gzipped as one are about 750 B smaller) and public API the client index must export.
+ *   Raised on purpose for all four on 2026-11-29 for the 0.6 features (issues 26–30), each
+ *   measured as it landed (up front / loaded, gzip):
+ *   - sessions shared between tabs and processes: `StoreError.reason` (an unreadable stored
+ *     session is `undefined`, not an error) and a saved `Session` refreshing under the store
+ *     lock: about 50 / 50 B;
+ *   - RFC 7009 revocation (`session.revoke()`, `signOut` revoking, waiting for a refresh in
+ *     flight) and launch records naming the client that began them (a `ClientDirectory` routes
+ *     callbacks by them): about 135 / 480 B (the revocation request shares the token request's
+ *     authenticated form post in the SMART request chunk; a chunk of its own cost +544 B);
+ *   - SMART scopes as data: `TokenSet.grantedScopes`, the `scope.narrowed` warning, a refresh
+ *     refused outside the grant and the `scopeVersion` option checked by `new Client` (the
+ *     parser itself, about 2 KB, loads only in apps that import `parseScopes`): about 155 /
+ *     470 B;
+ *   - real EHRs' deviations tolerated (a cheap test of every discovery and token response; the
+ *     warnings load only for a server that deviates) and `client.diagnose` (its code loads on
+ *     first call): about 145 / 690 B.
+ *   30 127 / 35 305 / 28 064 / 11 974 B (up front 12 257 / 12 816 / 12 816 / 11 974 B); the
+ *   limits are these figures with about 150 B of room.
  * - `upFrontLimitBytes`: the same kind of limit for the chunks that load before the app does
  *   anything (the entry chunk and its static imports). Set 2026-11-25 at 10 880 / 11 407 /
  *   11 407 / 10 578 B with a little room; +250 B for all four with the caller review above; set
- *   again on 2026-11-28 at the figures above with about 150 B of room.
+ *   again on 2026-11-28 and on 2026-11-29 at the figures above with about 150 B of room.
  * - `issueBudgetBytes` / `issueGoalBytes`: what issue 16 asked for, for the chunks loaded.
  *   Reported next to the figure (`pass` when met, `miss` when not); see the bench README for why
  *   they are not met yet.
@@ -105,16 +123,16 @@ export const forbiddenSources: readonly string[] = Object.freeze([
 export const browserAppBudgets: readonly BrowserAppBudget[] = Object.freeze([
   {
     app: 'asymmetric',
-    limitBytes: 28_450,
-    upFrontLimitBytes: 11_900,
+    limitBytes: 30_280,
+    upFrontLimitBytes: 12_400,
     issueBudgetBytes: 16_000,
     issueGoalBytes: 12_000,
     note: "issue 16's asymmetric SMART browser app, as the issue names it",
   },
   {
     app: 'publicWithoutOpenid',
-    limitBytes: 26_350,
-    upFrontLimitBytes: 12_450,
+    limitBytes: 28_210,
+    upFrontLimitBytes: 12_960,
     upFrontIssueBudgetBytes: 12_000,
     upFrontIssueGoalBytes: 8_000,
     issueBudgetBytes: 12_000,
@@ -123,16 +141,16 @@ export const browserAppBudgets: readonly BrowserAppBudget[] = Object.freeze([
   },
   {
     app: 'public',
-    limitBytes: 33_550,
-    upFrontLimitBytes: 12_450,
+    limitBytes: 35_450,
+    upFrontLimitBytes: 12_960,
     upFrontIssueBudgetBytes: 12_000,
     upFrontIssueGoalBytes: 8_000,
     note: 'the usual launch (openid fhirUser): the public app plus ID token validation (core/oidc, JWKS, WebCrypto verification); no issue budget of its own',
   },
   {
     app: 'clientImport',
-    limitBytes: 11_600,
-    upFrontLimitBytes: 11_600,
+    limitBytes: 12_120,
+    upFrontLimitBytes: 12_120,
     note: 'what any app pays before it does anything; no issue budget',
   },
 ])
