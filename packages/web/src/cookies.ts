@@ -35,8 +35,9 @@ const loopbackHost = /^(?:localhost|127(?:\.\d{1,3}){3}|\[::1\])$/
 
 /**
  * `Secure` unless the request came over plain `http:` to a loopback host (a developer's
- * machine). Behind a TLS-terminating proxy the request arrives as `http:` to a non-loopback
- * host: the cookie stays `Secure`, which is what the browser on the other side of the proxy sees.
+ * machine). Behind a TLS-terminating proxy, `nodeHandler` reads the scheme the browser used from
+ * `X-Forwarded-Proto` / `Forwarded` (see `fetchRequestFrom`); with `web.handle`, the request's
+ * URL must carry it, as frameworks behind a proxy make it; `cookie.secure: true` forces it.
  */
 export function isSecureRequest(url: URL): boolean {
   return !(url.protocol === 'http:' && loopbackHost.test(url.hostname))

@@ -75,21 +75,27 @@ async function answer(
 
 /**
  * The Fetch `Request` for a Node request, as `nodeHandler` makes it: the URL from the `Host`
- * header and the socket's TLS (so loopback `http:` is told apart from the rest), the headers as
- * received, no body. Use it to call `web.session` from your own `node:http` or Express routes.
+ * header and the scheme the browser used (so loopback `http:` is told apart from the rest), the
+ * headers as received, no body. Use it to call `web.session` from your own `node:http` or
+ * Express routes.
+ *
+ * The scheme is `https:` when the socket is TLS, or when a TLS-terminating proxy says so
+ * (`X-Forwarded-Proto: https` or `Forwarded: proto=https`, RFC 7239): a proxy such as nginx
+ * reaches the app over loopback `http:`, often with `Host: 127.0.0.1`, and the cookies must
+ * still be `Secure` with the `__Host-` name for the browser on the other side. A forged header
+ * can only make cookies `Secure`, which a browser on plain `http:` then refuses to keep: it never
+ * weakens them.
  *
  * @example
  * ```ts
  * const session = await web.session(fetchRequestFrom(request))
  * ```
  * @throws TypeError when the request cannot be one (a method or header the Fetch API refuses,
- *   a target that is not a path); `nodeHandler` answers such requests `400` and never calls
- *   `next()` for them.
+ *   a target that is not a path, a `Host` header missing or not a host name with an optional
+ *   port); `nodeHandler` answers such requests `400` and never calls `next()` for them.
+ * @see https://www.rfc-editor.org/rfc/rfc7239#section-5.4
  */
 export function fetchRequestFrom(request: NodeRequestLike): Request {
-  const socket = request.socket
-  const encrypted = typeof socket === 'object' && socket !== null && 'encrypted' in socket
-  const scheme = encrypted && socket.encrypted === true ? 'https' : 'http'
   const headers = new Headers()
   const raw = request.rawHeaders
   for (let index = 0; index + 1 < raw.length; index += 2) {
@@ -97,8 +103,36 @@ export function fetchRequestFrom(request: NodeRequestLike): Request {
   }
   const path = request.url ?? '/'
   if (!path.startsWith('/')) throw new TypeError('the request target is not a path')
-  const url = new URL(`${scheme}://${headers.get('host') ?? 'localhost'}${path}`)
+  const host = headers.get('host')
+  // RFC 9112 §3.2: a request without a Host, or with one that is no host, is a bad request; and
+  // a Host holding `/`, `?` or `#` would change the path the routes see.
+  if (host === null || !hostHeader.test(host)) {
+    throw new TypeError('the Host header is missing or not a host')
+  }
+  const scheme = cameOverTls(request.socket) || forwardedAsHttps(headers) ? 'https' : 'http'
+  const url = new URL(`${scheme}://${host}${path}`)
   return new Request(url, { method: request.method ?? 'GET', headers })
+}
+
+/** A host name, IPv4 address or bracketed IPv6 address, with an optional port. */
+const hostHeader = /^(?:[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/
+
+/** Whether the connection is TLS (a `TLSSocket`'s `encrypted` is `true`). */
+function cameOverTls(socket: object | null | undefined): boolean {
+  return typeof socket === 'object' && socket !== null && 'encrypted' in socket
+    ? socket.encrypted === true
+    : false
+}
+
+/**
+ * Whether the first proxy said the browser used `https:`: the first value of
+ * `X-Forwarded-Proto`, or the `proto` of the first element of `Forwarded` (RFC 7239 §4).
+ */
+function forwardedAsHttps(headers: Headers): boolean {
+  const forwardedProto = headers.get('x-forwarded-proto')?.split(',')[0]?.trim().toLowerCase()
+  if (forwardedProto === 'https') return true
+  const first = headers.get('forwarded')?.split(',')[0] ?? ''
+  return first.split(';').some((pair) => /^proto="?https"?$/i.test(pair.trim()))
 }
 
 function toFetchRequest(request: NodeRequestLike): Request | undefined {

@@ -4,7 +4,7 @@
  * own pages, sign-out, other paths left to the app (`next()`, else `404`), and no token, code or
  * secret in any response or log line.
  */
-import { createServer, type IncomingMessage, type Server } from 'node:http'
+import { createServer, request as httpRequest, type IncomingMessage, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { compactJwsPattern, createCapturingLogger, SecretScanner } from '@fhir-auth/test-utils'
 import { CookieAgent } from '@fhir-auth/test-utils/cookie-agent'
@@ -128,6 +128,59 @@ describe('nodeHandler over HTTP', () => {
     expect((await fetch(`${bareOrigin}/elsewhere`)).status).toBe(404)
     expect((await fetch(`${bareOrigin}/logout`)).status).toBe(405)
     expect((await fetch(`${bareOrigin}/launch`, { method: 'DELETE' })).status).toBe(405)
+  })
+
+  it('makes cookies Secure with the __Host- name when a TLS-terminating proxy says https', async () => {
+    const launchCookie = async (headers: Record<string, string>) =>
+      (await fetch(`${bareOrigin}/login`, { headers, redirect: 'manual' })).headers.get(
+        'set-cookie',
+      ) ?? ''
+    const direct = await launchCookie({})
+    expect(direct).toMatch(/^fhir-auth-launch=/)
+    expect(direct).not.toMatch(/;\s*Secure/i)
+    for (const proxied of [
+      { 'x-forwarded-proto': 'https' },
+      { 'x-forwarded-proto': 'HTTPS, http' },
+      { forwarded: 'for=192.0.2.60;proto=https;by=203.0.113.43' },
+      { forwarded: 'proto="https", proto=http' },
+    ]) {
+      const cookie = await launchCookie(proxied)
+      expect(cookie, JSON.stringify(proxied)).toMatch(/^__Host-fhir-auth-launch=/)
+      expect(cookie, JSON.stringify(proxied)).toMatch(/;\s*Secure/i)
+    }
+    // Only the first proxy's word counts, and only `https` upgrades.
+    for (const notHttps of [
+      { 'x-forwarded-proto': 'http, https' },
+      { forwarded: 'proto=http, proto=https' },
+      { 'x-forwarded-proto': 'httpsx' },
+    ]) {
+      expect(await launchCookie(notHttps), JSON.stringify(notHttps)).toMatch(/^fhir-auth-launch=/)
+    }
+  })
+
+  it('answers 400 to a Host header that is no host, and routes nothing by it', async () => {
+    const statusWithHost = (host: string) =>
+      new Promise<number>((resolve, reject) => {
+        const { port } = new URL(bareOrigin)
+        httpRequest(
+          { host: '127.0.0.1', port, path: '/elsewhere', headers: { host } },
+          (answer) => {
+            answer.resume()
+            resolve(answer.statusCode ?? 0)
+          },
+        )
+          .on('error', reject)
+          .end()
+      })
+    expect(await statusWithHost('x/callback?')).toBe(400)
+    expect(await statusWithHost('x#')).toBe(400)
+    expect(await statusWithHost('a b')).toBe(400)
+    expect(await statusWithHost('127.0.0.1:1')).toBe(404)
+    expect(await statusWithHost('[::1]:8080')).toBe(404)
+    expect(() => fetchRequestFrom({ url: '/', rawHeaders: [] })).toThrow(TypeError)
+    expect(
+      new URL(fetchRequestFrom({ url: '/p', rawHeaders: ['Host', 'app.example'] }).url).href,
+    ).toBe('http://app.example/p')
   })
 
   it('shows no token, code or client secret in any response or log line', async () => {
