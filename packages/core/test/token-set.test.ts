@@ -233,6 +233,27 @@ describe('TokenSet persistence and redaction', () => {
     expect(rotated.idTokenClaims).toEqual({ sub: 'u-1', n: 2 })
   })
 
+  it('withRefresh without scope grants what the refresh asked for, else the grant before it (RFC 6749 §5.1, §6)', () => {
+    const launched = TokenSet.fromResponse(
+      { access_token: 'at-1', scope: 'patient/Observation.rs offline_access' },
+      { obtainedAt, requestedScopes: ['patient/Observation.rs', 'patient/Condition.rs'] },
+    )
+    const kept = launched.withRefresh({ access_token: 'at-2' }, { obtainedAt })
+    expect(kept.scopes).toEqual(['patient/Observation.rs', 'offline_access'])
+    const narrowed = kept.withRefresh(
+      { access_token: 'at-3' },
+      { obtainedAt, requestedScopes: ['patient/Observation.rs'] },
+    )
+    expect(narrowed.scopes).toEqual(['patient/Observation.rs'])
+    expect(TokenSet.deserialize(narrowed.serialize())?.scopes).toEqual(['patient/Observation.rs'])
+    // A `scope` the response sends is the grant, whatever was asked.
+    const sent = narrowed.withRefresh(
+      { access_token: 'at-4', scope: 'offline_access' },
+      { obtainedAt, requestedScopes: ['patient/Observation.rs'] },
+    )
+    expect(sent.scopes).toEqual(['offline_access'])
+  })
+
   it('withRefresh keeps the launch context and ID token a refresh response leaves out, through a resume', () => {
     const claims = { sub: 'u-1', fhirUser: 'Practitioner/d-1' }
     const tokens = TokenSet.fromResponse(

@@ -12,6 +12,7 @@ import {
   type Logger,
   memoryStore,
   parseScopes,
+  TokenSet,
 } from '@fhir-auth/client'
 import { generateClientKeys } from '@fhir-auth/sandbox'
 import { failureOf } from '@fhir-auth/test-utils/failure'
@@ -121,6 +122,75 @@ describe('a server that narrows the grant', () => {
     const tokens = await session.refresh({ scopes: ['patient/Observation.rs', 'offline_access'] })
     expect(tokenRequests(started)).toBe(before + 1)
     expect(tokens.grantedScopes.allows('patient', 'Observation', 'r')).toBe(true)
+  })
+})
+
+describe('a token response without scope (RFC 6749 §5.1, §6)', () => {
+  /** The sandbox's token responses from now on without `scope`. */
+  function omitScope(started: SmartFixture) {
+    started.sandbox.setTokenEndpointHooks({
+      rewriteResponse: ({ scope: _omitted, ...body }) => body,
+    })
+  }
+
+  async function signedInWithGrant(narrowGrant?: (granted: readonly string[]) => string[]) {
+    const started = await startSmartFixture(narrowGrant === undefined ? {} : { narrowGrant })
+    fixture = started
+    const logger = recordingLogger()
+    const session = await signIn(
+      appClient(started, 'public', { scopes: asked }, { logger }),
+      started,
+    )
+    return { started, logger, session }
+  }
+
+  it('grants a narrower refresh the scopes it asked for, and a plain refresh after it keeps them', async () => {
+    const { started, logger, session } = await signedInWithGrant()
+    omitScope(started)
+    const narrower = ['patient/Observation.rs', 'offline_access']
+    const tokens = await session.refresh({ scopes: narrower })
+    expect(tokens.scopes).toEqual(narrower)
+    expect(session.tokens.grantedScopes.allows('patient', 'Condition', 'r')).toBe(false)
+    expect(session.tokens.grantedScopes.allows('patient', 'Observation', 'r')).toBe(true)
+    const again = await session.refresh()
+    expect(again.scopes).toEqual(narrower)
+    // And so after the tokens are persisted and read back.
+    const resumed = TokenSet.deserialize(again.serialize())
+    expect(resumed?.scopes).toEqual(narrower)
+    expect(logger.warnings.map(({ fields }) => (fields as { event?: string })?.event)).toEqual([])
+  })
+
+  it('keeps the previous grant through a plain refresh, not the scopes first asked for', async () => {
+    const { started, session } = await signedInWithGrant((granted) =>
+      granted.filter((scope) => scope !== 'patient/Condition.rs'),
+    )
+    const granted = asked.filter((scope) => scope !== 'patient/Condition.rs')
+    expect(session.tokens.scopes).toEqual(granted)
+    omitScope(started)
+    const tokens = await session.refresh()
+    expect(tokens.scopes).toEqual(granted)
+    expect(tokens.grantedScopes.allows('patient', 'Condition', 'r')).toBe(false)
+  })
+})
+
+describe('a launch the caller kept, begun with customScopes', () => {
+  it('compares the grant with the scopes the launch asked for, not the configured ones', async () => {
+    const started = await startSmartFixture()
+    fixture = started
+    const logger = recordingLogger()
+    const client = appClient(started, 'public', { scopes: asked }, { logger })
+    const custom = asked.filter((scope) => scope !== 'patient/Condition.rs')
+    const begun = await client.beginAuthorization({ customScopes: custom })
+    const result = await started.sandbox.authorize({ url: begun.authUrl })
+    if (result.redirectUrl === undefined) throw new Error(`no callback: ${result.error}`)
+    const session = await client.completeAuthorization(result.redirectUrl.href, {
+      state: begun.state,
+      codeVerifier: begun.codeVerifier as string,
+      nonce: begun.nonce,
+    })
+    expect(session.tokens.scopes).toEqual(custom)
+    expect(session.tokens.requestedScopes).toEqual(custom)
+    expect(logger.warnings.map(({ fields }) => (fields as { event?: string })?.event)).toEqual([])
   })
 })
 

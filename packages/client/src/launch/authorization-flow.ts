@@ -118,7 +118,7 @@ export async function completeAuthorization(
   const state = checkCallbackBeforeState(callback)
   const launch =
     store === undefined
-      ? callerKeptLaunch(source, state, options)
+      ? await callerKeptLaunch(source, state, options)
       : await takeLaunch(store, state, context.options.now(), storeLimits(context, options.signal))
   if (launch === undefined) {
     throw new AuthorizationError({
@@ -188,17 +188,32 @@ function storeLimits(context: ProtocolContext, signal: AbortSignal | undefined):
   return { timeoutMs: context.options.timeoutMs ?? defaultTimeoutMs, signal }
 }
 
-/** A launch from the values the caller kept; `undefined` when the callback's state is not theirs. */
-function callerKeptLaunch(
+/**
+ * A launch from the values the caller kept; `undefined` when the callback's state is not theirs.
+ * Its scopes are those the launch asked for (`customScopes` included) when the default store
+ * still keeps it — `beginAuthorization` keeps every launch begun without a store there, on Node
+ * — and it is then taken out, so a replay finds nothing there; else the configured scopes.
+ */
+async function callerKeptLaunch(
   source: SessionSource,
   callbackState: string,
   options: Partial<CompleteAuthorizationOptions>,
-): LaunchRecord | undefined {
-  const { config } = source.context
-  const scopes = config.scopes ?? []
+): Promise<LaunchRecord | undefined> {
+  const { config, options: clientOptions } = source.context
   const state = requireNonBlankString(options.state, 'state')
   const codeVerifier = requireNonBlankString(options.codeVerifier, 'codeVerifier')
   if (state !== callbackState) return undefined
+  const store = defaultLaunchStore()
+  const kept =
+    store === undefined
+      ? undefined
+      : await takeLaunch(
+          store,
+          state,
+          clientOptions.now(),
+          storeLimits(source.context, options.signal),
+        )
+  const scopes = kept?.codeVerifier === codeVerifier ? kept.scopes : (config.scopes ?? [])
   if (scopes.includes('openid') && (options.nonce ?? '') === '') {
     // Without it the ID token's nonce is not compared: a token injected into this callback
     // (OIDC Core §3.1.3.7 item 11) would pass.

@@ -8,6 +8,7 @@ import {
   requireWithinGrant,
   sanitizeCause,
   timeLimited,
+  usableScopes,
   warnIfNarrowed,
 } from '@fhir-auth/core/internal'
 import type { IdTokenClaims } from '@fhir-auth/core/oidc'
@@ -187,6 +188,9 @@ export async function refreshTokens(
   )
   const { kept, idTokenClaims } = await refreshedIdentity(source, current, response)
   const tokens = current.withRefresh(kept, {
+    // The scopes the request sent (none: the grant stays as it was), granted when the response
+    // has no `scope` (RFC 6749 §5.1).
+    requestedScopes: usableScopes(scopes),
     obtainedAt,
     idTokenClaims,
     logger: options.logger,

@@ -98,8 +98,9 @@ export class TokenSet {
   /** `undefined` when the server gave no `expires_in`. */
   declare readonly expiresAt: Date | undefined
   /**
-   * The granted `scope`, else the scopes asked for: `string[]` as the TokenSet documents it (an array of
-   * this set's own, so changing it changes nothing else).
+   * The granted `scope`, else the scopes asked for (after a refresh: those the refresh asked for,
+   * else the grant before it): `string[]` as the TokenSet documents it (an array of this set's
+   * own, so changing it changes nothing else).
    */
   declare readonly scopes: string[]
   declare readonly refreshToken: string | undefined
@@ -259,6 +260,9 @@ export class TokenSet {
    * launch context of the authorization (`patient`, `encounter`, `fhirContext`, `fhirUser`…),
    * which SMART sends with the code exchange and a refresh response usually leaves out: the
    * session is still about that patient. What the refresh response does send replaces it.
+   * Without a `scope` the grant is the one the refresh asked for (`source.requestedScopes`),
+   * else the grant before it (RFC 6749 §5.1 and §6), written into {@link TokenSet.raw} so that
+   * it survives {@link TokenSet.serialize}.
    *
    * @see https://www.rfc-editor.org/rfc/rfc6749#section-6 RFC 6749 §6
    * @see https://hl7.org/fhir/smart-app-launch/STU2.2/app-launch.html#step-7-app-uses-a-refresh-token-to-obtain-a-new-access-token SMART 2.2 refresh
@@ -268,6 +272,8 @@ export class TokenSet {
     for (const name of keptThroughRefresh) {
       if (response[name] == null && this.raw[name] != null) carried[name] = this.raw[name]
     }
+    // Not the scopes first asked for: a narrower refresh, or a grant narrower than that ask.
+    if (response.scope == null) carried.scope = (source.requestedScopes ?? this.scopes).join(' ')
     const keepsIdentity = typeof response.id_token !== 'string'
     return new TokenSet(carried as TokenResponseInput, {
       ...source,
