@@ -11,7 +11,9 @@ import {
   ClientDirectory,
   type ClientResolver,
   ConfigurationError,
+  type KeyValueStore,
   memoryStore,
+  StoreError,
 } from '@fhir-auth/client'
 import { describe, expect, it } from 'vitest'
 import {
@@ -308,6 +310,31 @@ describe('directory.sessions()', () => {
     expect(opened?.tokens.binding?.baseUrl).toBe(otherBaseUrl)
     await sessions.delete(id)
     expect(await sessions.open(id)).toBeUndefined()
+  })
+
+  it('finds no session in a value the store cannot open, and still fails when the store fails', async () => {
+    const { fetch } = countingFetch()
+    const ehrs = new ClientDirectory({ clients: [clientFor(baseUrl, fetch)] })
+    const kept = memoryStore()
+    let answer: 'unreadable' | 'failed' | 'kept' = 'kept'
+    const store: KeyValueStore = {
+      ...kept,
+      get: async (key) => {
+        if (answer === 'kept') return kept.get(key)
+        throw new StoreError('get', `the value could not be read (${answer})`, { reason: answer })
+      },
+    }
+    const sessions = ehrs.sessions({ store })
+    const id = await sessions.save(
+      clientFor(baseUrl, fetch).resumeSession({ access_token: 'at-x' }),
+    )
+    answer = 'unreadable'
+    expect(await sessions.open(id)).toBeUndefined()
+    expect(await sessions.signOut(id)).toBe(false)
+    answer = 'failed'
+    await expect(sessions.open(id)).rejects.toBeInstanceOf(StoreError)
+    answer = 'kept'
+    expect((await sessions.open(id))?.tokens.accessToken).toBe('at-x')
   })
 
   it('keeps sessions in the store given, apart from the directory’s', async () => {

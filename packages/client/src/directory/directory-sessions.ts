@@ -1,4 +1,9 @@
-import { ConfigurationError, type KeyValueStore, TokenSet } from '@fhir-auth/core/essentials'
+import {
+  ConfigurationError,
+  type KeyValueStore,
+  StoreError,
+  TokenSet,
+} from '@fhir-auth/core/essentials'
 import { describeKind } from '@fhir-auth/core/internal/checks'
 import type { Client } from '../client.js'
 import { Session } from '../session/session.js'
@@ -42,7 +47,14 @@ export function directorySessions(
     }
     const key = await sessionTokensKey(id)
     if (key === undefined) return undefined
-    const text = await directoryStoreRead('a session', () => store.get(key))
+    const text = await directoryStoreRead('a session', () => store.get(key)).catch(
+      (error: unknown) => {
+        // A value the store cannot open (sealed with another key, altered) is nobody's session,
+        // as `client.sessions().open` treats it; a store that fails stays a StoreError.
+        if (error instanceof StoreError && error.reason === 'unreadable') return undefined
+        throw error
+      },
+    )
     const baseUrl =
       typeof text === 'string' ? TokenSet.deserialize(text)?.binding?.baseUrl : undefined
     if (baseUrl === undefined) return undefined
