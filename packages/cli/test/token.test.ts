@@ -253,7 +253,7 @@ describe('token --udap (client credentials with a UDAP authentication token)', (
     ])
     expect(result.exitCode, result.stderr).toBe(2)
     expect(result.stderr).toMatch(
-      /^error: the server requires the hl7-b2b authorization extension.*\(set --b2b-organization-id and --b2b-purpose-of-use\)\n$/,
+      /^error: the server requires the authorization extension "hl7-b2b".*\(for hl7-b2b, set --b2b-organization-id and --b2b-purpose-of-use\)\n$/,
     )
   })
 

@@ -491,7 +491,7 @@ describe('UdapProtocol: token requests', () => {
     expect(udap.requestUdapClientCredentialsToken).not.toHaveBeenCalled()
   })
 
-  it('asks for b2b when the server requires the hl7-b2b extension, before signing', async () => {
+  it('asks for the hl7-b2b extension on extensions when the server requires it, before signing', async () => {
     udap.discoverUdapMetadata.mockImplementation(async () =>
       metadata({
         requiresB2bExtension: () => true,
@@ -501,7 +501,7 @@ describe('UdapProtocol: token requests', () => {
     const { protocol } = harness({ clientId: 'client-1' })
     expect(
       (await configurationRejection(protocol.requestBackendToken(trust))).invalidAttribute,
-    ).toBe('b2b')
+    ).toBe('extensions')
     const b2b = {
       organizationId: 'https://org.example/1',
       purposeOfUse: ['urn:oid:2.16.840.1.113883.5.8#TREAT'],

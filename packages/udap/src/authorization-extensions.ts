@@ -91,15 +91,15 @@ export function requireAuthorizationExtensions(
 ): void {
   const missing = required.filter((key) => given === undefined || !Object.hasOwn(given, key))
   if (missing.length === 0) return
-  if (missing.includes(b2bExtensionKey)) {
-    throw new ConfigurationError({
-      invalidAttribute: 'b2b',
-      message:
-        'the server requires the hl7-b2b authorization extension: pass b2b { organizationId, purposeOfUse }',
-    })
-  }
+  const named = missing.map((key) => JSON.stringify(key)).join(', ')
+  // How to give each: the typed shorthands first, `extensions` for the rest.
+  const ways = [
+    ...(missing.includes(b2bExtensionKey) ? ['b2b { organizationId, purposeOfUse }'] : []),
+    ...(missing.includes(b2bUserExtensionKey) ? ['b2bUser { userPerson, purposeOfUse }'] : []),
+    `extensions { ${named}: { … } }`,
+  ]
   throw new ConfigurationError({
     invalidAttribute: 'extensions',
-    message: `the server requires the authorization extension${missing.length > 1 ? 's' : ''} ${missing.map((key) => JSON.stringify(key)).join(', ')} (udap_authorization_extensions_required): pass ${missing.includes(b2bUserExtensionKey) ? 'b2bUser, or ' : ''}extensions { ${missing.map((key) => JSON.stringify(key)).join(', ')}: { … } }`,
+    message: `the server requires the authorization extension${missing.length > 1 ? 's' : ''} ${named} (udap_authorization_extensions_required): pass ${ways.join(', or ')}`,
   })
 }

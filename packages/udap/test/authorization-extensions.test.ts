@@ -124,10 +124,18 @@ describe('requireAuthorizationExtensions', () => {
     expect(() => requireAuthorizationExtensions(['a'], { a: {} })).not.toThrow()
   })
 
-  it('asks for b2b when hl7-b2b is missing, else names the missing keys on extensions', () => {
-    expect(refusal(() => requireAuthorizationExtensions(['hl7-b2b'], {})).invalidAttribute).toBe(
-      'b2b',
+  it('names every missing key on extensions, with the shorthand that gives each', () => {
+    const b2bMissing = refusal(() => requireAuthorizationExtensions(['hl7-b2b'], {}))
+    expect(b2bMissing.invalidAttribute).toBe('extensions')
+    expect(b2bMissing.message).toContain('"hl7-b2b"')
+    expect(b2bMissing.message).toContain('b2b { organizationId, purposeOfUse }')
+    expect(b2bMissing.message).not.toContain('b2bUser')
+    const all = refusal(() =>
+      requireAuthorizationExtensions(['hl7-b2b', 'hl7-b2b-user', 'tefca_ias'], undefined),
     )
+    expect(all.invalidAttribute).toBe('extensions')
+    expect(all.message).toContain('"hl7-b2b", "hl7-b2b-user", "tefca_ias"')
+    expect(all.message).toContain('b2bUser { userPerson, purposeOfUse }')
     const error = refusal(() =>
       requireAuthorizationExtensions(['hl7-b2b', 'hl7-b2b-user', 'tefca_ias'], { 'hl7-b2b': {} }),
     )

@@ -23,6 +23,7 @@ export const defaultAttributeHints: Readonly<Record<string, string>> = Object.fr
   launch: 'set --launch',
   nonce: 'set --nonce to the nonce --url-only printed',
   b2b: 'set --b2b-organization-id and --b2b-purpose-of-use',
+  extensions: 'for hl7-b2b, set --b2b-organization-id and --b2b-purpose-of-use',
   metadata: 'in --metadata',
   client_name: 'in --metadata',
   contacts: 'in --metadata',
