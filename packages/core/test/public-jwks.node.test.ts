@@ -1,4 +1,10 @@
-import { createHash, createPrivateKey, generateKeyPairSync, randomBytes } from 'node:crypto'
+import {
+  createHash,
+  createPrivateKey,
+  generateKeyPairSync,
+  randomBytes,
+  X509Certificate,
+} from 'node:crypto'
 import {
   calculateJwkThumbprint,
   createLocalJWKSet,
@@ -10,6 +16,7 @@ import {
 import { describe, expect, it } from 'vitest'
 import { ConfigurationError, CryptoError, type Jwk, publicJwks } from '../src/index.js'
 import { sha256Sync } from '../src/keys/sha256-sync.js'
+import { openTestPkiFiles } from './x509/fixtures/test-pki-files.js'
 
 const privateMembers = ['d', 'p', 'q', 'dp', 'dq', 'qi', 'oth', 'k']
 
@@ -26,6 +33,13 @@ function pemPair(type: 'rsa' | 'ec') {
     }) as string,
     spki: pair.publicKey.export({ type: 'spki', format: 'pem' }) as string,
   }
+}
+
+/** The test PKI's EC leaf certificate, and its public key as node:crypto reads it. */
+function openTestPkiLeaf(): { der: Uint8Array; jwk: Jwk } {
+  const der = openTestPkiFiles().bytes('leaves/ec-p256-client/certificate.der')
+  const jwk = new X509Certificate(der).publicKey.export({ format: 'jwk' }) as Jwk
+  return { der, jwk }
 }
 
 const rsa = pemPair('rsa')
@@ -108,10 +122,28 @@ describe('publicJwks', () => {
     expect(protectedHeader.kid).toBe(ecKid)
   })
 
+  it("publishes a signer with a certificate chain under its leaf certificate's key, kid and alg", () => {
+    const leaf = openTestPkiLeaf()
+    const signer = {
+      alg: 'ES256' as const,
+      kid: 'udap-key',
+      certificateChain: [leaf.der],
+      sign: async () => new Uint8Array(),
+    }
+    const [published] = publicJwks([signer]).keys
+    expect(published).toEqual({ ...leaf.jwk, kid: 'udap-key', alg: 'ES256', use: 'sig' })
+  })
+
   it('refuses inputs without a public key, two keys with one kid, and unsupported curves', async () => {
     const signer = { alg: 'ES384' as const, sign: async () => new Uint8Array() }
     expect(() => publicJwks([signer as never])).toThrow(ConfigurationError)
-    expect(() => publicJwks([signer as never])).toThrow(/JwsSigner.*\{ signer, key/)
+    expect(() => publicJwks([signer as never])).toThrow(
+      /JwsSigner without a certificateChain.*\{ signer, key/,
+    )
+    const notACertificate = { ...signer, certificateChain: [Uint8Array.of(1, 2, 3)] }
+    expect(() => publicJwks([notACertificate])).toThrow(
+      /certificateChain\[0\] is not a certificate/,
+    )
     const { privateKey } = await crypto.subtle.generateKey(
       { name: 'ECDSA', namedCurve: 'P-384' },
       false,

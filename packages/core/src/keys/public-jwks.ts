@@ -3,6 +3,7 @@ import { isJwk } from '../crypto/jwk.js'
 import { isJwsSigner, type JwsSigner, type SigningAlgorithm } from '../crypto/signer.js'
 import { ConfigurationError } from '../errors/configuration-error.js'
 import { CryptoError } from '../errors/crypto-error.js'
+import { parseCertificate } from '../x509/certificate.js'
 import { jwkThumbprint } from './jwk-thumbprint.js'
 import { publicJwkOfPem, publicJwkOfPkcs8, publicJwkOfSpki } from './public-key-material.js'
 
@@ -55,9 +56,11 @@ const defaultAlgorithmByCurve: Readonly<Record<string, SigningAlgorithm>> = Obje
  * To rotate a key, publish the next key beside the current one first, and switch the client to
  * it only once every server has fetched the new set (see the backend-services guide).
  *
- * @param keys - each a key ({@link PublicJwksKeyInput}) or a {@link PublicJwksEntry}.
+ * @param keys - each a key ({@link PublicJwksKeyInput}), a {@link PublicJwksEntry}, or a
+ *   `JwsSigner` with a `certificateChain` (its leaf certificate's key, its own `kid` and `alg`).
  * @throws ConfigurationError `keys` for an input that holds no readable public key (a
- *   `CryptoKey`: export it as a JWK first; a bare `JwsSigner`: give `{ signer, key }`), or for
+ *   `CryptoKey`: export it as a JWK first; a `JwsSigner` without certificates, as a KMS signer
+ *   is: give `{ signer, key }`), or for
  *   two keys with one `kid`; CryptoError `invalid-key`/`unsupported-key` for unreadable PEM or a
  *   key type other than RSA and EC P-256/P-384. Messages never quote key material.
  * @example
@@ -69,7 +72,9 @@ const defaultAlgorithmByCurve: Readonly<Record<string, SigningAlgorithm>> = Obje
  * @see https://www.rfc-editor.org/rfc/rfc7638 RFC 7638 (JWK thumbprint)
  * @see https://hl7.org/fhir/smart-app-launch/STU2.2/client-confidential-asymmetric.html#registering-a-client-communicating-public-keys
  */
-export function publicJwks(keys: readonly (PublicJwksKeyInput | PublicJwksEntry)[]): PublicJwks {
+export function publicJwks(
+  keys: readonly (PublicJwksKeyInput | PublicJwksEntry | JwsSigner)[],
+): PublicJwks {
   if (!Array.isArray(keys)) {
     throw new ConfigurationError({
       invalidAttribute: attribute,
@@ -90,13 +95,42 @@ export function publicJwks(keys: readonly (PublicJwksKeyInput | PublicJwksEntry)
   return { keys: published }
 }
 
-function publishedKey(input: PublicJwksKeyInput | PublicJwksEntry, index: number): PublicJwk {
-  const entry = isEntry(input) ? input : { key: input }
+function publishedKey(
+  input: PublicJwksKeyInput | PublicJwksEntry | JwsSigner,
+  index: number,
+): PublicJwk {
+  const entry = entryOf(input, index)
   const own = isJwk(entry.key) ? entry.key : undefined
   const jwk = publicJwkOf(entry.key, index)
   const kid = entry.kid ?? entry.signer?.kid ?? nonBlank(own?.kid) ?? jwkThumbprint(jwk)
   const alg = entry.alg ?? entry.signer?.alg ?? nonBlank(own?.alg) ?? defaultAlgorithm(jwk)
   return { ...jwk, kid, alg, use: 'sig' }
+}
+
+/** An input as an entry: a key alone, or a signer with certificates as its leaf's key. */
+function entryOf(
+  input: PublicJwksKeyInput | PublicJwksEntry | JwsSigner,
+  index: number,
+): Omit<Partial<PublicJwksEntry>, 'key'> & { readonly key: unknown } {
+  if (isEntry(input)) return input
+  const leaf = isJwsSigner(input) ? input.certificateChain?.[0] : undefined
+  if (leaf !== undefined) return { key: leafPublicKey(leaf, index), signer: input as JwsSigner }
+  return { key: input }
+}
+
+/**
+ * The public key of a signer's leaf certificate (a UDAP signer carries its chain, leaf first):
+ * the key the signer's signatures verify with, as the certificate binds it.
+ */
+function leafPublicKey(leaf: Uint8Array, index: number): Jwk {
+  try {
+    return parseCertificate(leaf).publicKey.jwk
+  } catch (error) {
+    throw new ConfigurationError({
+      invalidAttribute: attribute,
+      message: `keys[${index}] is a JwsSigner whose certificateChain[0] is not a certificate: ${error instanceof Error ? error.message : 'unreadable'}`,
+    })
+  }
 }
 
 function isEntry(value: unknown): value is PublicJwksEntry {
@@ -134,7 +168,7 @@ function publicMaterialOf(key: unknown, index: number): Jwk {
   throw new ConfigurationError({
     invalidAttribute: attribute,
     message: isJwsSigner(key)
-      ? `keys[${index}] is a JwsSigner, which holds no public key: pass { signer, key: <its public key> }`
+      ? `keys[${index}] is a JwsSigner without a certificateChain, which holds no public key: pass { signer, key: <its public key> }`
       : isCryptoKey(key)
         ? `keys[${index}] is a CryptoKey: export it with crypto.subtle.exportKey('jwk', key) and pass the JWK`
         : `keys[${index}] is not a PEM key, a JWK or a KeyObject`,
