@@ -12,7 +12,7 @@ import { showUdapDiscovery } from './udap-discovery-view.js'
 export const remoteUdapDiscoveryFlow: Flow<RemoteWorld> = {
   title: 'UDAP discovery',
   skipReason({ trust }) {
-    if (trust.trustedAnchors.length > 0 && trust.crls.length > 0) return undefined
+    if (trust.trustedAnchors.length > 0 && (trust.crls?.length ?? 0) > 0) return undefined
     return [
       'skipped: UDAP discovery validates signed_metadata against anchors you trust, with current CRLs;',
       'pass --trust-anchor <pem file> and --crl <file> (both, each repeatable) to run it',

@@ -36,7 +36,7 @@ export async function showUdapDiscovery(
   transcript.rows(
     [
       { name: 'trustedAnchors', value: trust.trustedAnchors.map(describeAnchor).join('; ') },
-      { name: 'crls', value: `${trust.crls.length} CRL(s)` },
+      { name: 'crls', value: `${trust.crls?.length ?? 0} CRL(s)` },
     ],
     1,
   )

@@ -156,9 +156,13 @@ export async function noteRelativeEndpoints(
   metadata: SmartMetadata,
   logger: Logger,
 ): Promise<void> {
-  // A test of the text: the member names and values are JSON strings there.
-  const relative = /"(\w+_endpoint|jwks_uri)":"(?![a-z][a-z\d+.-]*:)/i.test(
-    JSON.stringify(metadata.raw),
+  // Top-level members only, read as they are: a document may nest anything anywhere else
+  // (100 000 levels overflow `JSON.stringify`), and only these name endpoints.
+  const relative = Object.entries(metadata.raw).some(
+    ([name, value]) =>
+      (name === 'jwks_uri' || /^\w+_endpoint$/.test(name)) &&
+      typeof value === 'string' &&
+      !/^[a-z][a-z\d+.-]*:/i.test(value),
   )
   if (relative) (await deviationWarnings()).warnOnRelativeEndpoints(metadata, logger)
 }
