@@ -72,5 +72,6 @@ console.log(`next key: granted ${after.scope}`)
 
 // Step 3: retire the old key and publish the one after, ready for the next rotation.
 published = [next, newKey()]
-console.log(`published kids: ${publicJwks(published).keys.map((key) => key.kid).join(', ')}`)
+const publishedKids = publicJwks(published).keys.map((key) => key.kid)
+console.log(`published kids: ${publishedKids.join(', ')}`)
 jwksServer.close()
