@@ -1,7 +1,7 @@
 import { ConfigurationError } from '@fhir-auth/core/essentials'
 import { describeKind, isNonBlankString } from '@fhir-auth/core/internal'
 import { isPlainObject } from '@fhir-auth/core/internal/on-demand'
-import { extensionFields, isHttpUrl } from './extension-fields.js'
+import { extensionFields } from './extension-fields.js'
 import { frozenJsonCopy } from './json-value.js'
 import { isAbsoluteUri } from './uri.js'
 
@@ -61,7 +61,7 @@ export const b2bExtensionKey = 'hl7-b2b'
  * @see https://hl7.org/fhir/us/udap-security/STU2/b2b.html#b2b-authorization-extension-object
  */
 export function buildB2bExtension(input: B2bExtensionInput): Readonly<Record<string, unknown>> {
-  const { fail, optionalText, textList } = extensionFields('b2b')
+  const { fail, optionalText, textList, consentMembers } = extensionFields('b2b')
   if (!isPlainObject(input)) {
     throw new ConfigurationError({
       invalidAttribute: 'b2b',
@@ -88,17 +88,7 @@ export function buildB2bExtension(input: B2bExtensionInput): Readonly<Record<str
     if (subjectId !== undefined) throw fail('subjectId', 'may be given only with subjectName')
     if (subjectRole !== undefined) throw fail('subjectRole', 'may be given only with subjectName')
   }
-  const consentPolicy = textList(input.consentPolicy, 'consentPolicy', isAbsoluteUri, 'policy URIs')
-  const consentReference = textList(
-    input.consentReference,
-    'consentReference',
-    isHttpUrl,
-    'absolute HTTP(S) URLs of Consent or DocumentReference resources',
-  )
-  // IG: consent_reference SHALL be omitted when consent_policy is absent.
-  if (consentReference !== undefined && consentPolicy === undefined) {
-    throw fail('consentReference', 'may be given only with consentPolicy')
-  }
+  const consent = consentMembers(input)
   const extension: Record<string, unknown> = { version: '1' }
   if (subjectName !== undefined) extension.subject_name = subjectName
   if (subjectId !== undefined) extension.subject_id = subjectId
@@ -106,7 +96,5 @@ export function buildB2bExtension(input: B2bExtensionInput): Readonly<Record<str
   if (organizationName !== undefined) extension.organization_name = organizationName
   extension.organization_id = input.organizationId
   extension.purpose_of_use = purposeOfUse
-  if (consentPolicy !== undefined) extension.consent_policy = consentPolicy
-  if (consentReference !== undefined) extension.consent_reference = consentReference
-  return frozenJsonCopy(extension)
+  return frozenJsonCopy({ ...extension, ...consent })
 }

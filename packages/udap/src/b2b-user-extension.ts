@@ -1,9 +1,8 @@
 import { ConfigurationError } from '@fhir-auth/core/essentials'
 import { describeKind, isNonBlankString } from '@fhir-auth/core/internal'
 import { isPlainObject } from '@fhir-auth/core/internal/on-demand'
-import { extensionFields, isHttpUrl } from './extension-fields.js'
+import { extensionFields } from './extension-fields.js'
 import { frozenJsonCopy, jsonValueProblem } from './json-value.js'
-import { isAbsoluteUri } from './uri.js'
 
 /**
  * The user a client asserts in a client_credentials token request when it acts for a person
@@ -47,7 +46,7 @@ export const b2bUserExtensionKey = 'hl7-b2b-user'
 export function buildB2bUserExtension(
   input: B2bUserExtensionInput,
 ): Readonly<Record<string, unknown>> {
-  const { fail, textList } = extensionFields('b2bUser')
+  const { fail, textList, consentMembers } = extensionFields('b2bUser')
   if (!isPlainObject(input)) {
     throw new ConfigurationError({
       invalidAttribute: 'b2bUser',
@@ -71,22 +70,11 @@ export function buildB2bUserExtension(
   )
   if (purposeOfUse === undefined)
     throw fail('purposeOfUse', 'is required: at least one purpose of use code')
-  const consentPolicy = textList(input.consentPolicy, 'consentPolicy', isAbsoluteUri, 'policy URIs')
-  const consentReference = textList(
-    input.consentReference,
-    'consentReference',
-    isHttpUrl,
-    'absolute HTTP(S) URLs of Consent or DocumentReference resources',
-  )
-  if (consentReference !== undefined && consentPolicy === undefined) {
-    throw fail('consentReference', 'may be given only with consentPolicy')
-  }
+  const consent = consentMembers(input)
   const extension: Record<string, unknown> = {
     version: '1',
     user_person: person,
     purpose_of_use: purposeOfUse,
   }
-  if (consentPolicy !== undefined) extension.consent_policy = consentPolicy
-  if (consentReference !== undefined) extension.consent_reference = consentReference
-  return frozenJsonCopy(extension)
+  return frozenJsonCopy({ ...extension, ...consent })
 }

@@ -37,7 +37,31 @@ export function extensionFields(owner: string) {
     }
     return [...value]
   }
-  return { fail, optionalText, textList }
+  /**
+   * `consent_policy` (absolute URIs) and `consent_reference` (absolute HTTP(S) URLs), the
+   * members both extensions carry the same way; the IG: `consent_reference` SHALL be omitted
+   * when `consent_policy` is absent.
+   */
+  const consentMembers = (input: {
+    readonly consentPolicy?: unknown
+    readonly consentReference?: unknown
+  }): { consent_policy?: string[]; consent_reference?: string[] } => {
+    const policy = textList(input.consentPolicy, 'consentPolicy', isAbsoluteUri, 'policy URIs')
+    const reference = textList(
+      input.consentReference,
+      'consentReference',
+      isHttpUrl,
+      'absolute HTTP(S) URLs of Consent or DocumentReference resources',
+    )
+    if (reference !== undefined && policy === undefined) {
+      throw fail('consentReference', 'may be given only with consentPolicy')
+    }
+    return {
+      ...(policy === undefined ? {} : { consent_policy: policy }),
+      ...(reference === undefined ? {} : { consent_reference: reference }),
+    }
+  }
+  return { fail, optionalText, textList, consentMembers }
 }
 
 /** An absolute `http:`/`https:` URL (a FHIR Consent or DocumentReference reference). */
