@@ -103,6 +103,25 @@ export class SessionEntry {
   }
 
   /**
+   * What every `underFleetLock` run on this session shares: its store and lock key, the
+   * client's request timeout (the lock's time to live) and logger, and the warning logged when
+   * the holder wrote nothing in time (`what` names the operation, `directly` what is done then).
+   */
+  lockSettings(what: string, directly: string) {
+    const { options } = this.#context
+    return {
+      store: this.store,
+      lockKey: this.lockKey,
+      timeoutMs: options.timeoutMs ?? defaultTimeoutMs,
+      logger: options.logger,
+      deadlineWarning: {
+        event: 'sessions.lock_wait_exceeded',
+        message: `${what}: the process holding the lock has written no tokens within twice the request timeout; ${directly}`,
+      },
+    }
+  }
+
+  /**
    * The tokens kept, `undefined` when there are none (never saved, expired, deleted),
    * {@link refused} when what is kept is not this client's session (a sealed value that does not
    * open, an altered value, another client's binding: warned about, once per value), or

@@ -1,4 +1,4 @@
-import { defaultTimeoutMs, TokenError, TokenSet } from '@fhir-auth/core/essentials'
+import { TokenError, TokenSet } from '@fhir-auth/core/essentials'
 import type { UdapTrustOptions } from '../operation-options.js'
 import { underFleetLock } from '../tokens/fleet-lock.js'
 import { storeFailed } from '../tokens/guarded-store.js'
@@ -68,15 +68,7 @@ export function sharedRefresh(
     }
     return underFleetLock(
       {
-        store: entry.store,
-        lockKey: entry.lockKey,
-        timeoutMs: options.timeoutMs ?? defaultTimeoutMs,
-        logger: options.logger,
-        deadlineWarning: {
-          event: 'sessions.lock_wait_exceeded',
-          message:
-            'Session refresh: the process holding the lock has written no tokens within twice the request timeout; refreshing directly',
-        },
+        ...entry.lockSettings('Session refresh', 'refreshing directly'),
         read: readLast,
         // Another process's tokens answer only a refresh of the original grant's scopes.
         isDone: (tokens): tokens is TokenSet =>

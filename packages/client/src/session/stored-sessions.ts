@@ -137,18 +137,9 @@ export class StoredSessions implements SessionStore {
   async signOut(id: string): Promise<boolean> {
     const entry = await this.#entry(sessionId(id))
     if (entry === undefined) return false
-    const { options } = this.#source.context
     return underFleetLock<boolean>(
       {
-        store: entry.store,
-        lockKey: entry.lockKey,
-        timeoutMs: options.timeoutMs ?? defaultTimeoutMs,
-        logger: options.logger,
-        deadlineWarning: {
-          event: 'sessions.lock_wait_exceeded',
-          message:
-            'Session sign-out: the process holding the lock has written no tokens within twice the request timeout; signing out directly',
-        },
+        ...entry.lockSettings('Session sign-out', 'signing out directly'),
         // Nothing another process writes stands for this sign-out: it is always done here.
         read: async () => undefined,
         isDone: (done): done is boolean => false,
