@@ -5,22 +5,12 @@
  * user agent's trip to the server) goes the same way. The relay and the harness are page script
  * evaluated apart from the bundle, so none of their bytes is counted.
  */
+import { chromiumArguments, chromiumPath } from '@fhir-auth/test-utils/chromium'
 import { type Browser, chromium } from 'playwright-core'
 import type { ChunkServer } from './chunk-server.js'
 import type { ScriptCoverage } from './code-run.js'
 import type { FakeEhr, RelayedRequest } from './fake-ehr.js'
 
-/** Debian's chromium unless CHROMIUM_PATH says otherwise (never a downloaded browser). */
-const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
-const chromiumArguments = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-]
 /** Generous: a loaded machine. A run that takes longer has hung. */
 const stepTimeoutMs = 60_000
 
@@ -28,7 +18,7 @@ const stepTimeoutMs = 60_000
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({
     executablePath: chromiumPath,
-    args: chromiumArguments,
+    args: [...chromiumArguments],
     timeout: stepTimeoutMs,
   })
 }

@@ -24,6 +24,7 @@
  */
 import { playwright } from '@vitest/browser-playwright'
 import { configDefaults, type Plugin, type TestProjectInlineConfiguration } from 'vitest/config'
+import { chromiumArguments, chromiumPath } from '../chromium.js'
 
 /** The glob of the Node-only test files. */
 export const nodeOnlyTests = '**/*.node.test.ts'
@@ -96,17 +97,9 @@ export function runtimeProjects(): TestProjectInlineConfiguration[] {
           connectTimeout: 60_000,
           provider: playwright({
             launchOptions: {
-              executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+              executablePath: chromiumPath,
               timeout: 60_000,
-              args: [
-                '--headless',
-                '--no-sandbox',
-                '--disable-gpu',
-                '--disable-background-networking',
-                '--disable-component-update',
-                '--disable-sync',
-                '--no-first-run',
-              ],
+              args: [...chromiumArguments],
             },
             actionTimeout: 10_000,
           }),

@@ -9,20 +9,9 @@ import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { chromiumArguments, chromiumPath } from '@fhir-auth/test-utils/chromium'
 import { build } from 'esbuild'
 import { type BrowserContext, chromium, type Page } from 'playwright-core'
-
-/** Debian's chromium unless CHROMIUM_PATH says otherwise. */
-const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
-const chromiumArguments = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-]
 
 /** Tabs open on the page, and what closes them, the browser and the server. */
 export interface BrowserTabs {
@@ -77,7 +66,7 @@ export async function openBrowserTabs(script: string, count = 2): Promise<Browse
   try {
     context = await chromium.launchPersistentContext(profile, {
       executablePath: chromiumPath,
-      args: chromiumArguments,
+      args: [...chromiumArguments],
       timeout: 60_000,
     })
     const opened = context
