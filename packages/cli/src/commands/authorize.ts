@@ -6,7 +6,6 @@ import type {
 } from '@fhir-auth/client'
 import { ConfigurationError } from '@fhir-auth/core'
 import {
-  checkExclusive,
   checkOnlyWith,
   checkProtocolOptions,
   type OptionSpec,
@@ -23,9 +22,8 @@ import {
 import { authorizationFormHtml } from '../authorization/post-form.js'
 import { readFirstLine } from '../authorization/read-line.js'
 import { isAtRedirectUri, readRedirectUrl } from '../authorization/redirect-callback.js'
-import { createClient } from '../client-factory.js'
-import { readPrivateKeyFile } from '../files.js'
 import { readEnvironmentSecret } from '../inputs/secret-inputs.js'
+import { smartClientFromCredentials } from '../inputs/smart-credentials.js'
 import { formatRows } from '../output/human-format.js'
 import { writeIdTokenClaims } from '../output/id-token-claims-output.js'
 import { writeTokenResponse } from '../output/token-output.js'
@@ -241,36 +239,18 @@ async function authorizationTarget(
 }
 
 /** The SMART client for this authorization, its type chosen by the credential flags. */
-async function authorizeClient(flags: ParsedFlags, context: CommandContext): Promise<Client> {
-  checkExclusive(flags, 'client-secret-env', 'key')
+function authorizeClient(flags: ParsedFlags, context: CommandContext): Promise<Client> {
   const config: ClientConfigInput = {
     baseUrl: flags.requireString('base-url'),
     clientId: flags.requireString('client-id'),
     redirectUri: flags.requireString('redirect-uri'),
     scopes: readScopes(flags),
   }
-  const secretVariable = flags.string('client-secret-env')
-  if (secretVariable !== undefined) {
-    const encoding = readBasicAuthEncoding(flags)
-    const clientSecret = readEnvironmentSecret(secretVariable, '--client-secret-env', context)
-    return createClient(
-      context,
-      { ...config, clientSecret },
-      'smart',
-      'confidential_symmetric',
-      encoding,
-    )
-  }
-  checkOnlyWith(flags, ['basic-auth-encoding'], 'client-secret-env')
-  const keyFile = flags.string('key')
-  if (keyFile === undefined) {
-    checkOnlyWith(flags, ['kid'], 'key')
-    return createClient(context, config, 'smart', 'public')
-  }
-  const kid = flags.requireString('kid', 'with --key')
-  const privateKey = await readPrivateKeyFile(keyFile, '--key')
-  context.secrets.addPrivateKeyPem(privateKey)
-  return createClient(context, { ...config, privateKey, kid }, 'smart', 'confidential_asymmetric')
+  return smartClientFromCredentials(flags, context, config, {
+    keyOnly: ['kid'],
+    secretOnly: ['basic-auth-encoding'],
+    basicAuthEncoding: () => readBasicAuthEncoding(flags),
+  })
 }
 
 /**

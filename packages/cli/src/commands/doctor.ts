@@ -4,11 +4,9 @@ import type {
   DiagnosticCheck,
   DiagnosticReport,
 } from '@fhir-auth/client'
-import { checkExclusive, checkOnlyWith, type ParsedFlags, readScopes } from '../args.js'
-import { createClient } from '../client-factory.js'
+import { type ParsedFlags, readScopes } from '../args.js'
 import { type ExitCode, exitCodes } from '../exit-codes.js'
-import { readPrivateKeyFile } from '../files.js'
-import { readEnvironmentSecret } from '../inputs/secret-inputs.js'
+import { smartClientFromCredentials } from '../inputs/smart-credentials.js'
 import type { Command, CommandContext } from './command.js'
 import {
   baseUrlOption,
@@ -78,8 +76,7 @@ export const doctorCommand: Command = {
 }
 
 /** The client the flags describe, its type chosen by the credential flags. */
-async function doctorClient(flags: ParsedFlags, context: CommandContext): Promise<Client> {
-  checkExclusive(flags, 'client-secret-env', 'key')
+function doctorClient(flags: ParsedFlags, context: CommandContext): Promise<Client> {
   const config: ClientConfigInput = {
     baseUrl: flags.requireString('base-url'),
     clientId: flags.string('client-id'),
@@ -87,20 +84,7 @@ async function doctorClient(flags: ParsedFlags, context: CommandContext): Promis
     scopes: readScopes(flags),
     jwksUri: flags.string('jwks-uri'),
   }
-  const secretVariable = flags.string('client-secret-env')
-  if (secretVariable !== undefined) {
-    const clientSecret = readEnvironmentSecret(secretVariable, '--client-secret-env', context)
-    return createClient(context, { ...config, clientSecret }, 'smart', 'confidential_symmetric')
-  }
-  const keyFile = flags.string('key')
-  if (keyFile === undefined) {
-    checkOnlyWith(flags, ['kid', 'jwks-uri'], 'key')
-    return createClient(context, config, 'smart', 'public')
-  }
-  const kid = flags.requireString('kid', 'with --key')
-  const privateKey = await readPrivateKeyFile(keyFile, '--key')
-  context.secrets.addPrivateKeyPem(privateKey)
-  return createClient(context, { ...config, privateKey, kid }, 'smart', 'confidential_asymmetric')
+  return smartClientFromCredentials(flags, context, config, { keyOnly: ['kid', 'jwks-uri'] })
 }
 
 const statusLabels: Readonly<Record<DiagnosticCheck['status'], string>> = {
