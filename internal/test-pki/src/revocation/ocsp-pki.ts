@@ -68,7 +68,7 @@ export interface OcspPki {
   readonly revokedIntermediateName: string
   /**
    * Leaves under the intermediate (`underRevoked` under the revoked one). `server` and
-   * `revokedServer` have the SAN URI {@link OcspPki.fhirBaseUrl} and name the intermediate's
+   * `revokedServer` (RSA keys) have the SAN URI {@link OcspPki.fhirBaseUrl} and name the intermediate's
    * certificate at `/intermediate.cer` (AIA caIssuers); the others `https://client.example.test/app`.
    */
   readonly leaves: Readonly<Record<OcspLeafName, IssuedCertificate>>
@@ -141,7 +141,8 @@ export async function startOcspPki(options: { validityMinutes?: number } = {}): 
     intermediate.issue({
       commonName,
       sanUris: [fhirBaseUrl],
-      keyType: 'p256',
+      // RSA: UDAP signed_metadata is RS256 (IG STU2 §2.3).
+      keyType: 'rsa2048',
       notBefore,
       notAfter,
       authorityInformationAccess: {
