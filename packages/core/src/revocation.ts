@@ -10,6 +10,13 @@
  * @packageDocumentation
  */
 
+export type { OcspJudge } from './x509/revocation-online/ocsp-answers.js'
+export type { OcspCertificateId } from './x509/revocation-online/ocsp-request.js'
+export type {
+  OcspSingleResponse,
+  ParsedOcspResponse,
+} from './x509/revocation-online/ocsp-response.js'
+export type { OcspStatus } from './x509/revocation-online/ocsp-status.js'
 export {
   createOnlineRevocation,
   type OnlineRevocation,
