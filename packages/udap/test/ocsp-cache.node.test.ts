@@ -159,6 +159,17 @@ for (const [name, backend] of [
       expect(intermediateKeys).toEqual([])
     })
 
+    it('takes only an explicit good from an OnlineRevocation: one written for the old ocsp(url, request) shape fails closed', async () => {
+      const own = createOnlineRevocation({ cache: memoryStore() })
+      const oldShape = {
+        crl: own.crl,
+        certificates: own.certificates,
+        ocsp: async () => new Uint8Array([0x30, 0x03, 0x0a, 0x01, 0x00]),
+      } as unknown as typeof own
+      const outcome = await chainVerdict(backend, pki, pki.leaves.good, { revocation: oldShape })
+      expect(outcome.reason).toBe('revocation-unavailable')
+    })
+
     it('shares one request per certificate and responder among concurrent validations on a cold store', async () => {
       const cache = memoryStore()
       const { result, counts } = await requestsDuring(() =>

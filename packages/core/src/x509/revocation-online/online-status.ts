@@ -81,10 +81,6 @@ export async function checkRevocationOnline(
         notes.push(`the OCSP responder ${safeUrl(url)} ${fetchProblem(error, 'an OCSP response')}`)
         continue
       }
-      if (status.status === 'no-answer') {
-        notes.push(`the OCSP answer of ${safeUrl(url)} ${status.problem}`)
-        continue
-      }
       if (status.status === 'revoked') {
         failChain(
           'revoked',
@@ -92,7 +88,11 @@ export async function checkRevocationOnline(
           certificate,
         )
       }
-      return
+      // Only an explicit `good` passes: anything else (an `OnlineRevocation` of another
+      // making included) is no answer.
+      if (status.status === 'good') return
+      const problem = status.status === 'no-answer' ? status.problem : 'is no answer'
+      notes.push(`the OCSP answer of ${safeUrl(url)} ${problem}`)
     }
   } else {
     notes.push('it names no OCSP responder')
