@@ -27,8 +27,8 @@ export type OcspStatus =
  *    (RFC 6960 §4.2.2.2); a key the issuer never delegated to gives no answer;
  * 2. when `nonce` is given (the nonce the request carried) and the response echoes a nonce, the
  *    same one: another nonce is a replayed or misdirected answer. A response without a nonce is
- *    accepted (RFC 8954 §2.1: many responders, and every pre-produced answer, have none); an
- *    answer read from a cache is judged without `nonce`;
+ *    accepted: pre-produced answers (RFC 5019) and many responders carry none, and the signed
+ *    times still bound its age. An answer read from a cache is judged without `nonce`;
  * 3. a SingleResponse for exactly this CertID (SHA-1 hashes and serial);
  * 4. fresh: `thisUpdate` not after `at`, and `at` not after `nextUpdate` (each with
  *    {@link ocspClockSkewMs}); without `nextUpdate`, `thisUpdate` within that much of `at`
@@ -40,6 +40,7 @@ export type OcspStatus =
  *
  * @see https://www.rfc-editor.org/rfc/rfc6960#section-3.2
  * @see https://www.rfc-editor.org/rfc/rfc8954#section-2.1
+ * @see https://www.rfc-editor.org/rfc/rfc5019#section-4
  */
 export async function ocspStatus(
   response: ParsedOcspResponse,
