@@ -90,7 +90,8 @@ export interface RefreshTokenOptions
 /**
  * UDAP trust inputs: the anchors the caller trusts, and how revocation is proved for every
  * certificate in the server's chain (required): `crls` given, else CRLs fetched from the
- * certificates' distribution points (`revocation`, on by default, cached in this client unless
+ * certificates' distribution points or OCSP answers from their responders (`revocation`, on by
+ * default; CRLs, OCSP answers and fetched intermediates are cached in this client unless
  * `revocation.cache` names a store). `community` selects the trust community (`?community=`).
  */
 export interface UdapTrustOptions {

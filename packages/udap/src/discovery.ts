@@ -48,7 +48,8 @@ export interface DiscoverUdapOptions extends TransportOptions, UdapTrustInputs {
  * `{ fetch?, cache? }`, and `community`, when given, an absolute URI. CRLs the server's chain
  * needs and `crls` lacks are fetched from the distribution points of its certificates (once
  * their signatures chain to an anchor) through the same `fetch` and `timeoutMs`, and kept in
- * `revocation.cache` (default: this call's memory) until their `nextUpdate`. Then one `GET {baseUrl}/.well-known/udap[?community=…]` under the core transport
+ * `revocation.cache` (default: this call's memory) until their `nextUpdate`, as are OCSP answers
+ * (`unknown` never) and, for a day at most, intermediates fetched from AIA `caIssuers`. Then one `GET {baseUrl}/.well-known/udap[?community=…]` under the core transport
  * policy, and:
  * - `404` → the server does not support UDAP; `204` → the server does not recognise the
  *   community (or has no metadata); any other non-2xx, a transport failure or a body that is

@@ -19,20 +19,28 @@ import { revocationMemory } from '@fhir-auth/core/revocation'
 export interface UdapRevocationOptions {
   /**
    * Fetch CRLs from the distribution points of the certificates that already chain to an
-   * anchor (`http:`/`https:`, the transport's timeout, 10 MiB cap). Default `true`; `false`
-   * makes a certificate without a CRL in `crls` `crl-missing`.
+   * anchor (`http:`/`https:`, the transport's timeout, 10 MiB cap), else ask their OCSP
+   * responders (with a request nonce, RFC 8954), and fetch a missing intermediate from AIA
+   * `caIssuers`. Default `true`; `false` makes a certificate without a CRL in `crls`
+   * `crl-missing`.
    */
   readonly fetch?: boolean | undefined
   /**
-   * Where fetched CRLs are kept until their `nextUpdate`: a shared store lets a fleet share
-   * them. Default: the client's memory (a call of the functional API: that call's).
+   * Where what is fetched is kept: CRLs and `good`/`revoked` OCSP answers until their
+   * `nextUpdate` (`unknown` never), `caIssuers` certificates for a day at most. A shared store
+   * lets a fleet fetch each once. The signed documents are kept and judged again on every read,
+   * so a rewritten entry is no entry, never a verdict. Default: the client's memory (a call of
+   * the functional API: that call's).
+   *
+   * @see https://www.rfc-editor.org/rfc/rfc6960#section-4.2.2.1
    */
   readonly cache?: KeyValueStore | undefined
 }
 
 /**
  * A cache for fetched revocation information in this process's memory: what a `Client` keeps
- * its CRLs in when the caller names no `revocation.cache`.
+ * its CRLs, OCSP answers and `caIssuers` certificates in when the caller names no
+ * `revocation.cache`.
  *
  * @internal
  */

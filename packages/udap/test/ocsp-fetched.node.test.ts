@@ -5,178 +5,34 @@
  * answer its issuer (the root) signed, the leaves' from a responder the intermediate delegated to
  * (id-kp-OCSPSigning). Both backends, in Node.
  */
-import { base64Decode, CertificateChainError, type CryptoBackend } from '@fhir-auth/core'
+import type { CryptoBackend } from '@fhir-auth/core'
 import { createOnlineRevocation } from '@fhir-auth/core/revocation'
 import { createNodeCryptoBackend } from '@fhir-auth/crypto-node'
 import { webCryptoBackend } from '@fhir-auth/crypto-webcrypto'
-import {
-  type CertificateAuthority,
-  createCertificateAuthority,
-  type IssuedCertificate,
-  ocspSigningPurpose,
-} from '@fhir-auth/test-pki/issuer'
-import {
-  type OpenSslOcspResponder,
-  type RevocationServer,
-  startOpenSslOcspResponder,
-  startRevocationServer,
-} from '@fhir-auth/test-pki/revocation'
+import type { IssuedCertificate } from '@fhir-auth/test-pki/issuer'
+import { type OcspPki, startOcspPki } from '@fhir-auth/test-pki/revocation'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { chainVerdict } from './support/ocsp-verdict.js'
 
-const hour = 3_600_000
-const day = 24 * hour
+const day = 24 * 3_600_000
 
-let server: RevocationServer
-const responders: OpenSslOcspResponder[] = []
-let root: CertificateAuthority
-let leaves: Record<
-  'good' | 'revoked' | 'unknown' | 'undelegated' | 'underRevoked',
-  IssuedCertificate
->
+let pki: OcspPki
+let server: OcspPki['server']
+let leaves: OcspPki['leaves']
 let revokedIntermediateName: string
 
-/** The OpenSSL index subject of a test-PKI name. */
-const subject = (ou: string, cn: string) => `/C=US/O=fhir-auth Test PKI/OU=${ou}/CN=${cn}`
-
 beforeAll(async () => {
-  server = await startRevocationServer()
-  const url = (path: string) => `${server.origin}${path}`
-  const now = Date.now()
-  const notBefore = new Date(now - day)
-  const notAfter = new Date(now + 365 * day)
-  root = await createCertificateAuthority({
-    name: 'OCSP Root',
-    keyType: 'p256',
-    notBefore,
-    notAfter,
-  })
-  const intermediate = await createCertificateAuthority({
-    name: 'OCSP Intermediate',
-    keyType: 'p256',
-    issuer: root,
-    notBefore,
-    notAfter,
-    authorityInformationAccess: { ocsp: [url('/ocsp/root')] },
-  })
-  const revokedIntermediate = await createCertificateAuthority({
-    name: 'OCSP Revoked Intermediate',
-    keyType: 'p256',
-    issuer: root,
-    notBefore,
-    notAfter,
-    authorityInformationAccess: { ocsp: [url('/ocsp/root')] },
-  })
-  revokedIntermediateName = revokedIntermediate.name
-  const delegated = await intermediate.issue({
-    commonName: 'OCSP Responder',
-    keyType: 'p256',
-    notBefore,
-    notAfter,
-    extendedKeyUsage: [ocspSigningPurpose],
-  })
-  // A key the intermediate never delegated to: its own root, with the OCSP signing purpose.
-  const stranger = await createCertificateAuthority({
-    name: 'OCSP Stranger',
-    keyType: 'p256',
-    notBefore,
-    notAfter,
-    extendedKeyUsage: [ocspSigningPurpose],
-  })
-  const leaf = (name: string, path: string, issuer = intermediate) =>
-    issuer.issue({
-      commonName: name,
-      sanUris: ['https://client.example.test/app'],
-      keyType: 'p256',
-      notBefore,
-      notAfter,
-      authorityInformationAccess: { ocsp: [url(path)] },
-    })
-  leaves = {
-    good: await leaf('good', '/ocsp/intermediate'),
-    revoked: await leaf('revoked', '/ocsp/intermediate'),
-    unknown: await leaf('unknown', '/ocsp/intermediate'),
-    undelegated: await leaf('undelegated', '/ocsp/stranger'),
-    underRevoked: await leaf('under revoked', '/ocsp/revoked-intermediate', revokedIntermediate),
-  }
-  const entry = (certificate: IssuedCertificate, cn: string, revokedAt?: Date) => ({
-    certificate,
-    subject: subject('Leaf', cn),
-    notAfter,
-    revokedAt,
-  })
-  const start = async (path: string, options: Parameters<typeof startOpenSslOcspResponder>[0]) => {
-    const responder = await startOpenSslOcspResponder(options)
-    responders.push(responder)
-    server.answerPosts(path, async (body) => {
-      const response = await fetch(responder.url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/ocsp-request' },
-        body: Buffer.from(body),
-      })
-      return new Uint8Array(await response.arrayBuffer())
-    })
-  }
-  const revokedAt = new Date(now - hour)
-  await start('/ocsp/root', {
-    caPem: root.certificatePem,
-    signerPem: root.certificatePem,
-    signerKeyPem: root.privateKeyPem,
-    entries: [
-      { certificate: intermediate, subject: subject('Intermediate', intermediate.name), notAfter },
-      {
-        certificate: revokedIntermediate,
-        subject: subject('Intermediate', revokedIntermediate.name),
-        notAfter,
-        revokedAt,
-      },
-    ],
-  })
-  const intermediateEntries = [
-    entry(leaves.good, 'good'),
-    entry(leaves.revoked, 'revoked', revokedAt),
-    entry(leaves.undelegated, 'undelegated'),
-  ]
-  await start('/ocsp/intermediate', {
-    caPem: intermediate.certificatePem,
-    signerPem: delegated.certificatePem,
-    signerKeyPem: delegated.privateKeyPem,
-    entries: intermediateEntries,
-  })
-  await start('/ocsp/stranger', {
-    caPem: intermediate.certificatePem,
-    signerPem: stranger.certificatePem,
-    signerKeyPem: stranger.privateKeyPem,
-    entries: intermediateEntries,
-  })
-  await start('/ocsp/revoked-intermediate', {
-    caPem: revokedIntermediate.certificatePem,
-    signerPem: revokedIntermediate.certificatePem,
-    signerKeyPem: revokedIntermediate.privateKeyPem,
-    entries: [entry(leaves.underRevoked, 'under revoked')],
-  })
+  pki = await startOcspPki()
+  ;({ server, leaves, revokedIntermediateName } = pki)
 }, 60_000)
 
-afterAll(async () => {
-  await Promise.all(responders.map((responder) => responder.stop()))
-  await server?.stop()
-})
+afterAll(() => pki?.stop())
 
-async function verdict(backend: CryptoBackend, certificate: IssuedCertificate, at = new Date()) {
-  try {
-    await backend.verifyCertificateChain({
-      chain: certificate.chainDer.map(
-        (der) => base64Decode(Buffer.from(der).toString('base64')) ?? der,
-      ),
-      trustAnchors: [root.certificatePem],
-      crls: [],
-      at,
-      revocation: createOnlineRevocation({ timeoutMs: 5_000 }),
-    })
-    return { reason: 'ok', message: '', subject: undefined as string | undefined }
-  } catch (error) {
-    if (!CertificateChainError.isInstance(error)) throw error
-    return { reason: error.reason, message: error.message, subject: error.subject }
-  }
+function verdict(backend: CryptoBackend, certificate: IssuedCertificate, at = new Date()) {
+  return chainVerdict(backend, pki, certificate, {
+    at,
+    revocation: createOnlineRevocation({ timeoutMs: 5_000 }),
+  })
 }
 
 for (const [name, backend] of [

@@ -4,6 +4,14 @@
  */
 
 export {
+  type OcspLeafName,
+  type OcspNonceMode,
+  type OcspPki,
+  type OcspResponderPath,
+  ocspRequestNonceOf,
+  startOcspPki,
+} from './ocsp-pki.js'
+export {
   type OcspIndexEntry,
   type OpenSslOcspResponder,
   type OpenSslOcspResponderOptions,

@@ -30,7 +30,10 @@ export class UdapDiscoveryCache {
   readonly #context: ProtocolContext
   readonly #entries = new Map<string, Promise<UdapMetadata>>()
   #latest: UdapMetadata | undefined
-  /** Where fetched CRLs are kept when the caller names no `revocation.cache`: this client. */
+  /**
+   * Where fetched CRLs, OCSP answers and intermediates are kept when the caller names no
+   * `revocation.cache`: this client.
+   */
   #revocationCache: KeyValueStore | undefined
 
   constructor(context: ProtocolContext) {

@@ -10,9 +10,11 @@ import {
   expectTag,
   readDerDocumentWithTag,
 } from '../der-values.js'
+import { readExtensionList } from '../extension-list.js'
 import { decodeDerOid } from '../object-identifier.js'
 import { signatureAlgorithmOf } from '../signature-algorithm.js'
 import { signatureToJose } from '../signature-value.js'
+import { ocspNonceOid } from './ocsp-request.js'
 
 // Malformed revocation information never leaves the library (it becomes part of a
 // `revocation-unavailable` message), so it shares the CRL reason.
@@ -39,6 +41,11 @@ export interface ParsedOcspResponse {
   /** JOSE form. */
   readonly signature: Uint8Array
   readonly responses: readonly OcspSingleResponse[]
+  /**
+   * The `extnValue` octets of the `id-pkix-ocsp-nonce` response extension (the request's
+   * nonce, echoed), or `undefined` when the responder sent none.
+   */
+  readonly nonce: Uint8Array | undefined
   /** Certificates the responder sent (a delegated responder's own, for one). */
   readonly certificates: readonly ParsedCertificate[]
 }
@@ -109,7 +116,7 @@ export function parseOcspResponse(der: Uint8Array): ParsedOcspResponse {
     tbs: tbsElement.bytes,
     signatureAlgorithm,
     signature,
-    responses: readResponseData(tbsElement),
+    ...readResponseData(tbsElement),
     certificates,
   }
 }
@@ -118,7 +125,7 @@ export function parseOcspResponse(der: Uint8Array): ParsedOcspResponse {
  * `ResponseData ::= SEQUENCE { version [0] EXPLICIT DEFAULT v1, responderID, producedAt,
  * responses SEQUENCE OF SingleResponse, responseExtensions [1] EXPLICIT OPTIONAL }`.
  */
-function readResponseData(tbs: DerElement): OcspSingleResponse[] {
+function readResponseData(tbs: DerElement): Pick<ParsedOcspResponse, 'responses' | 'nonce'> {
   const fields = readDerChildren(tbs, reason)
   let index = fields[0]?.tag === 0xa0 ? 1 : 0
   const responder = fields[index++]
@@ -130,8 +137,15 @@ function readResponseData(tbs: DerElement): OcspSingleResponse[] {
     'producedAt',
     reason,
   )
-  const responses = expectTag(fields[index], derTag.sequence, 'the OCSP responses', reason)
-  return readDerChildren(responses, reason).map(readSingleResponse)
+  const responses = expectTag(fields[index++], derTag.sequence, 'the OCSP responses', reason)
+  const extensions = fields[index]
+  const nonce =
+    extensions?.tag === 0xa1
+      ? readExtensionList(readDerChildren(extensions, reason)[0], reason, 'the OCSP response').get(
+          ocspNonceOid,
+        )?.value
+      : undefined
+  return { responses: readDerChildren(responses, reason).map(readSingleResponse), nonce }
 }
 
 function readSingleResponse(element: DerElement): OcspSingleResponse {

@@ -3,7 +3,7 @@ import type { ParsedCertificate } from '../certificate.js'
 import { isSignedBy, type SignatureVerifier } from '../signed-by.js'
 import { hasExtendedKeyUsage } from './certificate-access.js'
 import { type OcspCertificateId, sameCertificateId, sha1Oid } from './ocsp-request.js'
-import type { ParsedOcspResponse } from './ocsp-response.js'
+import type { OcspSingleResponse, ParsedOcspResponse } from './ocsp-response.js'
 
 /**
  * How far an OCSP answer's times may be off the validation time: 5 minutes, OpenSSL's default
@@ -25,16 +25,22 @@ export type OcspStatus =
  * 1. signed by the issuer's key, or by a responder certificate in the response that the issuer
  *    signed, whose extendedKeyUsage has `id-kp-OCSPSigning` and which is valid at `at`
  *    (RFC 6960 §4.2.2.2); a key the issuer never delegated to gives no answer;
- * 2. a SingleResponse for exactly this CertID (SHA-1 hashes and serial);
- * 3. fresh: `thisUpdate` not after `at`, and `at` not after `nextUpdate` (each with
+ * 2. when `nonce` is given (the nonce the request carried) and the response echoes a nonce, the
+ *    same one: another nonce is a replayed or misdirected answer. A response without a nonce is
+ *    accepted: pre-produced answers (RFC 5019) and many responders carry none, and the signed
+ *    times still bound its age. An answer read from a cache is judged without `nonce`;
+ * 3. a SingleResponse for exactly this CertID (SHA-1 hashes and serial);
+ * 4. fresh: `thisUpdate` not after `at`, and `at` not after `nextUpdate` (each with
  *    {@link ocspClockSkewMs}); without `nextUpdate`, `thisUpdate` within that much of `at`
  *    (RFC 6960 §4.2.2.1: newer information is always available, so only a fresh answer counts);
- * 4. `good` or `revoked`; `unknown` is no answer.
+ * 5. `good` or `revoked`; `unknown` is no answer.
  *
  * The responder certificate's own revocation is not checked (RFC 6960 §4.2.2.2.1 leaves it to
  * the client; responders usually carry id-pkix-ocsp-nocheck).
  *
  * @see https://www.rfc-editor.org/rfc/rfc6960#section-3.2
+ * @see https://www.rfc-editor.org/rfc/rfc8954#section-2.1
+ * @see https://www.rfc-editor.org/rfc/rfc5019#section-4
  */
 export async function ocspStatus(
   response: ParsedOcspResponse,
@@ -42,6 +48,7 @@ export async function ocspStatus(
   issuer: ParsedCertificate,
   at: Date,
   verifies: SignatureVerifier,
+  nonce?: Uint8Array,
 ): Promise<OcspStatus> {
   const noAnswer = (problem: string): OcspStatus => ({ status: 'no-answer', problem })
   if (!(await signedForIssuer(response, issuer, at, verifies))) {
@@ -49,9 +56,10 @@ export async function ocspStatus(
       'is signed neither by the issuer nor by a responder the issuer delegated to (id-kp-OCSPSigning)',
     )
   }
-  const single = response.responses.find(
-    (entry) => entry.hashAlgorithm === sha1Oid && sameCertificateId(entry, id),
-  )
+  if (nonce !== undefined && response.nonce !== undefined && !bytesEqual(response.nonce, nonce)) {
+    return noAnswer('carries another nonce than the request (a replayed or misdirected answer)')
+  }
+  const single = singleResponseFor(response, id)
   if (single === undefined) return noAnswer('does not answer for this certificate')
   const time = at.getTime()
   if (single.thisUpdate.getTime() > time + ocspClockSkewMs) {
@@ -68,6 +76,16 @@ export async function ocspStatus(
   }
   if (single.status === 'unknown') return noAnswer('answers unknown')
   return { status: single.status }
+}
+
+/** The SingleResponse of `response` about exactly the certificate `id` names (SHA-1 CertID). */
+export function singleResponseFor(
+  response: ParsedOcspResponse,
+  id: OcspCertificateId,
+): OcspSingleResponse | undefined {
+  return response.responses.find(
+    (entry) => entry.hashAlgorithm === sha1Oid && sameCertificateId(entry, id),
+  )
 }
 
 async function signedForIssuer(

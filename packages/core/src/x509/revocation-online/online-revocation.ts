@@ -4,7 +4,10 @@ import type { KeyValueStore } from '../../stores/key-value-store.js'
 import { storeKey } from '../../stores/key-value-store.js'
 import { crlDer } from '../certificate-der.js'
 import { type ParsedCrl, parseCrl } from '../crl.js'
-import { readCaIssuersCertificates } from './ca-issuers.js'
+import { caIssuersCertificates } from './ca-issuers-cache.js'
+import { askOcsp, type OcspExchange, type OcspJudge } from './ocsp-answers.js'
+import type { OcspCertificateId } from './ocsp-request.js'
+import type { OcspStatus } from './ocsp-status.js'
 import { fetchRevocationDocument } from './revocation-document.js'
 import { revocationMemory } from './revocation-memory.js'
 
@@ -28,16 +31,28 @@ export interface OnlineRevocation {
    */
   crl(url: string, at: Date, usable: (crl: ParsedCrl) => Promise<boolean>): Promise<ParsedCrl>
   /**
-   * POSTs a DER OCSP request to `url` (`application/ocsp-request`) and returns the response
-   * body; concurrent identical requests share one.
+   * The OCSP status of the certificate `certificateId` names from the responder at `url`: an
+   * answer kept in the cache that `judge` (without a nonce) still takes, else a POST
+   * (`application/ocsp-request`) of a request with a fresh 32-octet nonce, judged with that
+   * nonce; concurrent callers for one URL and certificate share one request. A `good` or
+   * `revoked` answer is kept (the responder's signed DER) until its `nextUpdate`; `unknown` and
+   * refused answers never are.
    *
-   * @throws HttpError when the request fails.
+   * @throws HttpError when the request fails; CryptoError `invalid-crl` when the body is not an
+   *   OCSP response.
    * @see https://www.rfc-editor.org/rfc/rfc6960#appendix-A.1
+   * @see https://www.rfc-editor.org/rfc/rfc8954
    */
-  ocsp(url: string, request: Uint8Array): Promise<Uint8Array>
+  ocsp(
+    url: string,
+    certificateId: OcspCertificateId,
+    at: Date,
+    judge: OcspJudge,
+  ): Promise<OcspStatus>
   /**
-   * The DER certificates at an AIA `caIssuers` URL (DER or PKCS#7 certs-only), fetched once per
-   * URL for as long as this process shares the cache (a failed fetch is tried again later).
+   * The DER certificates at an AIA `caIssuers` URL (DER or PKCS#7 certs-only), kept in the
+   * cache for a day at most (never past their earliest `notAfter`), so fetched once per URL
+   * per cache lifetime (a failed fetch is tried again later).
    *
    * @throws HttpError or CryptoError `invalid-certificate` when the fetch or the body fails.
    */
@@ -47,8 +62,9 @@ export interface OnlineRevocation {
 /** Options of {@link createOnlineRevocation}. */
 export interface OnlineRevocationOptions {
   /**
-   * Where fetched CRLs are kept until their `nextUpdate`; a shared store (Redis) lets a fleet
-   * share them. Default: a memory store of this object's own.
+   * Where fetched CRLs and OCSP answers are kept until their `nextUpdate`, and `caIssuers`
+   * certificates for a day; a shared store (Redis) lets a fleet share them. Default: a memory
+   * store of this object's own.
    */
   readonly cache?: KeyValueStore | undefined
   /** The `fetch` requests go through; default `globalThis.fetch`. */
@@ -60,8 +76,8 @@ export interface OnlineRevocationOptions {
 /** What one cache shares in this process: fetches in flight, and the last CRL parsed per URL. */
 interface SharedState {
   readonly inFlight: Map<string, Promise<ParsedCrl>>
-  readonly ocspInFlight: Map<string, Promise<Uint8Array>>
-  readonly caIssuers: Map<string, Promise<readonly Uint8Array[]>>
+  readonly ocspInFlight: Map<string, Promise<OcspExchange>>
+  readonly caIssuersInFlight: Map<string, Promise<readonly Uint8Array[]>>
   readonly parsed: Map<string, { readonly stored: string; readonly crl: ParsedCrl }>
 }
 
@@ -75,7 +91,7 @@ function sharedStateOf(cache: KeyValueStore): SharedState {
     state = {
       inFlight: new Map(),
       ocspInFlight: new Map(),
-      caIssuers: new Map(),
+      caIssuersInFlight: new Map(),
       parsed: new Map(),
     }
     sharedStates.set(cache, state)
@@ -90,7 +106,9 @@ const maxParsedEntries = 256
  * Makes the {@link OnlineRevocation} a chain validation fetches CRLs through: GET (HTTP or
  * HTTPS, `Accept: application/pkix-crl`) within the transport's timeout and a 10 MiB cap, DER or
  * PEM bodies, kept in `cache` (base64 DER, `fhir-auth:crl:<url>`) until the CRL's
- * `nextUpdate`; a CRL without `nextUpdate` is not kept.
+ * `nextUpdate`; a CRL without `nextUpdate` is not kept. OCSP answers are kept there too (the
+ * signed response, `fhir-auth:ocsp:<CertID>@<url>`, judged again on every read) until their
+ * `nextUpdate`, and `caIssuers` certificates (`fhir-auth:ca-issuers:<url>`) for a day.
  *
  * @example
  * ```ts
@@ -129,41 +147,10 @@ export function createOnlineRevocation(options: OnlineRevocationOptions = {}): O
   }
 
   return {
-    certificates(url) {
-      const known = state.caIssuers.get(url)
-      if (known !== undefined) return known
-      const fetching = fetchRevocationDocument({
-        ...transport,
-        url,
-        accept: 'application/pkix-cert, application/pkcs7-mime',
-      }).then(readCaIssuersCertificates)
-      if (state.caIssuers.size >= maxParsedEntries) {
-        const oldest = state.caIssuers.keys().next().value
-        if (oldest !== undefined) state.caIssuers.delete(oldest)
-      }
-      state.caIssuers.set(url, fetching)
-      fetching.catch(() => {
-        if (state.caIssuers.get(url) === fetching) state.caIssuers.delete(url)
-      })
-      return fetching
-    },
-    async ocsp(url, request) {
-      const key = `${url} ${base64Encode(request)}`
-      const pending = state.ocspInFlight.get(key)
-      if (pending !== undefined) return pending
-      const posting = fetchRevocationDocument({
-        ...transport,
-        url,
-        accept: 'application/ocsp-response',
-        body: { contentType: 'application/ocsp-request', data: request },
-      })
-      state.ocspInFlight.set(key, posting)
-      try {
-        return await posting
-      } finally {
-        state.ocspInFlight.delete(key)
-      }
-    },
+    certificates: (url) =>
+      caIssuersCertificates({ ...transport, cache, inFlight: state.caIssuersInFlight }, url),
+    ocsp: (url, certificateId, at, judge) =>
+      askOcsp({ ...transport, cache, inFlight: state.ocspInFlight }, url, certificateId, at, judge),
     async crl(url, at, usable) {
       const fromCache = await cached(url)
       if (fromCache !== undefined && (await usable(fromCache))) return fromCache

@@ -8,8 +8,7 @@ import { type CrlStatus, crlStatus } from '../crl-status.js'
 import type { SignatureVerifier } from '../signed-by.js'
 import { authorityInformationAccess } from './certificate-access.js'
 import { crlDistributionPointUris } from './distribution-point-uris.js'
-import { encodeOcspRequest, ocspCertificateId } from './ocsp-request.js'
-import { parseOcspResponse } from './ocsp-response.js'
+import { ocspCertificateId } from './ocsp-request.js'
 import { type OcspStatus, ocspStatus } from './ocsp-status.js'
 import type { OnlineRevocation } from './online-revocation.js'
 import { RevocationDocumentStatusError } from './revocation-document-status.js'
@@ -22,8 +21,9 @@ import { RevocationDocumentStatusError } from './revocation-document-status.js'
  * cannot be reached, answers with something other than a CRL, or gives a CRL that is stale,
  * badly signed or does not cover the certificate gives no answer; so do `ldap:` and `file:`
  * points, which are never fetched. When no CRL answers, each OCSP responder of the
- * certificate's authority information access is asked in turn ({@link ocspStatus}); `unknown`,
- * stale, unsigned or undelegated answers are no answer.
+ * certificate's authority information access is asked in turn ({@link ocspStatus}): a kept
+ * answer, else a request with a nonce; `unknown`, stale, unsigned or undelegated answers, and
+ * answers that echo another nonce, are no answer.
  *
  * @throws CertificateChainError `revoked` when a usable CRL lists the certificate;
  *   `revocation-unavailable` when no source answers (fail closed), the message naming what each
@@ -71,23 +71,14 @@ export async function checkRevocationOnline(
   const { ocsp } = authorityInformationAccess(certificate)
   if (ocsp.length > 0) {
     const id = await ocspCertificateId(certificate, issuer)
-    const request = encodeOcspRequest(id)
     for (const url of ocsp) {
       let status: OcspStatus
       try {
-        status = await ocspStatus(
-          parseOcspResponse(await revocation.ocsp(url, request)),
-          id,
-          issuer,
-          at,
-          verifies,
+        status = await revocation.ocsp(url, id, at, (response, nonce) =>
+          ocspStatus(response, id, issuer, at, verifies, nonce),
         )
       } catch (error) {
         notes.push(`the OCSP responder ${safeUrl(url)} ${fetchProblem(error, 'an OCSP response')}`)
-        continue
-      }
-      if (status.status === 'no-answer') {
-        notes.push(`the OCSP answer of ${safeUrl(url)} ${status.problem}`)
         continue
       }
       if (status.status === 'revoked') {
@@ -97,7 +88,11 @@ export async function checkRevocationOnline(
           certificate,
         )
       }
-      return
+      // Only an explicit `good` passes: anything else (an `OnlineRevocation` of another
+      // making included) is no answer.
+      if (status.status === 'good') return
+      const problem = status.status === 'no-answer' ? status.problem : 'is no answer'
+      notes.push(`the OCSP answer of ${safeUrl(url)} ${problem}`)
     }
   } else {
     notes.push('it names no OCSP responder')

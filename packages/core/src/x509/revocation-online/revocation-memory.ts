@@ -2,7 +2,7 @@ import type { KeyValueStore } from '../../stores/key-value-store.js'
 
 /**
  * A small {@link KeyValueStore} in this process's memory for fetched revocation information
- * (CRLs until their `nextUpdate`): the default of {@link createOnlineRevocation} and of a
+ * (CRLs and OCSP answers until their `nextUpdate`, `caIssuers` certificates): the default of {@link createOnlineRevocation} and of a
  * `Client` without `revocation.cache`. At most `maxEntries`; when full, the oldest goes. Apart
  * from `memoryStore` so that the browser code loaded up front does not carry a store no app
  * asked for.
