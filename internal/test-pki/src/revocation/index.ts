@@ -1,8 +1,16 @@
 /**
  * `@fhir-auth/test-pki/revocation`: a PKI whose certificates name CRL distribution points on a
- * loopback server this module starts, with one case per revocation outcome. Node only.
+ * loopback server this module starts, with one case per revocation outcome, and one whose
+ * certificates name `openssl ocsp` responders. Node only.
  */
 
+export {
+  type OcspCase,
+  type OcspCaseName,
+  type OcspPki,
+  type OcspPkiMaterial,
+  startOcspPki,
+} from './ocsp-pki.js'
 export {
   type OcspIndexEntry,
   type OpenSslOcspResponder,
