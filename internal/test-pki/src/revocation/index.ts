@@ -1,9 +1,22 @@
 /**
  * `@fhir-auth/test-pki/revocation`: a PKI whose certificates name CRL distribution points on a
  * loopback server this module starts, with one case per revocation outcome, and one whose
- * certificates name `openssl ocsp` responders. Node only.
+ * certificates name `openssl ocsp` responders; a generated corpus of such PKIs and
+ * `openssl verify -crl_download` to compare verdicts with. Node only.
  */
 
+export {
+  type CaIssuersServing,
+  type CorpusDistributionPoint,
+  type CorpusPathCertificate,
+  type CrlServing,
+  generateRevocationCorpus,
+  hangingCrlPath,
+  type RevocationCorpus,
+  type RevocationCorpusCase,
+  type RevocationCorpusDocument,
+  usableCrlServings,
+} from '../corpus/revocation-corpus.js'
 export {
   type OcspCase,
   type OcspCaseName,
@@ -11,6 +24,13 @@ export {
   type OcspPkiMaterial,
   startOcspPki,
 } from './ocsp-pki.js'
+export {
+  type CrlDownloadInput,
+  type CrlDownloadVerdict,
+  crlDownloadVerifyOptions,
+  openSslCrlDownloadVerdict,
+  openSslVersion,
+} from './openssl-crl-download.js'
 export {
   type OcspIndexEntry,
   type OpenSslOcspResponder,
