@@ -163,7 +163,7 @@ async function verdictOf(
 }
 
 /** Runs `work` on every item, `concurrency` at a time, keeping the order of `items`. */
-async function mapConcurrently<Item, Result>(
+export async function mapConcurrently<Item, Result>(
   items: readonly Item[],
   concurrency: number,
   work: (item: Item) => Promise<Result>,

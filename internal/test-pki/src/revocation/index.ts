@@ -6,6 +6,13 @@
  */
 
 export {
+  authorizedOcspSigners,
+  type OcspCorpusCase,
+  type OcspLeafStatus,
+  type OcspSigner,
+  startOcspCorpusCase,
+} from '../corpus/ocsp-corpus.js'
+export {
   type CaIssuersServing,
   type CorpusDistributionPoint,
   type CorpusPathCertificate,
