@@ -12,43 +12,21 @@
  *
  * The unit test `test/ocsp-differential.test.ts` runs 40 of them on every test run.
  */
-import { openSslVersion } from '@fhir-auth/test-pki/revocation'
+import { runDifferentialCommand } from '../src/differential-command.js'
 import {
   describeOcspReport,
   ocspBrokenPromises,
   runOcspDifferential,
 } from '../src/ocsp-differential.js'
 
-const count = Number(process.argv[2] ?? 200)
-const seed = process.argv[3] ?? 'fhir-auth ocsp corpus 1'
-const concurrency = Number(process.argv[4] ?? 4)
-if (
-  !Number.isSafeInteger(count) ||
-  count <= 0 ||
-  !Number.isSafeInteger(concurrency) ||
-  concurrency <= 0
-) {
-  console.error(
-    'usage: ocsp-differential.ts [count (default 200)] [seed] [concurrency (default 4)]',
-  )
-  process.exit(2)
-}
-const version = await openSslVersion()
-if (version === undefined) {
-  console.error('openssl is not installed')
-  process.exit(2)
-}
-
-const started = performance.now()
-const report = await runOcspDifferential({
-  seed,
-  size: count,
-  openSslVersion: version,
-  concurrency,
-})
-const seconds = ((performance.now() - started) / 1000).toFixed(1)
-console.log(`${describeOcspReport(report)} (${seconds} s)`)
-const broken = ocspBrokenPromises(report)
-for (const line of broken) console.log(line)
-console.log(broken.length === 0 ? 'no broken promise' : `${broken.length} broken promises`)
-process.exitCode = broken.length === 0 ? 0 : 1
+await runDifferentialCommand(
+  {
+    script: 'ocsp-differential.ts',
+    defaultCount: 200,
+    defaultSeed: 'fhir-auth ocsp corpus 1',
+    run: runOcspDifferential,
+    describe: describeOcspReport,
+    broken: ocspBrokenPromises,
+  },
+  process.argv.slice(2),
+)

@@ -43,28 +43,27 @@ export function describeOcspRevocation(name: string, backend: () => CryptoBacken
       expect(good.counting.count(pki.rootResponderUrl)).toBe(1)
     })
 
-    it('refuses a leaf the responder says is revoked', async () => {
-      const outcome = await verdict('revoked')
-      expect(outcome.reason).toBe('revoked')
-      expect(outcome.message).toContain('OCSP responder')
+    it.each([
+      ['refuses a leaf the responder says is revoked', 'revoked', 'revoked', 'OCSP responder'],
+      ['takes unknown as no answer', 'unknown', 'revocation-unavailable', 'answers unknown'],
+      [
+        'takes no answer signed by a key the issuer never delegated to',
+        'undelegated',
+        'revocation-unavailable',
+        'a responder the issuer delegated to',
+      ],
+    ] as const)('%s', async (_title, caseName, reason, said) => {
+      const outcome = await verdict(caseName)
+      expect(outcome.reason).toBe(reason)
+      expect(outcome.message).toContain(said)
+      // The leaf's own answer decides: its intermediate's status was had.
+      expect(outcome.subject).toContain(`CN=${caseName}`)
     })
 
     it('refuses a chain whose intermediate the root responder says is revoked', async () => {
       const outcome = await verdict('under-revoked')
       expect(outcome.reason).toBe('revoked')
       expect(outcome.subject).toContain(`CN=${pki.revokedIntermediateName}`)
-    })
-
-    it('takes unknown as no answer', async () => {
-      const outcome = await verdict('unknown')
-      expect(outcome.reason).toBe('revocation-unavailable')
-      expect(outcome.message).toContain('answers unknown')
-    })
-
-    it('takes no answer signed by a key the issuer never delegated to', async () => {
-      const outcome = await verdict('undelegated')
-      expect(outcome.reason).toBe('revocation-unavailable')
-      expect(outcome.message).toContain('delegated')
     })
 
     it('takes no stale answer (validated a day after the answer’s nextUpdate)', async () => {
