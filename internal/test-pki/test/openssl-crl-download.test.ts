@@ -6,24 +6,21 @@
  * disagreement is listed below with the reason fhir-auth decides otherwise (also in
  * docs/guides/udap.md). Skipped, with a warning, only without `openssl`.
  */
-import { execFile } from 'node:child_process'
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { promisify } from 'node:util'
 import { CertificateChainError } from '@fhir-auth/core'
-import { encodePem, parseCertificate, validateCertificateChain } from '@fhir-auth/core/backend'
+import { parseCertificate, validateCertificateChain } from '@fhir-auth/core/backend'
 import { createOnlineRevocation } from '@fhir-auth/core/revocation'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
+  openSslCrlDownloadVerdict,
   type RevocationCaseName,
   type RevocationPki,
   startRevocationPki,
 } from '../src/revocation/index.js'
 import { nodeSignatureVerifier } from './node-verifier.js'
 import { openSslVersion } from './support/openssl-verify.js'
-
-const run = promisify(execFile)
 
 /**
  * Cases not given to OpenSSL, or where it answers otherwise, and why fhir-auth decides as it
@@ -56,35 +53,21 @@ afterAll(async () => {
   if (directory !== undefined) await rm(directory, { recursive: true, force: true })
 })
 
-const pem = (base64: string) =>
-  encodePem(new Uint8Array(Buffer.from(base64, 'base64')), 'CERTIFICATE')
+const der = (base64: string) => new Uint8Array(Buffer.from(base64, 'base64'))
 
 async function openSslOk(name: RevocationCaseName): Promise<boolean> {
-  const [leaf, ...rest] = pki.cases[name].x5c
-  const file = (suffix: string) => join(directory, `${name}.${suffix}`)
-  await writeFile(file('leaf.pem'), pem(leaf as string))
-  await writeFile(file('anchors.pem'), pki.anchorPem)
-  const args = ['verify', '-crl_download', '-crl_check_all', '-x509_strict', '-partial_chain']
-  args.push('-CAfile', file('anchors.pem'))
   // The anchor's own CRL, as a file: fhir-auth never checks an anchor's revocation, while
   // -crl_check_all does and downloads none for a self-signed anchor. It is also the CRL the
   // intermediates' distribution point serves, so OpenSSL downloads the leaves' CRLs only.
-  await writeFile(file('anchor-crl.pem'), pki.crlsPem[1] as string)
-  args.push('-CRLfile', file('anchor-crl.pem'))
-  if (rest.length > 0) {
-    await writeFile(file('untrusted.pem'), rest.map(pem).join(''))
-    args.push('-untrusted', file('untrusted.pem'))
-  }
-  args.push(file('leaf.pem'))
-  try {
-    await run('openssl', args, { timeout: 20_000 })
-    return true
-  } catch (error) {
-    const output = `${(error as { stdout?: string }).stdout ?? ''}${(error as { stderr?: string }).stderr ?? ''}`
-    if (!/error \d+ at \d+ depth lookup/.test(output))
-      throw new Error(`openssl gave no verdict: ${output}`)
-    return false
-  }
+  const verdict = await openSslCrlDownloadVerdict(
+    {
+      chainDer: pki.cases[name].x5c.map(der),
+      trustAnchorsDer: [pki.root.certificateDer],
+      crlsPem: [pki.crlsPem[1] as string],
+    },
+    join(directory, name),
+  )
+  return verdict.ok
 }
 
 async function policyOk(name: RevocationCaseName): Promise<string> {

@@ -1,16 +1,47 @@
 /**
  * `@fhir-auth/test-pki/revocation`: a PKI whose certificates name CRL distribution points on a
- * loopback server this module starts, with one case per revocation outcome. Node only.
+ * loopback server this module starts, with one case per revocation outcome, and one whose
+ * certificates name `openssl ocsp` responders; a generated corpus of such PKIs and
+ * `openssl verify -crl_download` to compare verdicts with. Node only.
  */
 
 export {
+  authorizedOcspSigners,
+  type OcspCorpusCase,
+  type OcspLeafStatus,
+  type OcspSigner,
+  startOcspCorpusCase,
+} from '../corpus/ocsp-corpus.js'
+export {
+  type CaIssuersServing,
+  type CorpusDistributionPoint,
+  type CorpusPathCertificate,
+  type CrlServing,
+  generateRevocationCorpus,
+  hangingCrlPath,
+  type RevocationCorpus,
+  type RevocationCorpusCase,
+  type RevocationCorpusDocument,
+  usableCrlServings,
+} from '../corpus/revocation-corpus.js'
+export {
+  type OcspCase,
+  type OcspCaseName,
   type OcspLeafName,
   type OcspNonceMode,
   type OcspPki,
+  type OcspPkiMaterial,
   type OcspResponderPath,
   ocspRequestNonceOf,
   startOcspPki,
 } from './ocsp-pki.js'
+export {
+  type CrlDownloadInput,
+  type CrlDownloadVerdict,
+  crlDownloadVerifyOptions,
+  openSslCrlDownloadVerdict,
+  openSslVersion,
+} from './openssl-crl-download.js'
 export {
   type OcspIndexEntry,
   type OpenSslOcspResponder,

@@ -7,7 +7,9 @@
  * intermediate delegates to a responder certificate with id-kp-OCSPSigning
  * (`/ocsp/intermediate`); `/ocsp/stranger` signs with a key nobody delegated to. The proxy can
  * tamper with the request nonce before openssl sees it (openssl copies the request's nonce into
- * its answer), so a test gets an echo of another nonce, or no nonce at all.
+ * its answer), so a test gets an echo of another nonce, or no nonce at all. The server adds the
+ * CORS headers `openssl ocsp` does not send, so a browser page may ask it too; the serializable
+ * part ({@link OcspPkiMaterial}) is what a Vitest global setup hands to browser tests.
  */
 import {
   decodeDerOid,
@@ -60,12 +62,33 @@ export type OcspLeafName =
   | 'server'
   | 'revokedServer'
 
-export interface OcspPki {
+/** The leaves of the shared revocation cases, by what the responders say of them. */
+export type OcspCaseName = 'good' | 'revoked' | 'unknown' | 'undelegated' | 'under-revoked'
+
+/** One leaf: its `x5c` (standard base64 DER, leaf first). */
+export interface OcspCase {
+  readonly x5c: readonly string[]
+}
+
+/** Serializable material (for Vitest's `provide`). */
+export interface OcspPkiMaterial {
+  readonly origin: string
+  /** PEM of the trusted root. */
+  readonly anchorPem: string
+  readonly cases: Readonly<Record<OcspCaseName, OcspCase>>
+  /** The common name of the intermediate the root's responder says is revoked. */
+  readonly revokedIntermediateName: string
+  /** The responder URLs the certificates name: the root's (issuer-signed) and the intermediate's (delegated). */
+  readonly rootResponderUrl: string
+  readonly intermediateResponderUrl: string
+  /** Minutes from an answer's `thisUpdate` to its `nextUpdate` (`openssl ocsp -nmin`). */
+  readonly answerValidityMinutes: number
+}
+
+export interface OcspPki extends OcspPkiMaterial {
   readonly server: RevocationServer
   readonly root: CertificateAuthority
   readonly intermediate: CertificateAuthority
-  /** The common name of the intermediate the root says is revoked. */
-  readonly revokedIntermediateName: string
   /**
    * Leaves under the intermediate (`underRevoked` under the revoked one). `server` and
    * `revokedServer` (RSA keys) have the SAN URI {@link OcspPki.fhirBaseUrl} and name the intermediate's
@@ -236,7 +259,22 @@ export async function startOcspPki(options: { validityMinutes?: number } = {}): 
     await server.stop()
     throw error
   }
+  const x5c = (name: OcspLeafName): OcspCase => ({
+    x5c: leaves[name].chainDer.map((der) => Buffer.from(der).toString('base64')),
+  })
   return {
+    origin: server.origin,
+    anchorPem: root.certificatePem,
+    cases: {
+      good: x5c('good'),
+      revoked: x5c('revoked'),
+      unknown: x5c('unknown'),
+      undelegated: x5c('undelegated'),
+      'under-revoked': x5c('underRevoked'),
+    },
+    rootResponderUrl: url('/ocsp/root'),
+    intermediateResponderUrl: url('/ocsp/intermediate'),
+    answerValidityMinutes: validityMinutes,
     server,
     root,
     intermediate,

@@ -27,6 +27,8 @@ export interface OpenSslOcspResponderOptions {
   readonly entries: readonly OcspIndexEntry[]
   /** `nextUpdate` = `thisUpdate` + this many minutes (`-nmin`); default 5. */
   readonly validityMinutes?: number
+  /** More `openssl ocsp` options (`-resp_no_certs`, `-resp_key_id`, `-rmd sha384`, …). */
+  readonly extraArguments?: readonly string[]
 }
 
 export interface OpenSslOcspResponder {
@@ -95,6 +97,7 @@ export async function startOpenSslOcspResponder(
       '-nmin',
       String(options.validityMinutes ?? 5),
       '-ignore_err',
+      ...(options.extraArguments ?? []),
     ],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   )

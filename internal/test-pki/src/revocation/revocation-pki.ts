@@ -7,12 +7,12 @@
  * the CRL URL(s) of its case. An untrusted root with its own intermediate and leaf, and a leaf
  * with a broken signature, name URLs that must never be fetched.
  */
-import { concatBytes, encodeDer, encodeDerOid, encodeDerSequence } from '@fhir-auth/core/backend'
 import {
   type CertificateAuthority,
   createCertificateAuthority,
   type IssuedCertificate,
 } from '../issuer/index.js'
+import { certsOnlyPkcs7 } from './certs-only-pkcs7.js'
 import { type RevocationServer, startRevocationServer } from './revocation-server.js'
 
 const hour = 3_600_000
@@ -285,19 +285,4 @@ export async function startRevocationPki(): Promise<RevocationPki> {
     intermediate,
     stop: () => server.stop(),
   }
-}
-
-/**
- * A "certs-only" PKCS#7 / CMS SignedData (`.p7c`): ContentInfo { signedData, [0] SignedData {
- * version 1, digestAlgorithms {}, encapContentInfo { data }, [0] certificates, signerInfos {} } }.
- */
-function certsOnlyPkcs7(certificates: readonly Uint8Array[]): Uint8Array {
-  const signedData = encodeDerSequence(
-    encodeDer(0x02, Uint8Array.of(1)),
-    encodeDer(0x31, new Uint8Array()),
-    encodeDerSequence(encodeDerOid('1.2.840.113549.1.7.1')),
-    encodeDer(0xa0, concatBytes(...certificates)),
-    encodeDer(0x31, new Uint8Array()),
-  )
-  return encodeDerSequence(encodeDerOid('1.2.840.113549.1.7.2'), encodeDer(0xa0, signedData))
 }

@@ -25,14 +25,7 @@ export type OpenSslVerdict =
   | { readonly ok: true }
   | { readonly ok: false; readonly code: number; readonly depth: number; readonly text: string }
 
-/** The OpenSSL version line, or `undefined` when the binary cannot run. */
-export async function openSslVersion(): Promise<string | undefined> {
-  try {
-    return (await run('openssl', ['version'])).stdout.trim()
-  } catch {
-    return undefined
-  }
-}
+export { openSslVersion } from '../../src/revocation/openssl-crl-download.js'
 
 /** The `openssl verify` options every case runs with (documented in docs/guides/udap.md). */
 export const openSslVerifyOptions = [

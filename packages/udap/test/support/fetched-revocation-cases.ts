@@ -7,17 +7,7 @@ import {
 import { createOnlineRevocation } from '@fhir-auth/core/revocation'
 import type { RevocationCaseName } from '@fhir-auth/test-pki/revocation'
 import { describe, expect, inject, it } from 'vitest'
-
-/** A `fetch` that records every URL it is asked for, then asks the runtime's own. */
-function countingFetch() {
-  const requested: string[] = []
-  const fetch = (url: string, init: RequestInit) => {
-    requested.push(url)
-    return globalThis.fetch(url, init)
-  }
-  const count = (url: string) => requested.filter((entry) => entry === url).length
-  return { fetch, requested, count }
-}
+import { countingFetch } from './counting-fetch.js'
 
 /**
  * Registers the "revocation fetched" cases (issue 30) for one backend: every case of the
