@@ -1,9 +1,10 @@
 /**
- * Issue 24, findings 11–13, against the real oidc-provider sandbox, which rotates refresh tokens
- * and revokes the whole grant when a spent one is used again: refreshes for different scopes
- * run one after the other, each with the refresh token the one before rotated; a failed
+ * Issue 24, findings 8 and 11–13, against the real oidc-provider sandbox, which rotates refresh
+ * tokens and revokes the whole grant when a spent one is used again: refreshes for different
+ * scopes run one after the other, each with the refresh token the one before rotated; a failed
  * `onTokens` gets the rotated tokens again; a serialized session resumes only on a client for
- * the same server and client.
+ * the same server and client. And before any session: a caller-kept completion with `openid`
+ * needs its `nonce`, or the ID token's could not be compared (OIDC Core §3.1.3.7 item 11).
  */
 import {
   type Client,
@@ -115,5 +116,32 @@ describe('serialized sessions are bound (finding 13)', () => {
     )
     expect(resumed.tokens.idTokenClaims?.sub).toBe('practitioner-1')
     await resumed.refresh()
+  })
+})
+
+describe('a caller-kept completion with openid needs its nonce (finding 8)', () => {
+  it('without it: a ConfigurationError on nonce and the code unsent; with it, the same callback completes', async () => {
+    expect(standaloneScopes).toContain('openid')
+    const client = appClient(fixture, 'public')
+    // Kept by the caller, not in a store: the app holds state, codeVerifier and nonce itself.
+    const begun = await client.beginAuthorization()
+    const { state, nonce } = begun
+    const codeVerifier = String(begun.codeVerifier)
+    expect(nonce).toBeTypeOf('string')
+    const result = await fixture.sandbox.authorize({ url: begun.authUrl })
+    const callback = result.redirectUrl?.href ?? ''
+    expect(result.code).toBeTypeOf('string')
+    const tokenRequests = () => requestsTo(fixture.sandbox, fixture.sandbox.endpoints.token)
+
+    const error = await failureOf(
+      client.completeAuthorization(callback, { state, codeVerifier }),
+      ConfigurationError,
+    )
+    expect(error.invalidAttribute).toBe('nonce')
+    expect(tokenRequests()).toHaveLength(0)
+
+    const session = await client.completeAuthorization(callback, { state, codeVerifier, nonce })
+    expect(session.tokens.idTokenClaims?.nonce).toBe(nonce)
+    expect(tokenRequests()).toHaveLength(1)
   })
 })

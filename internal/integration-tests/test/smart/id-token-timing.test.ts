@@ -7,6 +7,7 @@
 import { Client, IdTokenError, memoryStore } from '@fhir-auth/client'
 import { sandboxDefaultRedirectUri } from '@fhir-auth/sandbox'
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest'
+import { jwt, rsa } from './design-8/support/signing-keys.js'
 import { type ClaimingServer, startClaimingServer } from './support/claiming-smart-server.js'
 import { clientIds, standaloneScopes } from './support/smart-fixture.js'
 
@@ -87,4 +88,49 @@ it('shares one refetch among concurrent launches with an unknown kid, then waits
   server.kid = undefined
   expect((await signIn(app)).tokens.idTokenClaims?.sub).toBe('user-of-this-server')
   expect(server.count('/jwks') - jwksBefore).toBe(3)
+})
+
+/** An ID token of `server` for the public app, signed with its published key but naming `kid`. */
+function idTokenNaming(kid: string): string {
+  const now = Math.floor(Date.now() / 1000)
+  return jwt(
+    { alg: 'RS256', kid, typ: 'JWT' },
+    {
+      iss: server.claimedIssuer,
+      sub: 'user-of-this-server',
+      aud: clientIds.public,
+      iat: now,
+      exp: now + 300,
+    },
+    rsa.privateKey,
+  )
+}
+
+it('concurrent validateIdToken calls with an unknown kid share one refetch, which the server holds open while they wait', async () => {
+  const app = client()
+  const jwksBefore = server.count('/jwks')
+  // Discovery and the first fetch of the key set (not a refetch) come before the concurrent calls.
+  expect((await app.validateIdToken(idTokenNaming('k1'))).sub).toBe('user-of-this-server')
+  expect(server.count('/jwks') - jwksBefore).toBe(1)
+  let release = () => {}
+  server.jwksGate = new Promise<void>((resolve) => {
+    release = resolve
+  })
+  try {
+    const validations = Promise.allSettled(
+      Array.from({ length: 5 }, () => app.validateIdToken(idTokenNaming('rotated-in'))),
+    )
+    // The refetch has reached the server, which holds its answer: no call can end meanwhile.
+    await expect.poll(() => server.count('/jwks') - jwksBefore).toBe(2)
+    release()
+    const results = await validations
+    expect(results.map((result) => result.status)).toEqual(Array(5).fill('rejected'))
+    for (const result of results) {
+      expect((result as PromiseRejectedResult).reason).toSatisfy(refusedFor('jwks'))
+    }
+  } finally {
+    server.jwksGate = undefined
+    release()
+  }
+  expect(server.count('/jwks') - jwksBefore).toBe(2)
 })

@@ -31,6 +31,8 @@ export interface ClaimingServer {
   claims: Record<string, unknown>
   /** The `kid` of the next ID tokens; default the published key's. */
   kid: string | undefined
+  /** While set, `/jwks` is answered only once this settles (it counts the request at once). */
+  jwksGate: Promise<void> | undefined
   /** `METHOD path` of every request, oldest first. */
   readonly requests: readonly string[]
   count(path: string): number
@@ -55,6 +57,7 @@ export async function startClaimingServer(options: ClaimingServerOptions): Promi
     nonce: undefined,
     claims: {},
     kid: undefined,
+    jwksGate: undefined,
     requests,
     count: (path) => requests.filter((line) => line.endsWith(` ${path}`)).length,
     close: () => closeServer(server),
@@ -92,7 +95,9 @@ export async function startClaimingServer(options: ClaimingServerOptions): Promi
     if (path === '/fhir/.well-known/smart-configuration') {
       json(smartConfiguration)
     } else if (path === '/jwks') {
-      json({ keys: [key.jwk] })
+      const answerKeys = () => json({ keys: [key.jwk] })
+      if (state.jwksGate === undefined) answerKeys()
+      else state.jwksGate.then(answerKeys, answerKeys)
     } else if (path === '/token' && request.method === 'POST') {
       let body = ''
       request.on('data', (chunk) => {
