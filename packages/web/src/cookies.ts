@@ -30,7 +30,11 @@ export const cookieNamePattern = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/
 /** How long a launch may wait for its callback: the lifetime of the launch kept in the store. */
 export const launchCookieMaxAgeSeconds = 600
 
-/** Loopback hosts, where browsers treat plain `http:` as a secure context and `Secure` would be lost. */
+/**
+ * Loopback hosts, where browsers treat plain `http:` as a secure context and `Secure` would be lost.
+ * Core's `isLoopbackHostname` is the same rule; the web layer sits on the client only (package-boundaries test),
+ * and a WHATWG `hostname` has no 127.x octet over 255, so this one pattern is enough.
+ */
 const loopbackHost = /^(?:localhost|127(?:\.\d{1,3}){3}|\[::1\])$/
 
 /**
