@@ -43,17 +43,11 @@ import { ProtocolContext } from './protocol-context.js'
 import type { ProtocolImplementation } from './protocol-implementation.js'
 import { optionalSeconds } from './seconds-option.js'
 import type { Session } from './session/session.js'
-import {
-  createSession,
-  optionalListener,
-  readTokens,
-  type SessionSource,
-} from './session/session-factory.js'
-import {
-  type SessionStore,
-  type SessionStoreOptions,
-  sessionStore,
-} from './session/session-store.js'
+import { createSession, readTokens } from './session/session-factory.js'
+import type { SessionSource } from './session/session-source.js'
+import { sessionStore } from './session/session-store.js'
+import type { SessionStore, SessionStoreOptions } from './session/session-store-types.js'
+import { optionalListener } from './session/tokens-listener.js'
 import { checkTokenResponse } from './smart/token-response-guard.js'
 import { BackendTokenRegistry } from './tokens/backend-token-registry.js'
 import type { BackendTokens } from './tokens/backend-tokens.js'
@@ -130,7 +124,7 @@ export class Client {
   readonly #make: ImplementationFactory
   #made: ProtocolImplementation | Promise<ProtocolImplementation> | undefined
   /** What sessions and launches use of this client (made with it, shared by all of them). */
-  readonly #sessions: SessionSource
+  readonly #sessions: SessionSource<Session>
   readonly #backendTokens: BackendTokenRegistry
 
   /**
@@ -159,7 +153,7 @@ export class Client {
         clientIdTokenValidator(context, implementation),
       ),
     )
-    const sessions: SessionSource = {
+    const sessions: SessionSource<Session> = {
       context,
       implementation,
       identity: {

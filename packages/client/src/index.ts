@@ -129,12 +129,12 @@ export {
   type AccessTokenOptions,
   Session,
   type SessionRefreshOptions,
-  type TokensListener,
 } from './session/session.js'
 export type {
   OpenSessionOptions,
   SessionStore,
   SessionStoreOptions,
-} from './session/session-store.js'
+} from './session/session-store-types.js'
+export type { TokensListener } from './session/tokens-listener.js'
 export { BackendTokens } from './tokens/backend-tokens.js'
 export type { BearerFetchInput } from './tokens/bearer-fetch.js'

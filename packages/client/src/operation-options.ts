@@ -11,7 +11,7 @@ import type {
   UdapRevocationOptions,
 } from '@fhir-auth/udap'
 import type { DiagnoseOptions } from './diagnostics/diagnostic-report.js'
-import type { TokensListener } from './session/session.js'
+import type { TokensListener } from './session/tokens-listener.js'
 
 /** Every operation accepts a caller `AbortSignal`, combined with the client's timeout. */
 export interface CancellableOptions {

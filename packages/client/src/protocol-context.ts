@@ -17,7 +17,7 @@ import { defaultCryptoModule } from './default-crypto/on-demand.js'
 import { checkClientCredentialsFlow, type UdapFlow } from './flow.js'
 import { optionalStore } from './launch/store-option.js'
 import { checkBinding } from './session/session-binding.js'
-import { optionalListener } from './session/session-factory.js'
+import { optionalListener } from './session/tokens-listener.js'
 import { trustInputsOf } from './trust-inputs.js'
 
 /** A registration this client made (UDAP): who it is now, and as which client URI it signs. */

@@ -3,12 +3,12 @@ import {
   type RegistrationResponse,
   type TokenResponse,
   type TokenSet,
-  type VerificationAlgorithm,
 } from '@fhir-auth/core/essentials'
 import type { SmartMetadata } from '@fhir-auth/smart'
 import type { UdapMetadata } from '@fhir-auth/udap'
 import type { Protocol } from './client-type.js'
 import type { DiagnosticServerAccess } from './diagnostics/server-access.js'
+import type { OpenIdProviderHint } from './identity/openid-provider.js'
 import type {
   AuthorizationUrlOptions,
   AuthorizationUrlResult,
@@ -117,21 +117,6 @@ export interface AuthorizationIssuer {
    * (ADR 0013): then no `iss` can match.
    */
   readonly unbound?: string | undefined
-}
-
-/** Where ID tokens come from and how they are signed. */
-export interface OpenIdProvider {
-  readonly issuer: string
-  readonly jwksUri: string
-  readonly algorithms: readonly VerificationAlgorithm[]
-}
-
-/** What a protocol's discovery says of its OpenID provider (any member may be missing). */
-export interface OpenIdProviderHint {
-  readonly issuer: string | undefined
-  readonly jwksUri: string | undefined
-  /** `id_token_signing_alg_values_supported` as advertised (not yet checked). */
-  readonly algorithms: unknown
 }
 
 /**

@@ -15,7 +15,8 @@ import {
 import { failureOf } from '@fhir-auth/test-utils/failure'
 import { fakeFetch } from '@fhir-auth/test-utils/fake-fetch'
 import { describe, expect, it } from 'vitest'
-import { Session, type TokensListener } from '../src/session/session.js'
+import { Session } from '../src/session/session.js'
+import type { TokensListener } from '../src/session/tokens-listener.js'
 
 const start = new Date('2026-11-24T12:00:00Z')
 const baseUrl = 'https://ehr.example.org/fhir'

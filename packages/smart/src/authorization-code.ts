@@ -1,5 +1,5 @@
 import { authorizationCodeGrant, readOptions } from '@fhir-auth/core/internal'
-import type { ClientAuthentication } from './client-authentication.js'
+import type { ClientAuthentication } from './client-authentication-types.js'
 import { postAuthenticatedTokenRequest, type TokenRequestCommon } from './token-request.js'
 import type { TokenResponse } from './token-response.js'
 

@@ -40,7 +40,7 @@ export {
   createClientAssertion,
   jwtBearerAssertionType,
 } from './client-assertion.js'
-export type { ClientAuthentication } from './client-authentication.js'
+export type { ClientAuthentication } from './client-authentication-types.js'
 export {
   type DiscoverSmartOptions,
   discoverSmartConfiguration,

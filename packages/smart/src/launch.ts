@@ -17,7 +17,7 @@ export {
   type AuthorizationRequestOptions,
   buildAuthorizationRequest,
 } from './authorization-request.js'
-export type { ClientAuthentication } from './client-authentication.js'
+export type { ClientAuthentication } from './client-authentication-types.js'
 export {
   type DiscoverSmartOptions,
   discoverSmartConfiguration,

@@ -5,7 +5,7 @@ import {
   readOptions,
   requireNonBlankString,
 } from '@fhir-auth/core/internal'
-import type { ClientAuthentication } from './client-authentication.js'
+import type { ClientAuthentication } from './client-authentication-types.js'
 import { postAuthenticatedForm } from './token-request.js'
 
 /** The `token_type_hint` values of RFC 7009 §2.1 a client sends. */

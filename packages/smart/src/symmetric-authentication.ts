@@ -5,7 +5,7 @@ import {
   TokenError,
 } from '@fhir-auth/core/essentials'
 import { requireBasicAuthEncoding, requireNonBlankString } from '@fhir-auth/core/internal'
-import type { AuthenticationParts, ClientAuthentication } from './client-authentication.js'
+import type { AuthenticationParts, ClientAuthentication } from './client-authentication-types.js'
 
 /**
  * A confidential symmetric client's request parts: HTTP Basic with the client id and secret

@@ -12,11 +12,8 @@ import {
   transportOf,
   tryParseJsonBody,
 } from '@fhir-auth/core/internal'
-import {
-  authenticateClient,
-  type ClientAuthentication,
-  loadSymmetricAuthentication,
-} from './client-authentication.js'
+import { authenticateClient, loadSymmetricAuthentication } from './client-authentication.js'
+import type { ClientAuthentication } from './client-authentication-types.js'
 import { parseTokenResponse, type TokenResponse } from './token-response.js'
 import { mayDeviate } from './token-response-deviations.js'
 

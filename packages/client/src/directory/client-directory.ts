@@ -10,7 +10,8 @@ import { checkCallbackBeforeState, readCallback } from '../launch/authorization-
 import { optionalStore } from '../launch/store-option.js'
 import type { BeginAuthorizationResult } from '../operation-options.js'
 import type { Session } from '../session/session.js'
-import { checkSessionTtl, type SessionStore } from '../session/session-store.js'
+import { checkSessionTtl } from '../session/session-store.js'
+import type { SessionStore } from '../session/session-store-types.js'
 import { DirectoryClients } from './directory-clients.js'
 import { launchBaseUrl } from './directory-launches.js'
 import type {

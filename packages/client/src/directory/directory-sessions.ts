@@ -7,7 +7,7 @@ import {
 import { describeKind } from '@fhir-auth/core/internal/checks'
 import type { Client } from '../client.js'
 import { Session } from '../session/session.js'
-import type { OpenSessionOptions, SessionStore } from '../session/session-store.js'
+import type { OpenSessionOptions, SessionStore } from '../session/session-store-types.js'
 import { sessionTokensKey } from '../session/stored-session-entry.js'
 import type { DirectoryClients } from './directory-clients.js'
 import { directoryStoreRead } from './store-call.js'

@@ -7,12 +7,9 @@ import {
   verifyIdToken,
 } from '@fhir-auth/core/oidc'
 import type { ProtocolContext } from '../protocol-context.js'
-import type {
-  OpenIdProvider,
-  OpenIdProviderHint,
-  ProtocolImplementation,
-} from '../protocol-implementation.js'
+import type { ProtocolImplementation } from '../protocol-implementation.js'
 import { openIdConfiguration } from './openid-configuration.js'
+import type { OpenIdProvider, OpenIdProviderHint } from './openid-provider.js'
 
 /** What a validation needs from its client. */
 export interface IdTokenValidatorDependencies {

@@ -1,8 +1,8 @@
 import { IdTokenError, isUsableUrl, type TransportOptions } from '@fhir-auth/core/essentials'
 import { idTokenAlgorithms } from '@fhir-auth/core/oidc'
-import type { OpenIdProvider } from '../protocol-implementation.js'
 // Read by the SMART issuer binding too, on the request path, where the OIDC code must not load.
 import { openIdConfigurationDocument } from '../smart/issuer-binding.js'
+import type { OpenIdProvider } from './openid-provider.js'
 
 /**
  * Reads an OpenID provider's `{issuer}/.well-known/openid-configuration`: its `issuer` (which

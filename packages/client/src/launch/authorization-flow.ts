@@ -13,8 +13,7 @@ import type {
   CompleteAuthorizationOptions,
 } from '../operation-options.js'
 import type { ProtocolContext } from '../protocol-context.js'
-import type { Session } from '../session/session.js'
-import type { SessionSource } from '../session/session-factory.js'
+import type { SessionSource } from '../session/session-source.js'
 import {
   checkCallbackAfterState,
   checkCallbackBeforeState,
@@ -89,11 +88,11 @@ export async function beginAuthorization(
  *   for the exchange; IdTokenError for the ID token; StoreError when the store fails.
  * @internal
  */
-export async function completeAuthorization(
-  source: SessionSource,
+export async function completeAuthorization<TSession>(
+  source: SessionSource<TSession>,
   callbackUrl: unknown,
   input: CompleteAuthorizationOptions | undefined,
-): Promise<Session> {
+): Promise<TSession> {
   const { context } = source
   const options = context.readOptions(input, 'completeAuthorization')
   const givenStore = context.checks.optionalStore(options.store)

@@ -1,30 +1,11 @@
 import { isNonBlankString } from '@fhir-auth/core/internal/checks'
 import { ConfigurationError, defaultTimeoutMs, TokenSet } from '@fhir-auth/core/internal/up-front'
-import type { IdTokenValidator } from '../identity/id-token-validator.js'
 import type { UdapTrustOptions } from '../operation-options.js'
 import type { ProtocolContext } from '../protocol-context.js'
-import type { ProtocolImplementation } from '../protocol-implementation.js'
-import { Session, sessionRefreshModule, type TokensListener } from './session.js'
+import { Session, sessionRefreshModule } from './session.js'
 import { checkBinding } from './session-binding.js'
-
-/** What a session needs from its client. */
-export interface SessionSource {
-  readonly context: ProtocolContext
-  readonly implementation: () => Promise<ProtocolImplementation>
-  /** ID token validation, loaded when the first ID token is checked. */
-  readonly identity: Pick<IdTokenValidator, 'validate'>
-  /**
-   * {@link createSession} on this source: launches (loaded on demand) open their session through
-   * it, so the session code stays in the client's main chunk rather than a shared one.
-   */
-  readonly open: (
-    tokens: TokenSet,
-    onTokens: TokensListener | undefined,
-    trust?: Partial<UdapTrustOptions>,
-  ) => Session
-  /** Revokes a session's tokens at the server (RFC 7009); `false` when it offers no revocation. */
-  readonly revoke: (tokens: TokenSet) => Promise<boolean>
-}
+import type { SessionSource } from './session-source.js'
+import type { TokensListener } from './tokens-listener.js'
 
 /**
  * A session on this client: `session.fetch` under the configured `baseUrl`, and refreshes
@@ -49,22 +30,6 @@ export function createSession(
     refresh: async (current, { scopes }) =>
       (await sessionRefreshModule()).refreshTokens(source, trust, current, scopes),
     revoke: source.revoke,
-  })
-}
-
-/**
- * An `onTokens` listener when given: `undefined`/`null` is none.
- *
- * @throws ConfigurationError on `onTokens` for anything but a function.
- * @internal
- */
-export function optionalListener(value: unknown): TokensListener | undefined {
-  if (value === undefined || value === null) return undefined
-  if (typeof value === 'function') return value as TokensListener
-  throw new ConfigurationError({
-    invalidAttribute: 'onTokens',
-    invalidValue: typeof value,
-    message: 'onTokens must be a function',
   })
 }
 

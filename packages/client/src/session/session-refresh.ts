@@ -13,8 +13,9 @@ import {
 } from '@fhir-auth/core/internal'
 import type { IdTokenClaims } from '@fhir-auth/core/oidc'
 import type { UdapTrustOptions } from '../operation-options.js'
-import type { SessionDependencies, TokensListener } from './session.js'
-import type { SessionSource } from './session-factory.js'
+import type { SessionDependencies } from './session-dependencies.js'
+import type { SessionSource } from './session-source.js'
+import type { TokensListener } from './tokens-listener.js'
 
 /** What a {@link SessionRefresher} reads and replaces of its session. */
 export interface RefreshedSession {

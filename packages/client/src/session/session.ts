@@ -1,4 +1,4 @@
-import type { FetchLike, TokenSet } from '@fhir-auth/core/essentials'
+import type { TokenSet } from '@fhir-auth/core/essentials'
 import {
   abortedByCaller,
   lazy,
@@ -13,6 +13,7 @@ import { TokenError } from '@fhir-auth/core/internal/up-front'
 import { optionalSeconds } from '../seconds-option.js'
 import type { BearerFetchInput } from '../tokens/bearer-fetch.js'
 import { onDemandBearerFetch } from '../tokens/on-demand-bearer-fetch.js'
+import type { SessionDependencies } from './session-dependencies.js'
 import type { RefreshedSession } from './session-refresh.js'
 
 /**
@@ -44,31 +45,6 @@ export interface SessionRefreshOptions {
 /** The names {@link Session.accessToken} and {@link Session.refresh} take: any other is refused. */
 const accessTokenOptionNames = optionNames<AccessTokenOptions>({ minValiditySeconds: 1, signal: 1 })
 const refreshOptionNames = optionNames<SessionRefreshOptions>({ scopes: 1, signal: 1 })
-
-/** Called after every refresh with the new tokens, and awaited: where an app persists them. */
-export type TokensListener = (tokens: TokenSet) => void | Promise<void>
-
-/** What a session needs from its client. @internal */
-export interface SessionDependencies {
-  readonly tokens: TokenSet
-  /** The FHIR base URL; without one, `fetch` refuses every URL. */
-  readonly baseUrl: string | undefined
-  readonly fetch: FetchLike | undefined
-  readonly now: () => Date
-  /** Refreshes (and validates any new ID token); the client's implementation of the grant. */
-  readonly refresh: (
-    tokens: TokenSet,
-    options: { readonly scopes?: readonly string[] | undefined },
-  ) => Promise<TokenSet>
-  readonly onTokens?: TokensListener | undefined
-  /** How long `onTokens` may take (the client's time limit per request). */
-  readonly timeoutMs: number
-  /**
-   * Revokes the tokens at the server (RFC 7009); `false` when it offers no revocation. Without
-   * it, `revoke()` only ends the session here.
-   */
-  readonly revoke?: ((tokens: TokenSet) => Promise<boolean>) | undefined
-}
 
 /**
  * The private state of a session, for `SessionStore.save`, which gives a saved session the

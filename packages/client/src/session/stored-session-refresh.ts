@@ -2,10 +2,11 @@ import { TokenError, TokenSet } from '@fhir-auth/core/essentials'
 import type { UdapTrustOptions } from '../operation-options.js'
 import { underFleetLock } from '../tokens/fleet-lock.js'
 import { storeFailed } from '../tokens/guarded-store.js'
-import type { SessionDependencies, TokensListener } from './session.js'
-import type { SessionSource } from './session-factory.js'
+import type { SessionDependencies } from './session-dependencies.js'
 import { RefreshFailure, refreshTokens } from './session-refresh.js'
+import type { SessionSource } from './session-source.js'
 import { refused, type SessionEntry, sessionStoreError } from './stored-session-entry.js'
+import type { TokensListener } from './tokens-listener.js'
 
 /** What a session opened from a `SessionStore` refreshes and delivers its tokens with. */
 export interface SharedRefresh {

@@ -8,9 +8,9 @@ import {
 import { optionNames, readOptions } from '@fhir-auth/core/internal/checks'
 import { underFleetLock } from '../tokens/fleet-lock.js'
 import { type GuardedStore, storeFailed } from '../tokens/guarded-store.js'
-import type { Session, sessionState, TokensListener } from './session.js'
-import type { optionalListener, SessionSource } from './session-factory.js'
-import type { OpenSessionOptions, SessionStore } from './session-store.js'
+import type { Session, sessionState } from './session.js'
+import type { SessionSource } from './session-source.js'
+import type { OpenSessionOptions, SessionStore } from './session-store-types.js'
 import {
   guardedSessionStore,
   refused,
@@ -18,6 +18,7 @@ import {
   sessionStoreError,
 } from './stored-session-entry.js'
 import { sharedRefresh } from './stored-session-refresh.js'
+import type { optionalListener, TokensListener } from './tokens-listener.js'
 
 /**
  * The main chunk's session code, handed over rather than imported: a static import of it here

@@ -1,15 +1,18 @@
-import type { TokenResponse } from '@fhir-auth/core/essentials'
+import type { JwsSigner, TokenResponse } from '@fhir-auth/core/essentials'
 import { silentLogger } from '@fhir-auth/core/essentials'
 import { requireNonBlankString } from '@fhir-auth/core/internal'
 import type {
   requestBackendServicesToken,
   resolveBackendScopes,
 } from '@fhir-auth/smart/backend-services'
-import type { BackendTokensOptions, RequestBackendTokenOptions } from '../operation-options.js'
+import type {
+  BackendTokensOptions,
+  CredentialOverrides,
+  RequestBackendTokenOptions,
+} from '../operation-options.js'
 import type { ProtocolContext } from '../protocol-context.js'
 import type { BackendTokenIdentity } from '../tokens/backend-token-identity.js'
 import type { SmartDiscovery } from './smart-discovery.js'
-import type { SmartSigning } from './smart-signing.js'
 
 /**
  * Smart's Backend Services functions, handed over by the SMART implementation, which imports them
@@ -29,6 +32,17 @@ export interface SmartBackendServices {
 }
 
 /**
+ * What a backend token request uses of `SmartSigning`: the signer for the call's key. Declared
+ * here and implemented there: `smart-signing.ts` re-exports this module (one chunk), so this one
+ * does not import it back (ADR 0015).
+ *
+ * @internal
+ */
+export interface BackendTokenSigning {
+  signer(overrides: Partial<Pick<CredentialOverrides, 'privateKey' | 'kid'>>): Promise<JwsSigner>
+}
+
+/**
  * SMART Backend Services: client credentials with a signed assertion, never a secret. Loaded on
  * demand by the SMART implementation, in the signing chunk (`smart-signing.ts` re-exports it).
  *
@@ -37,7 +51,7 @@ export interface SmartBackendServices {
 export async function requestBackendToken(
   context: ProtocolContext,
   discovery: SmartDiscovery,
-  signing: SmartSigning,
+  signing: BackendTokenSigning,
   input: RequestBackendTokenOptions | undefined,
   smart: SmartBackendServices,
 ): Promise<TokenResponse> {

@@ -1,7 +1,7 @@
 import { IdTokenError, safeUrl, type TransportOptions } from '@fhir-auth/core/essentials'
 import { fetchDiscoveryDocument, raceCallerSignal } from '@fhir-auth/core/internal'
 import type { SmartMetadata } from '@fhir-auth/smart/launch'
-import type { OpenIdProviderHint } from '../protocol-implementation.js'
+import type { OpenIdProviderHint } from '../identity/openid-provider.js'
 
 /** What the client itself knows its server by: what a claimed issuer may be bound to. */
 export interface KnownServer {

@@ -32,6 +32,7 @@ import {
   type TokenResponse,
 } from '@fhir-auth/smart/launch'
 import type { DiagnosticServerAccess } from '../diagnostics/server-access.js'
+import type { OpenIdProviderHint } from '../identity/openid-provider.js'
 import type {
   AuthorizationUrlOptions,
   AuthorizationUrlResult,
@@ -45,7 +46,6 @@ import type {
 import type { ProtocolContext } from '../protocol-context.js'
 import type {
   AuthorizationIssuer,
-  OpenIdProviderHint,
   ProtocolImplementation,
   StartedAuthorization,
 } from '../protocol-implementation.js'

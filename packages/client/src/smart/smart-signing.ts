@@ -7,6 +7,7 @@ import { lazy, requireNonBlankString } from '@fhir-auth/core/internal'
 import { checkBackendVersion } from '@fhir-auth/core/internal/signing'
 import type { CredentialOverrides } from '../operation-options.js'
 import type { ProtocolContext } from '../protocol-context.js'
+import type { BackendTokenSigning } from './backend-token.js'
 
 /**
  * Signers for SMART `private_key_jwt` assertions (confidential asymmetric clients and backend
@@ -19,7 +20,7 @@ import type { ProtocolContext } from '../protocol-context.js'
  *
  * @internal
  */
-export class SmartSigning {
+export class SmartSigning implements BackendTokenSigning {
   readonly #context: ProtocolContext
   /** The configured key and kid (checked by `signer`), imported once. */
   readonly #configured = lazy(() =>

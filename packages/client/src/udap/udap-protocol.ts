@@ -15,6 +15,7 @@ import {
   type UdapMetadata,
   type UdapTokenRequestCommon,
 } from '@fhir-auth/udap'
+import type { OpenIdProviderHint } from '../identity/openid-provider.js'
 import type {
   AuthorizationUrlOptions,
   AuthorizationUrlResult,
@@ -28,7 +29,6 @@ import type {
 import type { ProtocolContext } from '../protocol-context.js'
 import type {
   AuthorizationIssuer,
-  OpenIdProviderHint,
   ProtocolImplementation,
   StartedAuthorization,
 } from '../protocol-implementation.js'

@@ -1,7 +1,14 @@
 import { ConfigurationError } from '../errors/configuration-error.js'
 import { CryptoError } from '../errors/crypto-error.js'
-import type { KeyProfile } from './backend.js'
 import type { SigningAlgorithm } from './signer.js'
+
+/**
+ * Which profile's algorithm rules apply when a key becomes a signer: SMART (RS384 for RSA,
+ * ES384 for P-384) or UDAP (RS256/RS384, ES256, ES384, intersected with the server's list).
+ *
+ * @see https://github.com/fhir-auth/fhir-auth/blob/main/packages/core/README.md#crypto-backends
+ */
+export type KeyProfile = 'smart' | 'udap'
 
 /** The facts about a key that decide which algorithms it can make. */
 export interface KeyDescription {

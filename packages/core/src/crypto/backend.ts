@@ -1,14 +1,13 @@
 import type { OnlineRevocation } from '../x509/revocation-online/online-revocation.js'
+import type { KeyProfile } from './algorithms.js'
+import type { CertificateInfo } from './certificate-info.js'
 import type { CryptoKeyLike, Jwk, KeyObjectLike } from './jwk.js'
+import type { SignatureCheck, VerificationAlgorithm } from './signature-check.js'
 import type { JwsSigner } from './signer.js'
 
-/**
- * Which profile's algorithm rules apply when a key becomes a signer: SMART (RS384 for RSA,
- * ES384 for P-384) or UDAP (RS256/RS384, ES256, ES384, intersected with the server's list).
- *
- * @see https://github.com/fhir-auth/fhir-auth/blob/main/packages/core/README.md#crypto-backends
- */
-export type KeyProfile = 'smart' | 'udap'
+// The contract's vocabulary is declared below it, in modules the X.509 and algorithm code reads
+// too: that code is below this contract, whose `revocation` option reaches it (ADR 0015).
+export type { CertificateInfo, KeyProfile, SignatureCheck, VerificationAlgorithm }
 
 /**
  * A private key in any form the library accepts: PEM text (PKCS#8, PKCS#1 RSA, SEC1 EC), a
@@ -37,29 +36,6 @@ export interface ImportSignerOptions {
   readonly kid?: string | undefined
   /** DER certificates, leaf first, attached to the signer for the `x5c` header. */
   readonly certificateChain?: readonly Uint8Array[] | undefined
-}
-
-/** What the library needs to know about one X.509 certificate. */
-export interface CertificateInfo {
-  readonly der: Uint8Array
-  /** Distinguished name, RFC 4514 string form (for messages; compare `der` fields for trust). */
-  readonly subject: string
-  readonly issuer: string
-  /**
-   * Serial number as lowercase hex without leading zero bytes; a negative one (RFC 5280 forbids
-   * them, some CAs issued them) as `-` and the hex of its absolute value, as OpenSSL prints it.
-   */
-  readonly serialNumber: string
-  readonly notBefore: Date
-  readonly notAfter: Date
-  /** `uniformResourceIdentifier` subject alternative names, exact strings as encoded. */
-  readonly subjectAltNameUris: readonly string[]
-  /** DER SubjectPublicKeyInfo, for {@link CryptoBackend.verifySignature}. */
-  readonly publicKeySpki: Uint8Array
-  /** The public key as a JWK (verification with jose or any JOSE library). */
-  readonly publicKeyJwk: Jwk
-  /** basicConstraints cA = true. */
-  readonly isCertificateAuthority: boolean
 }
 
 /** Input of {@link CryptoBackend.verifyCertificateChain}. Time and trust are always explicit. */
@@ -94,31 +70,6 @@ export interface Pkcs12Contents {
   readonly privateKey: PrivateKeyInput
   /** DER certificates, leaf (the one matching the key) first, then issuers in order. */
   readonly certificateChain: readonly Uint8Array[]
-}
-
-/**
- * Signature schemes a backend verifies. `RS*` = RSASSA-PKCS1-v1_5, `PS*` = RSASSA-PSS (salt
- * length = hash length), `ES*` = ECDSA with that hash on the curve the key names.
- */
-export type VerificationAlgorithm =
-  | 'RS256'
-  | 'RS384'
-  | 'RS512'
-  | 'PS256'
-  | 'PS384'
-  | 'PS512'
-  | 'ES256'
-  | 'ES384'
-  | 'ES512'
-
-/** Input of {@link CryptoBackend.verifySignature}. */
-export interface SignatureCheck {
-  readonly algorithm: VerificationAlgorithm
-  /** DER SubjectPublicKeyInfo of the signer. */
-  readonly publicKeySpki: Uint8Array
-  readonly data: Uint8Array
-  /** ECDSA signatures are JOSE `r‖s`; core converts X.509's DER form before calling. */
-  readonly signature: Uint8Array
 }
 
 /**

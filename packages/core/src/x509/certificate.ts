@@ -1,4 +1,5 @@
-import type { CertificateInfo, VerificationAlgorithm } from '../crypto/backend.js'
+import type { CertificateInfo } from '../crypto/certificate-info.js'
+import type { VerificationAlgorithm } from '../crypto/signature-check.js'
 import { CryptoError } from '../errors/crypto-error.js'
 import { readCertificateExtensions } from './certificate-extensions.js'
 import { type DerElement, readDerChildren, readDerDocument } from './der.js'

@@ -1,5 +1,5 @@
-import type { VerificationAlgorithm } from '../crypto/backend.js'
 import { ecdsaComponentLength } from '../crypto/ecdsa-signature.js'
+import type { VerificationAlgorithm } from '../crypto/signature-check.js'
 import { CryptoError } from '../errors/crypto-error.js'
 import { readDerChildren } from './der.js'
 import { derTag, readDerDocumentWithTag, readUnsignedInteger } from './der-values.js'

@@ -1,4 +1,4 @@
-import type { SignatureCheck } from '../crypto/backend.js'
+import type { SignatureCheck } from '../crypto/signature-check.js'
 import type { ParsedCertificate } from './certificate.js'
 import { signatureForIssuerKey } from './signature-value.js'
 

@@ -1,5 +1,5 @@
-import type { VerificationAlgorithm } from '../crypto/backend.js'
 import { bytesEqual } from '../crypto/bytes.js'
+import type { VerificationAlgorithm } from '../crypto/signature-check.js'
 import { CryptoError, type CryptoErrorReason } from '../errors/crypto-error.js'
 import { readAlgorithmIdentifier } from './algorithm-identifier.js'
 import { type DerElement, readDerChildren } from './der.js'

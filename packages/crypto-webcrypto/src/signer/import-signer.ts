@@ -2,7 +2,6 @@ import {
   CryptoError,
   type ImportSignerOptions,
   type JwsSigner,
-  type KeyDescription,
   lazyImport,
   type PrivateKeyInput,
   type SigningAlgorithm,
@@ -15,6 +14,7 @@ import {
 } from '@fhir-auth/core/signing'
 import type { SubtleSource } from '../subtle.js'
 import { importParameters, joseAlgorithmProfile, webCryptoError } from '../webcrypto-calls.js'
+import type { KeyMaterial } from './key-material.js'
 import { readPrivateJwk } from './private-jwk.js'
 import { sortPrivateKey } from './private-key-form.js'
 import { createWebCryptoSigner } from './webcrypto-signer.js'
@@ -85,11 +85,6 @@ export async function importSigner(
     }
   }
 }
-
-/** Private key material read from a JWK or from PEM, with what decides its algorithms. */
-export type KeyMaterial =
-  | { readonly format: 'jwk'; readonly keyData: JsonWebKey; readonly description: KeyDescription }
-  | { readonly format: 'pkcs8'; readonly keyData: Uint8Array; readonly description: KeyDescription }
 
 /**
  * Chooses the algorithm for key material with core's rules, then imports the key for exactly

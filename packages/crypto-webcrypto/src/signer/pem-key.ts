@@ -1,5 +1,5 @@
 import { describePrivateKeyPem } from '@fhir-auth/core/private-keys'
-import type { KeyMaterial } from './import-signer.js'
+import type { KeyMaterial } from './key-material.js'
 
 /**
  * The error class {@link readPemKey} throws, re-exported from core's main entry on purpose

@@ -1,4 +1,4 @@
-import type { VerificationAlgorithm } from '../../crypto/backend.js'
+import type { VerificationAlgorithm } from '../../crypto/signature-check.js'
 import { CryptoError } from '../../errors/crypto-error.js'
 import { readAlgorithmIdentifier } from '../algorithm-identifier.js'
 import { type ParsedCertificate, parseCertificate } from '../certificate.js'
