@@ -49,7 +49,11 @@ function refusal(run: () => Promise<unknown>) {
 
 describe('ocspCertificateId', () => {
   it('hashes the issuer name and key with SHA-1 and keeps the serial as encoded', async () => {
-    const expected = await certIdParts(issuer.name, issuer.key.spki, Uint8Array.of(0x00, 0x80, 0x01))
+    const expected = await certIdParts(
+      issuer.name,
+      issuer.key.spki,
+      Uint8Array.of(0x00, 0x80, 0x01),
+    )
     const id = await ocspCertificateId(leaf.parsed, issuer.parsed)
     expect(id.issuerNameHash).toEqual(expected.issuerNameHash)
     expect(id.issuerKeyHash).toEqual(expected.issuerKeyHash)
@@ -60,16 +64,26 @@ describe('ocspCertificateId', () => {
 
   it('finds the serial of a version 1 certificate, which has no [0] version', async () => {
     const v1 = await createCertificate({ commonName: 'V1', issuer, withoutKeyIds: true })
-    const der = withTbsFields(v1.der, (fields) => [integer(Uint8Array.of(0x42)), ...fields.slice(2)])
+    const der = withTbsFields(v1.der, (fields) => [
+      integer(Uint8Array.of(0x42)),
+      ...fields.slice(2),
+    ])
     const parsed = parseCertificate(der)
     expect(parsed.version).toBe(1)
-    expect((await ocspCertificateId(parsed, issuer.parsed)).serialNumber).toEqual(Uint8Array.of(0x42))
+    expect((await ocspCertificateId(parsed, issuer.parsed)).serialNumber).toEqual(
+      Uint8Array.of(0x42),
+    )
   })
 
   it('refuses an issuer key without its BIT STRING and a certificate without serial', async () => {
-    const spki = encodeDerSequence(encodeDerSequence(encodeDerOid('1.2.840.10045.2.1')), octetString(Uint8Array.of(1)))
+    const spki = encodeDerSequence(
+      encodeDerSequence(encodeDerOid('1.2.840.10045.2.1')),
+      octetString(Uint8Array.of(1)),
+    )
     expect(
-      await refusal(() => ocspCertificateId(leaf.parsed, { ...issuer.parsed, publicKeySpki: spki })),
+      await refusal(() =>
+        ocspCertificateId(leaf.parsed, { ...issuer.parsed, publicKeySpki: spki }),
+      ),
     ).toEqual({
       reason: 'invalid-certificate',
       message: 'subjectPublicKey has tag 0x04, expected 0x03',

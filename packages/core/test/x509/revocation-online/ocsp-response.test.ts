@@ -144,8 +144,16 @@ describe('parseOcspResponse', () => {
 
   it.each([
     ['tryLater', Uint8Array.of(3), 'the OCSP responder answered with status 3 (not successful)'],
-    ['unauthorized', Uint8Array.of(6), 'the OCSP responder answered with status 6 (not successful)'],
-    ['two octets', Uint8Array.of(0, 0), 'the OCSP responder answered with status 0 (not successful)'],
+    [
+      'unauthorized',
+      Uint8Array.of(6),
+      'the OCSP responder answered with status 6 (not successful)',
+    ],
+    [
+      'two octets',
+      Uint8Array.of(0, 0),
+      'the OCSP responder answered with status 0 (not successful)',
+    ],
     ['no octet', new Uint8Array(), 'the OCSP responder answered with status ? (not successful)'],
   ])('refuses a response status other than successful (%s)', (_name, status, message) => {
     expect(refusal(encodeDerSequence(encodeDer(0x0a, status)))).toEqual({
@@ -154,10 +162,17 @@ describe('parseOcspResponse', () => {
     })
   })
 
-  const basic = encodeDerSequence(encodeDerOid('1.3.6.1.5.5.7.48.1.1'), octetString(new Uint8Array()))
+  const basic = encodeDerSequence(
+    encodeDerOid('1.3.6.1.5.5.7.48.1.1'),
+    octetString(new Uint8Array()),
+  )
   const successful = encodeDer(0x0a, Uint8Array.of(0))
   it.each([
-    ['not a SEQUENCE', encodeDer(0x31, new Uint8Array()), 'the OCSP response has tag 0x31, expected 0x30'],
+    [
+      'not a SEQUENCE',
+      encodeDer(0x31, new Uint8Array()),
+      'the OCSP response has tag 0x31, expected 0x30',
+    ],
     ['empty', encodeDerSequence(), 'the OCSP response status is missing'],
     [
       'an INTEGER status',
@@ -229,7 +244,12 @@ describe('parseOcspResponse', () => {
     ],
     [
       'an empty certs',
-      basicWith(encodeDerSequence(), ecdsaWithSha256Algorithm, dummySignature, encodeDer(0xa0, new Uint8Array())),
+      basicWith(
+        encodeDerSequence(),
+        ecdsaWithSha256Algorithm,
+        dummySignature,
+        encodeDer(0xa0, new Uint8Array()),
+      ),
       'certs is missing',
     ],
     [
@@ -280,7 +300,9 @@ describe('parseOcspResponse', () => {
     ],
     [
       'no responses',
-      withTbs(encodeDerSequence(encodeDer(0xa2, octetString(keyHash)), generalizedTime(producedAt))),
+      withTbs(
+        encodeDerSequence(encodeDer(0xa2, octetString(keyHash)), generalizedTime(producedAt)),
+      ),
       'the OCSP responses is missing',
     ],
     [
@@ -289,7 +311,11 @@ describe('parseOcspResponse', () => {
       'a SingleResponse has tag 0x02, expected 0x30',
     ],
     ['a SingleResponse without CertID', withSingle(), 'a CertID is missing'],
-    ['a CertID that is not a SEQUENCE', withSingle(integer(1)), 'a CertID has tag 0x02, expected 0x30'],
+    [
+      'a CertID that is not a SEQUENCE',
+      withSingle(integer(1)),
+      'a CertID has tag 0x02, expected 0x30',
+    ],
     ['a CertID without hash algorithm', withCertId(), 'the CertID hash algorithm is missing'],
     [
       'a CertID with an INTEGER hash algorithm',
@@ -311,11 +337,7 @@ describe('parseOcspResponse', () => {
       withSingle(certId, encodeDer(0xa0, new Uint8Array()), generalizedTime(thisUpdate)),
       'a SingleResponse has no certStatus',
     ],
-    [
-      'a CertID without issuerNameHash',
-      withCertId(hashAlgorithm),
-      'issuerNameHash is missing',
-    ],
+    ['a CertID without issuerNameHash', withCertId(hashAlgorithm), 'issuerNameHash is missing'],
     [
       'an issuerNameHash that is not an OCTET STRING',
       withCertId(hashAlgorithm, integer(1), octetString(keyHash), integer(serial)),
@@ -369,7 +391,10 @@ describe('parseOcspResponse', () => {
   it('refuses truncated DER inside the response with the same reason', () => {
     const truncated = concatBytes(Uint8Array.of(0x30, 0x03), Uint8Array.of(0x0a, 0x05, 0x00))
     expect(refusal(truncated).reason).toBe('invalid-crl')
-    const child = encodeDerSequence(encodeDer(0x0a, Uint8Array.of(0)), Uint8Array.of(0xa0, 0x05, 0x30))
+    const child = encodeDerSequence(
+      encodeDer(0x0a, Uint8Array.of(0)),
+      Uint8Array.of(0xa0, 0x05, 0x30),
+    )
     expect(refusal(child).reason).toBe('invalid-crl')
     expect(refusal(withTbs(encodeDerSequence(Uint8Array.of(0x04, 0x09, 0x00)))).reason).toBe(
       'invalid-crl',

@@ -4,7 +4,10 @@
  * (RFC 6960 §4.2.2.1, five minutes' skew) and what `unknown` means. Real signatures throughout.
  */
 import { beforeAll, describe, expect, it } from 'vitest'
-import { type OcspCertificateId, ocspCertificateId } from '../../../src/x509/revocation-online/ocsp-request.js'
+import {
+  type OcspCertificateId,
+  ocspCertificateId,
+} from '../../../src/x509/revocation-online/ocsp-request.js'
 import { parseOcspResponse } from '../../../src/x509/revocation-online/ocsp-response.js'
 import {
   ocspClockSkewMs,
@@ -25,7 +28,10 @@ import { verifyWithWebCrypto } from '../fixtures/webcrypto-keys.js'
 
 const at = new Date('2027-01-01T12:00:00Z')
 const minute = 60_000
-const validity = { notBefore: new Date('2026-01-01T00:00:00Z'), notAfter: new Date('2028-01-01T00:00:00Z') }
+const validity = {
+  notBefore: new Date('2026-01-01T00:00:00Z'),
+  notAfter: new Date('2028-01-01T00:00:00Z'),
+}
 
 let issuer: TestCertificate
 let leaf: TestCertificate
@@ -74,7 +80,13 @@ async function judge(options: AnswerOptions = {}) {
     responses: options.responses ?? [single],
     certificates: options.certificates,
   })
-  return ocspStatus(parseOcspResponse(der), id, issuer.parsed, options.at ?? at, verifyWithWebCrypto)
+  return ocspStatus(
+    parseOcspResponse(der),
+    id,
+    issuer.parsed,
+    options.at ?? at,
+    verifyWithWebCrypto,
+  )
 }
 
 const unsigned = {
@@ -113,7 +125,10 @@ describe('ocspStatus', () => {
       const delegated = await responder()
       const other = await responder({ key: delegated.key, extendedKeyUsage: [clientAuth] })
       expect(
-        await judge({ signer: delegated.key, certificates: [issuer.der, other.der, delegated.der] }),
+        await judge({
+          signer: delegated.key,
+          certificates: [issuer.der, other.der, delegated.der],
+        }),
       ).toEqual({ status: 'good' })
     })
 
@@ -213,13 +228,13 @@ describe('ocspStatus', () => {
       const nextUpdate = new Date(at.getTime() - skew)
       const thisUpdate = new Date(at.getTime() - 60 * minute)
       expect(await judge({ thisUpdate, nextUpdate })).toEqual({ status: 'good' })
-      expect(await judge({ thisUpdate, nextUpdate: new Date(nextUpdate.getTime() - 1000) })).toEqual(
-        {
-          status: 'no-answer',
-          problem:
-            'is stale (thisUpdate 2027-01-01T11:00:00.000Z, nextUpdate 2027-01-01T11:54:59.000Z)',
-        },
-      )
+      expect(
+        await judge({ thisUpdate, nextUpdate: new Date(nextUpdate.getTime() - 1000) }),
+      ).toEqual({
+        status: 'no-answer',
+        problem:
+          'is stale (thisUpdate 2027-01-01T11:00:00.000Z, nextUpdate 2027-01-01T11:54:59.000Z)',
+      })
     })
 
     it('without nextUpdate, takes an answer only within the skew of its thisUpdate', async () => {
