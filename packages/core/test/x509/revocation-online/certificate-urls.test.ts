@@ -6,7 +6,13 @@
  */
 import { describe, expect, it } from 'vitest'
 import { CryptoError } from '../../../src/errors/crypto-error.js'
-import { encodeDer, encodeDerSequence } from '../../../src/x509/der.js'
+import {
+  type DerElement,
+  encodeDer,
+  encodeDerSequence,
+  readDerChildren,
+  readDerDocument,
+} from '../../../src/x509/der.js'
 import { encodeDerOid } from '../../../src/x509/object-identifier.js'
 import {
   authorityInformationAccess,
@@ -92,6 +98,11 @@ describe('authorityInformationAccess', () => {
         encodeDerSequence(encodeDerOid(ocspMethod), uriName('http://ocsp.example.test/1')),
         encodeDerSequence(encodeDerOid(ocspMethod), uriName('ldap://ocsp.example.test/')),
         encodeDerSequence(encodeDerOid(ocspMethod), encodeDer(0xa4, commonName('Responder'))),
+        // A dNSName that reads like a URL is still not a URI.
+        encodeDerSequence(
+          encodeDerOid(ocspMethod),
+          encodeDer(0x82, new TextEncoder().encode('http://dns.example.test/')),
+        ),
         encodeDerSequence(encodeDerOid(ocspMethod)),
         encodeDerSequence(
           encodeDerOid(ocspMethod),
@@ -147,6 +158,28 @@ describe('authorityInformationAccess', () => {
 })
 
 describe('hasExtendedKeyUsage', () => {
+  it('refuses a certificate whose extension list names one extension twice', async () => {
+    // Only reachable through a parsed certificate with another TBS: the parser refuses it too.
+    const certificate = await createCertificate({
+      commonName: 'Twice',
+      extendedKeyUsage: [clientAuth],
+    })
+    const fields = readDerChildren(readDerDocument(certificate.parsed.tbs))
+    const extensions = fields[7] as DerElement
+    const [list] = readDerChildren(extensions)
+    const entries = readDerChildren(list as DerElement).map((entry) => entry.bytes)
+    const tbs = encodeDerSequence(
+      ...fields.slice(0, 7).map((field) => field.bytes),
+      encodeDer(0xa3, encodeDerSequence(...entries, entries[entries.length - 1] as Uint8Array)),
+    )
+    expect(refusal(() => hasExtendedKeyUsage({ ...certificate.parsed, tbs }, ocspSigning))).toEqual(
+      {
+        reason: 'invalid-certificate',
+        message: 'the certificate has extension 2.5.29.37 twice',
+      },
+    )
+  })
+
   it('is true only when the extendedKeyUsage lists the purpose', async () => {
     const both = await createCertificate({
       commonName: 'Both',

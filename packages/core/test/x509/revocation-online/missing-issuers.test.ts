@@ -103,13 +103,23 @@ describe('fetchMissingIssuers', () => {
   it('fetches nothing for a complete chain', async () => {
     const level1 = levels[1] as TestCertificate
     const under1 = await leafUnder(level1, { caIssuers: [url('level-1.cer')] })
+    // A self-signed root naming where a namesake is published: never followed.
+    const selfSigned = await createCertificate({
+      commonName: 'Level 0',
+      ca: true,
+      caIssuers: [url('level-0.cer')],
+    })
     const cases: [TestCertificate[], TestCertificate[]][] = [
       // Self-signed top (an untrusted root stays untrusted).
+      [[selfSigned], []],
       [[levels[0] as TestCertificate, root], []],
       // The top is itself an anchor (an intermediate trusted directly).
-      [[under1, level1], [level1]],
+      [
+        [under1, level1],
+        [root, level1],
+      ],
       // An anchor has the name of the top's issuer.
-      [[under1], [level1]],
+      [[under1], [root, level1]],
       // The issuer is already in the chain, out of order.
       [[level1, under1], [root]],
       // No chain at all.

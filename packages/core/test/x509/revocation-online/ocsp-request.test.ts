@@ -93,6 +93,11 @@ describe('ocspCertificateId', () => {
       reason: 'invalid-certificate',
       message: 'the serial number has tag 0x04, expected 0x02',
     })
+    expect(
+      await refusal(() =>
+        ocspCertificateId({ ...leaf.parsed, tbs: encodeDerSequence() }, issuer.parsed),
+      ),
+    ).toEqual({ reason: 'invalid-certificate', message: 'the serial number is missing' })
     const versionOnly = encodeDerSequence(
       new Uint8Array([0xa0, 0x03, 0x02, 0x01, 0x02]),
       octetString(Uint8Array.of(1)),
