@@ -8,4 +8,13 @@ export default strykerConfig('core', [
   'src/x509/chain.ts',
   'src/logging/redact.ts',
   'src/oidc/verify-id-token.ts',
+  'src/x509/revocation-online/ocsp-request.ts',
+  'src/x509/revocation-online/ocsp-response.ts',
+  'src/x509/revocation-online/ocsp-status.ts',
+  'src/x509/revocation-online/online-revocation.ts',
+  'src/x509/revocation-online/online-status.ts',
+  'src/x509/revocation-online/distribution-point-uris.ts',
+  'src/x509/revocation-online/certificate-access.ts',
+  'src/x509/revocation-online/ca-issuers.ts',
+  'src/x509/revocation-online/missing-issuers.ts',
 ])
