@@ -24,6 +24,7 @@ export {
   type RevocationCorpusDocument,
   usableCrlServings,
 } from '../corpus/revocation-corpus.js'
+export { certsOnlyPkcs7 } from './certs-only-pkcs7.js'
 export {
   type OcspCase,
   type OcspCaseName,
