@@ -9,14 +9,7 @@
  *   kilobytes, none of them the missing issuer) is used for that validation and not written to
  *   `revocation.cache`, which a fleet shares and which such a server could fill otherwise.
  */
-import { randomUUID, sign } from 'node:crypto'
-import {
-  CertificateChainError,
-  Client,
-  DiscoveryError,
-  memoryStore,
-  silentLogger,
-} from '@fhir-auth/client'
+import { CertificateChainError, DiscoveryError, memoryStore } from '@fhir-auth/client'
 import {
   type CertificateAuthority,
   createCertificateAuthority,
@@ -29,6 +22,11 @@ import {
 } from '@fhir-auth/test-pki/revocation'
 import { failureOf } from '@fhir-auth/test-utils/failure'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import {
+  loopbackBaseUrl,
+  loopbackDiscoveryClient,
+  serveLoopbackDiscovery,
+} from '../support/loopback-udap-discovery.js'
 
 const hour = 3_600_000
 
@@ -52,13 +50,13 @@ beforeAll(async () => {
   })
   manyUrls = await intermediate.issue({
     commonName: 'Server naming many caIssuers URLs',
-    sanUris: [baseUrl('many')],
+    sanUris: [loopbackBaseUrl(server, 'many')],
     keyType: 'rsa2048',
     authorityInformationAccess: { caIssuers: manyPaths.map((path) => server.origin + path) },
   })
   bigDocument = await intermediate.issue({
     commonName: 'Server whose caIssuers document is large',
-    sanUris: [baseUrl('big')],
+    sanUris: [loopbackBaseUrl(server, 'big')],
     keyPair: manyUrls.keyPair,
     authorityInformationAccess: { caIssuers: [`${server.origin}/big.p7c`] },
   })
@@ -68,62 +66,15 @@ beforeAll(async () => {
     certsOnlyPkcs7(Array.from({ length: 300 }, () => root.certificateDer)),
     'application/pkcs7-mime',
   )
-  serveDiscovery('many', manyUrls)
-  serveDiscovery('big', bigDocument)
+  serveLoopbackDiscovery(server, 'many', manyUrls)
+  serveLoopbackDiscovery(server, 'big', bigDocument)
 }, 60_000)
 
 afterAll(() => server?.stop())
 
-function baseUrl(name: string): string {
-  return `${server.origin}/${name}/fhir`
-}
-
-/** Serves `/<name>/fhir/.well-known/udap`, signed_metadata signed by `leaf` with `x5c` the leaf alone. */
-function serveDiscovery(name: string, leaf: IssuedCertificate): void {
-  const base64url = (data: string | Buffer) => Buffer.from(data).toString('base64url')
-  const iat = Math.floor(Date.now() / 1000) - 60
-  const header = { alg: 'RS256', x5c: [Buffer.from(leaf.certificateDer).toString('base64')] }
-  const endpoint = (path: string) => `${server.origin}/${name}${path}`
-  const claims = {
-    iss: baseUrl(name),
-    sub: baseUrl(name),
-    iat,
-    exp: iat + 3600,
-    jti: randomUUID(),
-    token_endpoint: endpoint('/token'),
-    registration_endpoint: endpoint('/register'),
-  }
-  const input = `${base64url(JSON.stringify(header))}.${base64url(JSON.stringify(claims))}`
-  const jwt = `${input}.${base64url(sign('sha256', Buffer.from(input), leaf.privateKeyPem))}`
-  const document = {
-    udap_versions_supported: ['1'],
-    udap_profiles_supported: ['udap_dcr', 'udap_authn'],
-    udap_authorization_extensions_supported: ['hl7-b2b'],
-    udap_authorization_extensions_required: [],
-    udap_certifications_supported: [],
-    udap_certifications_required: [],
-    grant_types_supported: ['client_credentials'],
-    scopes_supported: ['system/*.rs'],
-    token_endpoint: endpoint('/token'),
-    token_endpoint_auth_methods_supported: ['private_key_jwt'],
-    token_endpoint_auth_signing_alg_values_supported: ['RS256', 'ES256'],
-    registration_endpoint: endpoint('/register'),
-    registration_endpoint_jwt_signing_alg_values_supported: ['RS256', 'ES256'],
-    signed_metadata: jwt,
-  }
-  server.serve(
-    `/${name}/fhir/.well-known/udap`,
-    new TextEncoder().encode(JSON.stringify(document)),
-    'application/json',
-  )
-}
-
 /** The chain failure of a discovery of `/<name>/fhir` with a fresh client. */
 async function chainFailure(name: string, cache = memoryStore()): Promise<CertificateChainError> {
-  const client = new Client(
-    { baseUrl: baseUrl(name), scopes: ['system/*.rs'], allowInsecureLocalhost: true },
-    { protocol: 'udap', logger: silentLogger },
-  )
+  const client = loopbackDiscoveryClient(server, name)
   const error = await failureOf(
     client.serverMetadata({ trustedAnchors: [root.certificatePem], revocation: { cache } }),
     DiscoveryError,
