@@ -58,3 +58,4 @@ export {
   startRevocationPki,
 } from './revocation-pki.js'
 export { hugeCrlBytes, type RevocationServer, startRevocationServer } from './revocation-server.js'
+export { type SignedOcspResponseOptions, signedOcspResponse } from './signed-ocsp-response.js'
