@@ -24,8 +24,8 @@ export interface SignedOcspResponseOptions {
   readonly signer: { readonly privateKeyPem: string; readonly subjectDer: Uint8Array }
   readonly thisUpdate: Date
   readonly nextUpdate: Date
-  readonly responseExtensions?: readonly RawExtension[]
-  readonly singleExtensions?: readonly RawExtension[]
+  readonly responseExtensions?: readonly RawExtension[] | undefined
+  readonly singleExtensions?: readonly RawExtension[] | undefined
 }
 
 const generalizedTime = (date: Date) =>
