@@ -26,7 +26,7 @@ describe('buildAuthorizationExtensions and the key __proto__', () => {
     let extensions: unknown
     if (json === null) {
       const bare = Object.create(null) as Record<string, unknown>
-      bare.__proto__ = { version: '1' }
+      Reflect.set(bare, '__proto__', { version: '1' })
       extensions = bare
     } else {
       extensions = JSON.parse(json)
