@@ -122,7 +122,8 @@ function fetchProblem(error: unknown, what: string): string {
   if (error instanceof RevocationDocumentStatusError) return error.message
   if (HttpError.isInstance(error)) return `cannot be fetched (${error.reason}): ${error.message}`
   if (CryptoError.isInstance(error)) return `did not send ${what}: ${error.message}`
-  // A cache that failed (a store down): no answer from this point, never a verdict.
+  // An OnlineRevocation of another making that failed otherwise (the library's own treats a
+  // failing cache as a miss): no answer from this point, never a verdict.
   return `cannot be had: ${error instanceof Error ? error.name : 'failure'}`
 }
 
