@@ -47,7 +47,7 @@ export interface ParsedOcspResponse {
    */
   readonly nonce: Uint8Array | undefined
   /**
-   * The first {@link maxResponderCertificates} certificates the responder sent (a delegated
+   * The first four certificates the responder sent (`maxResponderCertificates`; a delegated
    * responder's own, for one); any further ones are neither parsed nor considered.
    */
   readonly certificates: readonly ParsedCertificate[]
