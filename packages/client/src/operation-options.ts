@@ -125,7 +125,8 @@ export interface RequestBackendTokenOptions extends CancellableOptions, Partial<
    * UDAP: further authorization extension objects by key (TEFCA's `tefca_ias`, a network's
    * own), JSON objects signed into the authentication token as given. An extension the server
    * lists in `udap_authorization_extensions_required` and not given is a `ConfigurationError` on
-   * `extensions` before any token request.
+   * `extensions` before any token request; so is a value that is not a JSON object (an array, a
+   * string) and the key `__proto__`, which would not reach the server as given.
    */
   readonly extensions?: Readonly<Record<string, Readonly<Record<string, unknown>>>> | undefined
   /** UDAP unregistered-client flow: the client URI (a URI SAN of the certificate). */

@@ -9,6 +9,12 @@ import {
 } from './b2b-user-extension.js'
 import { jsonValueProblem } from './json-value.js'
 
+/**
+ * The one key an extension cannot have: an own `__proto__` member (as `JSON.parse` makes one)
+ * does not survive being copied or assigned in JavaScript, here or at the server.
+ */
+const prototypeKey = '__proto__'
+
 /** The authorization extensions of a client_credentials request, as a caller gives them. */
 export interface AuthorizationExtensionsInput {
   /** The typed shorthand of `hl7-b2b`. */
@@ -26,8 +32,9 @@ export interface AuthorizationExtensionsInput {
  * The `extensions` claim of a UDAP authentication token: `extensions` as given, plus `hl7-b2b`
  * from `b2b` and `hl7-b2b-user` from `b2bUser`; `undefined` when there is none.
  *
- * @throws ConfigurationError `extensions` (not an object, a member that is not a JSON object, or
- *   a key a shorthand also gives), or the shorthand's own (`b2b.<field>`, `b2bUser.<field>`).
+ * @throws ConfigurationError `extensions` (not an object, a member that is not a JSON object (an
+ *   array, a string…), the key `__proto__`, or a key a shorthand also gives), or the shorthand's
+ *   own (`b2b.<field>`, `b2bUser.<field>`).
  * @see https://hl7.org/fhir/us/udap-security/STU2/b2b.html#constructing-authentication-token
  */
 export function buildAuthorizationExtensions(
@@ -42,6 +49,12 @@ export function buildAuthorizationExtensions(
   }
   const extensions: Record<string, Readonly<Record<string, unknown>>> = {}
   for (const [key, value] of Object.entries(given ?? {})) {
+    if (key === prototypeKey) {
+      throw new ConfigurationError({
+        invalidAttribute: 'extensions',
+        message: `extensions must not have the key "${prototypeKey}": JavaScript code (an object literal, an assignment, a merge) takes a member of that name for the object's prototype, so it would not reach the server as given`,
+      })
+    }
     const problem = isPlainObject(value) ? jsonValueProblem(value) : 'is not a JSON object'
     if (problem !== undefined) {
       throw new ConfigurationError({

@@ -120,6 +120,7 @@ export async function discoverUdapMetadata(input: DiscoverUdapOptions): Promise<
       revocation: trust.revocation,
       fetch: options.fetch,
       timeoutMs: options.timeoutMs,
+      logger,
       now: currentTime(clock),
       allowInsecureLocalhost,
       endpoint,

@@ -10,6 +10,7 @@ import {
   type FetchLike,
   HttpError,
   isJsonObject,
+  type Logger,
   normalizeBaseUrl,
   safeUrl,
   type VerifiedCertificateChain,
@@ -45,6 +46,11 @@ export interface VerifySignedMetadataOptions extends UdapTrustInputs {
   readonly fetch?: FetchLike | undefined
   /** Time limit of one CRL fetch; default the transport's 10 s. */
   readonly timeoutMs?: number | undefined
+  /**
+   * Where a revocation cache that fails is reported (`warn`, `revocation.cache-read-failed` or
+   * `revocation.cache-write-failed`); default the library's console logger.
+   */
+  readonly logger?: Logger | undefined
 }
 
 /** What {@link verifySignedMetadata} returns when every check passed. */
@@ -243,6 +249,7 @@ interface ChainTrust extends UdapTrustInputs {
   readonly transport: {
     readonly fetch?: FetchLike | undefined
     readonly timeoutMs?: number | undefined
+    readonly logger?: Logger | undefined
   }
 }
 
@@ -267,6 +274,7 @@ async function verifyChain(
               cache: revocation?.cache,
               fetch: transport.fetch,
               timeoutMs: transport.timeoutMs,
+              logger: transport.logger,
             }),
           }),
     })

@@ -29,8 +29,11 @@ export interface UdapRevocationOptions {
    * Where what is fetched is kept: CRLs and `good`/`revoked` OCSP answers until their
    * `nextUpdate` (`unknown` never), `caIssuers` certificates for a day at most. A shared store
    * lets a fleet fetch each once. The signed documents are kept and judged again on every read,
-   * so a rewritten entry is no entry, never a verdict. Default: the client's memory (a call of
-   * the functional API: that call's).
+   * so a rewritten entry is no entry, never a verdict. A store that fails (or does not answer
+   * within the transport's timeout) is no verdict either: a failed read is a miss (the document
+   * is fetched and verified), a failed write leaves the verified document in use; each is one
+   * `warn` (`revocation.cache-read-failed`, `revocation.cache-write-failed`) naming the URL.
+   * Default: the client's memory (a call of the functional API: that call's).
    *
    * @see https://www.rfc-editor.org/rfc/rfc6960#section-4.2.2.1
    */

@@ -26,6 +26,8 @@ export interface SignedOcspResponseOptions {
   readonly nextUpdate: Date
   readonly responseExtensions?: readonly RawExtension[] | undefined
   readonly singleExtensions?: readonly RawExtension[] | undefined
+  /** DER certificates sent in `certs` (a delegated responder's own, decoys). */
+  readonly certificates?: readonly Uint8Array[] | undefined
 }
 
 const generalizedTime = (date: Date) =>
@@ -77,6 +79,9 @@ export function signedOcspResponse(options: SignedOcspResponseOptions): Uint8Arr
     tbs,
     encodeDerSequence(encodeDerOid('1.2.840.10045.4.3.2')),
     encodeDer(0x03, concatBytes(Uint8Array.of(0), new Uint8Array(signature))),
+    ...(options.certificates === undefined
+      ? []
+      : [encodeDer(0xa0, encodeDerSequence(concatBytes(...options.certificates)))]),
   )
   return encodeDerSequence(
     encodeDer(0x0a, Uint8Array.of(0)),

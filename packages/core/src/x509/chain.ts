@@ -69,13 +69,21 @@ export interface ChainValidationInput {
  * constraints, critical extensions) still binds the path: an anchor narrows, it never widens.
  * Only CRLs issued and signed by the certificate's own issuer count: indirect CRLs and separate
  * CRL-signing keys are not supported. Policies are not processed (any policy is accepted, and a
- * critical policy constraint is an unknown critical extension); OCSP and AIA are not used.
+ * critical policy constraint is an unknown critical extension). Without `revocation` nothing
+ * is fetched: only `crls` count, and neither AIA (`caIssuers`, OCSP) nor distribution points are
+ * used. With it, a missing issuer may come from AIA `caIssuers` (step 3) and a certificate's
+ * revocation from its CRL distribution points, then its AIA OCSP responders (step 7); an OCSP
+ * answer counts when the issuer, or a responder it delegated to with id-kp-OCSPSigning, signed
+ * it, it is fresh and it says `good` or `revoked`.
  *
  * @returns the leaf and the path from leaf to anchor inclusive, as plain `CertificateInfo`.
  * @throws CertificateChainError with the `reason` above and the `subject` of the certificate
  *   the failure is about.
  * @throws ConfigurationError `at` when the validation time is not a valid `Date`.
  * @see https://www.rfc-editor.org/rfc/rfc5280#section-6.1
+ * @see https://www.rfc-editor.org/rfc/rfc5280#section-4.2.1.13 (CRL distribution points)
+ * @see https://www.rfc-editor.org/rfc/rfc5280#section-4.2.2.1 (authority information access)
+ * @see https://www.rfc-editor.org/rfc/rfc6960 (OCSP)
  * @see https://hl7.org/fhir/us/udap-security/STU2/ (certificate chain validation for UDAP)
  * @see https://github.com/fhir-auth/fhir-auth/blob/main/docs/adr/0004-certificate-path-policy-in-core.md
  */

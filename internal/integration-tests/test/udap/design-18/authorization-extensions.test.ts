@@ -140,6 +140,37 @@ describe('required extensions', () => {
     expect(notPerson.invalidAttribute).toBe('b2bUser.userPerson')
     expect(countsOf(sandbox).token).toBe(before.token)
   })
+
+  it('refuses the key __proto__ (as JSON.parse makes it) and an array, rather than dropping them', async () => {
+    const before = countsOf(sandbox)
+    const fromJson = JSON.parse(
+      `{"tefca_ias": ${JSON.stringify(tefcaIas)}, "__proto__": {"purpose_of_use": "T-IAS"}}`,
+    ) as Record<string, Record<string, unknown>>
+    expect(Object.keys(fromJson)).toEqual(['tefca_ias', '__proto__'])
+    const prototypeKey = await failureOf(
+      client.requestBackendToken({
+        ...trust,
+        b2b: b2bContext,
+        b2bUser: { userPerson, purposeOfUse: [treatmentPurpose] },
+        extensions: fromJson,
+      }),
+      ConfigurationError,
+    )
+    expect(prototypeKey.invalidAttribute).toBe('extensions')
+    expect(prototypeKey.message).toContain('"__proto__"')
+    const array = await failureOf(
+      client.requestBackendToken({
+        ...trust,
+        b2b: b2bContext,
+        b2bUser: { userPerson, purposeOfUse: [treatmentPurpose] },
+        extensions: { tefca_ias: [tefcaIas] as never },
+      }),
+      ConfigurationError,
+    )
+    expect(array.invalidAttribute).toBe('extensions')
+    expect(array.message).toContain('"tefca_ias"')
+    expect(countsOf(sandbox).token).toBe(before.token)
+  })
 })
 
 describe('backend token reuse', () => {

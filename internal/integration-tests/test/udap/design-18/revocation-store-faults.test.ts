@@ -2,21 +2,20 @@
  * UDAP trust online (issue 30), outside review: a `revocation.cache` that never answers (a Redis
  * behind a partition, with no command timeout) must not hang discovery, nor every later call of
  * the client that joins the shared discovery. Each store call is bounded by the transport's time
- * limit and then counts as a store failure: no answer from that source, so fail closed. Through
+ * limit and then counts as a store failure, which never decides a verdict: the read is a miss
+ * (the CRL is fetched and verified), the write is only logged. Through
  * `Client.serverMetadata` against a loopback server whose server certificate names one CRL
  * distribution point (a current CRL of the root) and no OCSP responder.
  */
 import {
-  CertificateChainError,
   Client,
-  DiscoveryError,
   type KeyValueStore,
+  type Logger,
   memoryStore,
   silentLogger,
 } from '@fhir-auth/client'
 import { type CertificateAuthority, createCertificateAuthority } from '@fhir-auth/test-pki/issuer'
 import { type RevocationServer, startRevocationServer } from '@fhir-auth/test-pki/revocation'
-import { failureOf } from '@fhir-auth/test-utils/failure'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { loopbackBaseUrl, serveLoopbackDiscovery } from '../support/loopback-udap-discovery.js'
 
@@ -55,31 +54,36 @@ function silentStore(): KeyValueStore {
   return { get: never, set: never, delete: never, setIfAbsent: never }
 }
 
-function client(): Client {
+function client(logger: Logger = silentLogger): Client {
   return new Client(
     {
       baseUrl: loopbackBaseUrl(server, 'crl'),
       scopes: ['system/*.rs'],
       allowInsecureLocalhost: true,
     },
-    { protocol: 'udap', logger: silentLogger, timeoutMs: 500 },
+    { protocol: 'udap', logger, timeoutMs: 500 },
   )
 }
 
 describe('a revocation.cache that never answers', () => {
-  it('is a store failure within the transport time limit: revocation-unavailable, for every caller', async () => {
-    const shared = client()
-    const trust = { trustedAnchors: [root.certificatePem], revocation: { cache: silentStore() } }
-    const failures = await Promise.all([
-      failureOf(shared.serverMetadata(trust), DiscoveryError),
-      failureOf(shared.serverMetadata(trust), DiscoveryError),
-    ])
-    for (const failure of failures) {
-      expect(failure.cause).toBeInstanceOf(CertificateChainError)
-      const cause = failure.cause as CertificateChainError
-      expect(cause.reason, cause.message).toBe('revocation-unavailable')
-      expect(cause.message).toContain('StoreError')
+  it('is a store failure within the transport time limit, never a verdict: every caller gets the verified metadata', async () => {
+    const events: unknown[] = []
+    const logger: Logger = {
+      ...silentLogger,
+      warn: (_message, fields) => void events.push(fields?.event),
     }
+    const shared = client(logger)
+    const trust = { trustedAnchors: [root.certificatePem], revocation: { cache: silentStore() } }
+    const before = server.count('/root.crl')
+    const results = await Promise.all([shared.serverMetadata(trust), shared.serverMetadata(trust)])
+    for (const metadata of results) {
+      expect(metadata.tokenEndpoint).toBe(`${server.origin}/crl/token`)
+    }
+    // The reads timed out (misses), the CRL was fetched once and verified, keeping it timed out.
+    expect(server.count('/root.crl')).toBe(before + 1)
+    expect(new Set(events.filter((event) => String(event).startsWith('revocation.')))).toEqual(
+      new Set(['revocation.cache-read-failed', 'revocation.cache-write-failed']),
+    )
   }, 20_000)
 
   it('takes the same chain with a store that answers (the control case)', async () => {

@@ -1,9 +1,9 @@
 import { base64Decode, base64Encode } from '../../crypto/base64.js'
 import type { FetchLike } from '../../http/transport.js'
-import type { KeyValueStore } from '../../stores/key-value-store.js'
 import { storeKey } from '../../stores/key-value-store.js'
 import { type ParsedCertificate, parseCertificate } from '../certificate.js'
 import { readCaIssuersCertificates } from './ca-issuers.js'
+import { keepValue, type RevocationCacheAccess, readKept } from './revocation-cache-access.js'
 import { fetchRevocationDocument } from './revocation-document.js'
 
 /**
@@ -23,8 +23,7 @@ export const maxCaIssuersTtlSeconds = 24 * 60 * 60
 export const maxKeptCaIssuersBytes = 128 * 1024
 
 /** Where {@link caIssuersCertificates} keeps documents and shares fetches, and how it fetches. */
-export interface CaIssuersSource {
-  readonly cache: KeyValueStore
+export interface CaIssuersSource extends RevocationCacheAccess {
   readonly inFlight: Map<string, Promise<readonly Uint8Array[]>>
   readonly fetch?: FetchLike | undefined
   readonly timeoutMs?: number | undefined
@@ -40,8 +39,11 @@ export interface CaIssuersSource {
  * policy verifies what it appends like any other certificate of the chain, so a rewritten entry
  * can at worst leave the path incomplete.
  *
+ * A store that fails is a miss when read and only logged when written ({@link readKept},
+ * {@link keepValue}).
+ *
  * @throws HttpError, `RevocationDocumentStatusError` or CryptoError `invalid-certificate` when
- *   the fetch or the body fails (nothing is kept then); whatever the store throws.
+ *   the fetch or the body fails (nothing is kept then).
  * @see https://www.rfc-editor.org/rfc/rfc5280#section-4.2.2.1
  */
 export async function caIssuersCertificates(
@@ -49,7 +51,7 @@ export async function caIssuersCertificates(
   url: string,
 ): Promise<readonly Uint8Array[]> {
   const key = storeKey('ca-issuers', url)
-  const kept = readKept(await source.cache.get(key))
+  const kept = readCertificates(await readKept(source, key, url, what))
   if (kept !== undefined) return kept.map((certificate) => certificate.der)
   const pending = source.inFlight.get(url)
   if (pending !== undefined) return pending
@@ -61,7 +63,7 @@ export async function caIssuersCertificates(
       timeoutMs: source.timeoutMs,
     })
     const certificates = readCaIssuersCertificates(body)
-    await keep(source.cache, key, certificates)
+    await keep(source, key, url, certificates)
     return certificates
   })()
   source.inFlight.set(url, fetching)
@@ -72,7 +74,10 @@ export async function caIssuersCertificates(
   }
 }
 
-function readKept(stored: unknown): ParsedCertificate[] | undefined {
+/** What the cache keeps at a `caIssuers` URL, for log lines. */
+const what = 'caIssuers certificates'
+
+function readCertificates(stored: unknown): ParsedCertificate[] | undefined {
   if (typeof stored !== 'string' || stored === '') return undefined
   try {
     return stored
@@ -84,8 +89,9 @@ function readKept(stored: unknown): ParsedCertificate[] | undefined {
 }
 
 async function keep(
-  cache: KeyValueStore,
+  source: RevocationCacheAccess,
   key: string,
+  url: string,
   certificates: readonly Uint8Array[],
 ): Promise<void> {
   const bytes = certificates.reduce((total, der) => total + der.byteLength, 0)
@@ -101,5 +107,6 @@ async function keep(
   }
   const ttlSeconds = Math.min(maxCaIssuersTtlSeconds, (notAfter - Date.now()) / 1000)
   if (certificates.length === 0 || !(ttlSeconds > 0)) return
-  await cache.set(key, certificates.map((der) => base64Encode(der)).join(','), ttlSeconds)
+  const value = certificates.map((der) => base64Encode(der)).join(',')
+  await keepValue(source, key, url, what, value, ttlSeconds)
 }

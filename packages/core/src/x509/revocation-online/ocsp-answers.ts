@@ -1,10 +1,10 @@
 import { base64Decode, base64Encode } from '../../crypto/base64.js'
 import type { FetchLike } from '../../http/transport.js'
-import type { KeyValueStore } from '../../stores/key-value-store.js'
 import { storeKey } from '../../stores/key-value-store.js'
 import { encodeOcspRequest, type OcspCertificateId, ocspRequestNonce } from './ocsp-request.js'
 import { type ParsedOcspResponse, parseOcspResponse } from './ocsp-response.js'
 import { type OcspStatus, ocspClockSkewMs, singleResponseFor } from './ocsp-status.js'
+import { keepValue, type RevocationCacheAccess, readKept } from './revocation-cache-access.js'
 import { fetchRevocationDocument } from './revocation-document.js'
 
 /**
@@ -24,8 +24,7 @@ export interface OcspExchange {
 }
 
 /** Where {@link askOcsp} keeps answers and shares exchanges, and how it sends requests. */
-export interface OcspAnswerSource {
-  readonly cache: KeyValueStore
+export interface OcspAnswerSource extends RevocationCacheAccess {
   readonly inFlight: Map<string, Promise<OcspExchange>>
   readonly fetch?: FetchLike | undefined
   readonly timeoutMs?: number | undefined
@@ -61,8 +60,11 @@ export function ocspStoreKey(url: string, id: OcspCertificateId): string {
  * older answer the responder signed for the same certificate is taken while that answer is
  * fresh, as it would be from a responder that does not echo nonces.
  *
+ * A store that fails is a miss when read and only logged when written ({@link readKept},
+ * {@link keepValue}): the answer just judged is still the answer.
+ *
  * @throws HttpError or `RevocationDocumentStatusError` when the request fails; CryptoError
- *   `invalid-crl` when the body is not an OCSP response; whatever the store throws.
+ *   `invalid-crl` when the body is not an OCSP response.
  * @see https://www.rfc-editor.org/rfc/rfc6960#section-4.2.2.1
  * @see https://www.rfc-editor.org/rfc/rfc5019#section-6
  */
@@ -74,7 +76,7 @@ export async function askOcsp(
   judge: OcspJudge,
 ): Promise<OcspStatus> {
   const key = ocspStoreKey(url, id)
-  const kept = await keptAnswer(source.cache, key, judge)
+  const kept = await keptAnswer(source, key, url, judge)
   if (kept !== undefined) return kept
   const pending = source.inFlight.get(key)
   if (pending !== undefined) {
@@ -86,7 +88,7 @@ export async function askOcsp(
   try {
     const { der, response, nonce } = await exchanging
     const status = await judge(response, nonce)
-    if (status.status !== 'no-answer') await keep(source.cache, key, der, response, id, at)
+    if (status.status !== 'no-answer') await keep(source, key, url, der, response, id, at)
     return status
   } finally {
     if (source.inFlight.get(key) === exchanging) source.inFlight.delete(key)
@@ -94,11 +96,12 @@ export async function askOcsp(
 }
 
 async function keptAnswer(
-  cache: KeyValueStore,
+  source: RevocationCacheAccess,
   key: string,
+  url: string,
   judge: OcspJudge,
 ): Promise<OcspStatus | undefined> {
-  const stored = await cache.get(key)
+  const stored = await readKept(source, key, url, 'OCSP answer')
   if (typeof stored !== 'string') return undefined
   const der = base64Decode(stored)
   if (der === undefined) return undefined
@@ -130,8 +133,9 @@ async function exchange(
 }
 
 async function keep(
-  cache: KeyValueStore,
+  source: RevocationCacheAccess,
   key: string,
+  url: string,
   der: Uint8Array,
   response: ParsedOcspResponse,
   id: OcspCertificateId,
@@ -142,5 +146,5 @@ async function keep(
   const until = single.nextUpdate?.getTime() ?? single.thisUpdate.getTime() + ocspClockSkewMs
   const ttlSeconds = (until - at.getTime()) / 1000
   if (ttlSeconds <= 0) return
-  await cache.set(key, base64Encode(der), ttlSeconds)
+  await keepValue(source, key, url, 'OCSP answer', base64Encode(der), ttlSeconds)
 }

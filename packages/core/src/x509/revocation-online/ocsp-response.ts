@@ -46,7 +46,10 @@ export interface ParsedOcspResponse {
    * nonce, echoed), or `undefined` when the responder sent none.
    */
   readonly nonce: Uint8Array | undefined
-  /** Certificates the responder sent (a delegated responder's own, for one). */
+  /**
+   * The first four certificates the responder sent (`maxResponderCertificates`; a delegated
+   * responder's own, for one); any further ones are neither parsed nor considered.
+   */
   readonly certificates: readonly ParsedCertificate[]
   /**
    * OIDs of critical response or SingleResponse extensions the library does not understand
@@ -55,6 +58,17 @@ export interface ParsedOcspResponse {
    */
   readonly unrecognizedCriticalExtensions: readonly string[]
 }
+
+/**
+ * How many certificates of a response's `certs` are considered when looking for a delegated
+ * responder: 4. RFC 6960 §4.2.2.2 responders send their own certificate, at most with the
+ * certificates up to the issuer; a response with more arrives over plain HTTP from anyone on the
+ * path, who could otherwise send ~25,000 decoys in 10 MiB, each one parsed and one signature
+ * check.
+ *
+ * @see https://www.rfc-editor.org/rfc/rfc6960#section-4.2.2.2
+ */
+export const maxResponderCertificates = 4
 
 /** Response extensions understood: the nonce. No SingleResponse extension is. */
 const understoodResponseExtensions: ReadonlySet<string> = new Set([ocspNonceOid])
@@ -119,7 +133,9 @@ export function parseOcspResponse(der: Uint8Array): ParsedOcspResponse {
             reason,
           ),
           reason,
-        ).map((certificate) => parseCertificate(certificate.bytes))
+        )
+          .slice(0, maxResponderCertificates)
+          .map((certificate) => parseCertificate(certificate.bytes))
   const tbsElement = expectTag(tbs, derTag.sequence, 'tbsResponseData', reason)
   return {
     tbs: tbsElement.bytes,

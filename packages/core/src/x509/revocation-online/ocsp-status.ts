@@ -22,9 +22,10 @@ export type OcspStatus =
 /**
  * Judges an OCSP response for the certificate `id` names, issued by `issuer`, at `at`:
  *
- * 1. signed by the issuer's key, or by a responder certificate in the response that the issuer
- *    signed, whose extendedKeyUsage has `id-kp-OCSPSigning` and which is valid at `at`
- *    (RFC 6960 §4.2.2.2); a key the issuer never delegated to gives no answer;
+ * 1. signed by the issuer's key, or by a responder certificate among the first four of the
+ *    response's `certs` that the issuer signed, whose extendedKeyUsage has `id-kp-OCSPSigning`
+ *    and which is valid at `at` (RFC 6960 §4.2.2.2; those conditions are checked before any
+ *    signature); a key the issuer never delegated to gives no answer;
  * 2. when `nonce` is given (the nonce the request carried) and the response echoes a nonce, the
  *    same one: another nonce is a replayed or misdirected answer. A response without a nonce is
  *    accepted: pre-produced answers (RFC 5019) and many responders carry none, and the signed
@@ -103,12 +104,17 @@ async function signedForIssuer(
   verifies: SignatureVerifier,
 ): Promise<boolean> {
   if (await isSignedBy(response, issuer, verifies)) return true
-  for (const responder of response.certificates) {
-    if (
+  // The parser keeps at most `maxResponderCertificates` of `certs`; of those, only a certificate
+  // that names the issuer, is valid at `at` and carries id-kp-OCSPSigning costs a signature check.
+  const candidates = response.certificates.filter(
+    (responder) =>
       bytesEqual(responder.issuerDer, issuer.subjectDer) &&
       responder.notBefore.getTime() <= at.getTime() &&
       at.getTime() <= responder.notAfter.getTime() &&
-      hasExtendedKeyUsage(responder, ocspSigningPurpose) &&
+      hasExtendedKeyUsage(responder, ocspSigningPurpose),
+  )
+  for (const responder of candidates) {
+    if (
       (await isSignedBy(responder, issuer, verifies)) &&
       (await isSignedBy(response, responder, verifies))
     ) {

@@ -1,5 +1,7 @@
 import { base64Decode, base64Encode } from '../../crypto/base64.js'
 import { defaultTimeoutMs, type FetchLike } from '../../http/transport.js'
+import { failSafeLogger } from '../../logging/fail-safe-logger.js'
+import { defaultLogger, type Logger } from '../../logging/logger.js'
 import type { KeyValueStore } from '../../stores/key-value-store.js'
 import { storeKey } from '../../stores/key-value-store.js'
 import { crlDer } from '../certificate-der.js'
@@ -8,6 +10,7 @@ import { caIssuersCertificates } from './ca-issuers-cache.js'
 import { askOcsp, type OcspExchange, type OcspJudge } from './ocsp-answers.js'
 import type { OcspCertificateId } from './ocsp-request.js'
 import type { OcspStatus } from './ocsp-status.js'
+import { keepValue, readKept } from './revocation-cache-access.js'
 import { fetchRevocationDocument } from './revocation-document.js'
 import { revocationMemory } from './revocation-memory.js'
 import { timeLimitedStore } from './time-limited-store.js'
@@ -66,9 +69,15 @@ export interface OnlineRevocationOptions {
    * Where fetched CRLs and OCSP answers are kept until their `nextUpdate`, and `caIssuers`
    * certificates for a day; a shared store (Redis) lets a fleet share them. Default: a memory
    * store of this object's own. Each call may take at most `timeoutMs`; then it counts as a
-   * store failure (no answer from that source).
+   * store failure. The cache never decides a verdict: a read that fails is a miss (the source is
+   * asked, and what it sends verified), and a write that fails leaves the verified document in
+   * use for the validation at hand; each failure is one `warn` to `logger`
+   * (`revocation.cache-read-failed`, `revocation.cache-write-failed`) naming the URL without
+   * query and the store's reason, never the value.
    */
   readonly cache?: KeyValueStore | undefined
+  /** Where cache failures are reported (`warn`); default the library's console logger. */
+  readonly logger?: Logger | undefined
   /** The `fetch` requests go through; default `globalThis.fetch`. */
   readonly fetch?: FetchLike | undefined
   /** Time limit of one fetch, redirects and body included (the transport's). */
@@ -124,9 +133,11 @@ export function createOnlineRevocation(options: OnlineRevocationOptions = {}): O
   const state = sharedStateOf(store)
   const transport = { fetch: options.fetch, timeoutMs: options.timeoutMs }
   const cache = timeLimitedStore(store, options.timeoutMs ?? defaultTimeoutMs)
+  // A logger that throws must not turn a verdict into a failure.
+  const access = { cache, logger: failSafeLogger(options.logger ?? defaultLogger) }
 
   const cached = async (url: string): Promise<ParsedCrl | undefined> => {
-    const stored = await cache.get(storeKey('crl', url))
+    const stored = await readKept(access, storeKey('crl', url), url, 'CRL')
     if (typeof stored !== 'string') return undefined
     const memo = state.parsed.get(url)
     if (memo?.stored === stored) return memo.crl
@@ -145,15 +156,21 @@ export function createOnlineRevocation(options: OnlineRevocationOptions = {}): O
     const ttlSeconds = (crl.nextUpdate.getTime() - at.getTime()) / 1000
     if (ttlSeconds <= 0) return
     const stored = base64Encode(crl.der)
-    await cache.set(storeKey('crl', url), stored, ttlSeconds)
+    await keepValue(access, storeKey('crl', url), url, 'CRL', stored, ttlSeconds)
     remember(state, url, stored, crl)
   }
 
   return {
     certificates: (url) =>
-      caIssuersCertificates({ ...transport, cache, inFlight: state.caIssuersInFlight }, url),
+      caIssuersCertificates({ ...transport, ...access, inFlight: state.caIssuersInFlight }, url),
     ocsp: (url, certificateId, at, judge) =>
-      askOcsp({ ...transport, cache, inFlight: state.ocspInFlight }, url, certificateId, at, judge),
+      askOcsp(
+        { ...transport, ...access, inFlight: state.ocspInFlight },
+        url,
+        certificateId,
+        at,
+        judge,
+      ),
     async crl(url, at, usable) {
       const fromCache = await cached(url)
       if (fromCache !== undefined && (await usable(fromCache))) return fromCache

@@ -122,11 +122,21 @@ function fetchProblem(error: unknown, what: string): string {
   if (error instanceof RevocationDocumentStatusError) return error.message
   if (HttpError.isInstance(error)) return `cannot be fetched (${error.reason}): ${error.message}`
   if (CryptoError.isInstance(error)) return `did not send ${what}: ${error.message}`
-  // A cache that failed (a store down): no answer from this point, never a verdict.
+  // An OnlineRevocation of another making that failed otherwise (the library's own treats a
+  // failing cache as a miss): no answer from this point, never a verdict.
   return `cannot be had: ${error instanceof Error ? error.name : 'failure'}`
 }
 
-/** A URI from a certificate for a message: at most 200 characters. */
-function describeUri(uri: string): string {
-  return JSON.stringify(uri.length > 200 ? `${uri.slice(0, 200)}…` : uri)
+/**
+ * A URI from a certificate for a message: at most 200 characters, quoted, with every control
+ * character escaped. The URI's octets are read as Latin-1, so besides the C0 controls
+ * `JSON.stringify` escapes it may hold DEL and the C1 controls (U+0080–U+009F; U+0085 is a line
+ * break to some log readers, U+009B a terminal's CSI), which are escaped here too. (The
+ * certificate parser already refuses such a distribution point name; this does not rely on it.)
+ */
+export function describeUri(uri: string): string {
+  return JSON.stringify(uri.length > 200 ? `${uri.slice(0, 200)}…` : uri).replace(
+    /[\u007f-\u009f]/g,
+    (control) => `\\u${control.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  )
 }

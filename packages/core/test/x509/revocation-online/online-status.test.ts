@@ -7,7 +7,6 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { SignatureCheck } from '../../../src/crypto/backend.js'
 import { CertificateChainError } from '../../../src/errors/crypto-error.js'
-import type { KeyValueStore } from '../../../src/stores/key-value-store.js'
 import {
   encodeOcspRequest,
   ocspCertificateId,
@@ -216,9 +215,11 @@ describe('checkRevocationOnline: CRLs', () => {
         'the CRL at http://pki.example.test/missing.crl did not send a CRL: malformed DER at offset 0: the content needs 104 bytes, 4 remain; it names no OCSP responder',
       ),
     )
-    const failing = (thrown: unknown): KeyValueStore => ({
-      ...revocationMemory(),
-      get: async () => {
+    // A failing cache is a miss (the point is fetched); a source of another making that fails
+    // otherwise is named by its error's name only.
+    const failing = (thrown: unknown): OnlineRevocation => ({
+      ...createOnlineRevocation({ cache: revocationMemory(), fetch: fetchStub().fetch }),
+      crl: async () => {
         throw thrown
       },
     })
@@ -226,11 +227,7 @@ describe('checkRevocationOnline: CRLs', () => {
       [new TypeError('store down'), 'TypeError'],
       ['store down', 'failure'],
     ] as const) {
-      const outcome = await check(
-        certificate,
-        {},
-        createOnlineRevocation({ cache: failing(thrown), fetch: fetchStub().fetch }),
-      )
+      const outcome = await check(certificate, {}, failing(thrown))
       expect(outcome.message).toBe(
         unavailable(
           `the CRL at http://pki.example.test/missing.crl cannot be had: ${said}; it names no OCSP responder`,
