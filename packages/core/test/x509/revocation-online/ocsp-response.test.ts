@@ -10,6 +10,7 @@ import { parseOcspResponse } from '../../../src/x509/revocation-online/ocsp-resp
 import {
   certIdDer,
   certStatus,
+  nonceExtension,
   ocspResponse,
   ocspResponseOf,
   responseData,
@@ -116,6 +117,33 @@ describe('parseOcspResponse', () => {
       { status: 'revoked', nextUpdate: undefined },
       { status: 'unknown', nextUpdate },
     ])
+  })
+
+  it('reads the nonce extension’s value, or none when the responder sent no nonce', async () => {
+    const nonce = octetString(new Uint8Array(32).fill(7))
+    const withNonce = await ocspResponse({
+      signer,
+      responses: [good],
+      extensions: [nonceExtension(Uint8Array.of(1), '1.3.6.1.5.5.7.48.1.9'), nonceExtension(nonce)],
+    })
+    expect(parseOcspResponse(withNonce).nonce).toEqual(nonce)
+    const otherExtension = await ocspResponse({
+      signer,
+      responses: [good],
+      extensions: [nonceExtension(nonce, '1.3.6.1.5.5.7.48.1.9')],
+    })
+    expect(parseOcspResponse(otherExtension).nonce).toBeUndefined()
+    expect(
+      parseOcspResponse(await ocspResponse({ signer, responses: [good] })).nonce,
+    ).toBeUndefined()
+    // Something else after the responses (not [1]) is no extension list.
+    const tbs = encodeDerSequence(
+      encodeDer(0xa1, encodeDerSequence()),
+      generalizedTime(producedAt),
+      encodeDerSequence(good),
+      encodeDer(0xa2, encodeDerSequence(nonceExtension(nonce))),
+    )
+    expect(parseOcspResponse(withTbs(tbs)).nonce).toBeUndefined()
   })
 
   it('reads certificates sent in order, and an empty response list', async () => {

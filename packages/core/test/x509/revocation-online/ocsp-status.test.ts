@@ -14,7 +14,12 @@ import {
   ocspSigningPurpose,
   ocspStatus,
 } from '../../../src/x509/revocation-online/ocsp-status.js'
-import { certIdDer, ocspResponse, singleResponse } from '../fixtures/ocsp-responses.js'
+import {
+  certIdDer,
+  nonceExtension,
+  ocspResponse,
+  singleResponse,
+} from '../fixtures/ocsp-responses.js'
 import {
   type CertificateOptions,
   clientAuth,
@@ -62,6 +67,10 @@ interface AnswerOptions {
   readonly nextUpdate?: Date | null
   readonly responses?: readonly Uint8Array[]
   readonly at?: Date
+  /** The nonce extension's value in the answer. */
+  readonly echoed?: Uint8Array
+  /** The nonce the request carried. */
+  readonly nonce?: Uint8Array
 }
 
 /** Judges an answer about `leaf`, signed by the issuer unless said otherwise. */
@@ -79,6 +88,7 @@ async function judge(options: AnswerOptions = {}) {
     signer: options.signer ?? issuer.key,
     responses: options.responses ?? [single],
     certificates: options.certificates,
+    extensions: options.echoed === undefined ? undefined : [nonceExtension(options.echoed)],
   })
   return ocspStatus(
     parseOcspResponse(der),
@@ -86,6 +96,7 @@ async function judge(options: AnswerOptions = {}) {
     issuer.parsed,
     options.at ?? at,
     verifyWithWebCrypto,
+    options.nonce,
   )
 }
 
@@ -110,6 +121,38 @@ describe('ocspStatus', () => {
     expect(await judge({ status: 'unknown' })).toEqual({
       status: 'no-answer',
       problem: 'answers unknown',
+    })
+  })
+
+  describe('nonce (RFC 8954)', () => {
+    const nonce = Uint8Array.of(0x04, 0x02, 0xaa, 0xbb)
+    const replayed = {
+      status: 'no-answer',
+      problem: 'carries another nonce than the request (a replayed or misdirected answer)',
+    }
+
+    it('takes an answer echoing the request nonce', async () => {
+      expect(await judge({ status: 'revoked', nonce, echoed: nonce.slice() })).toEqual({
+        status: 'revoked',
+      })
+    })
+
+    it('refuses an answer echoing another nonce, even revoked', async () => {
+      expect(await judge({ nonce, echoed: Uint8Array.of(0x04, 0x02, 0xaa, 0xbc) })).toEqual(
+        replayed,
+      )
+      expect(await judge({ status: 'revoked', nonce, echoed: nonce.subarray(0, 3) })).toEqual(
+        replayed,
+      )
+    })
+
+    it('takes an answer without a nonce, and any answer when the request had none (a kept one)', async () => {
+      expect(await judge({ nonce })).toEqual({ status: 'good' })
+      expect(await judge({ echoed: nonce })).toEqual({ status: 'good' })
+    })
+
+    it('judges the signature before the nonce', async () => {
+      expect(await judge({ signer: stranger, nonce, echoed: Uint8Array.of(1) })).toEqual(unsigned)
     })
   })
 
