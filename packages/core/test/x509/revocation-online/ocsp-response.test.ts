@@ -416,6 +416,23 @@ describe('parseOcspResponse', () => {
     expect(refusal(der)).toEqual({ reason: 'invalid-crl', message })
   })
 
+  it('refuses a response carrying the nonce twice, naming the response', () => {
+    const twice = withTbs(
+      responseData({
+        responses: [good],
+        producedAt,
+        extensions: [
+          nonceExtension(Uint8Array.of(4, 1, 1)),
+          nonceExtension(Uint8Array.of(4, 1, 2)),
+        ],
+      }),
+    )
+    expect(refusal(twice)).toEqual({
+      reason: 'invalid-crl',
+      message: 'the OCSP response has extension 1.3.6.1.5.5.7.48.1.2 twice',
+    })
+  })
+
   it('refuses truncated DER inside the response with the same reason', () => {
     const truncated = concatBytes(Uint8Array.of(0x30, 0x03), Uint8Array.of(0x0a, 0x05, 0x00))
     expect(refusal(truncated).reason).toBe('invalid-crl')
