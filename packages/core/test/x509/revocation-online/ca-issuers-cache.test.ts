@@ -25,6 +25,7 @@ import {
   integer,
   type TestCertificate,
 } from '../fixtures/online-pki.js'
+import { recordingStore } from '../fixtures/recording-store.js'
 
 const now = new Date('2027-01-01T00:00:00Z')
 const url = 'http://ca.example.test/issuer.p7c'
@@ -68,14 +69,7 @@ afterEach(() => {
 
 function setup(answers: Record<string, Answer> = {}, cache: KeyValueStore = revocationMemory()) {
   const stub = fetchStub(answers)
-  const writes: { key: string; value: string; ttlSeconds: number }[] = []
-  const store: KeyValueStore = {
-    ...cache,
-    set: async (entry, value, ttlSeconds) => {
-      writes.push({ key: entry, value, ttlSeconds })
-      await cache.set(entry, value, ttlSeconds)
-    },
-  }
+  const { store, writes } = recordingStore(cache)
   const source: CaIssuersSource = { cache: store, inFlight: new Map(), fetch: stub.fetch }
   return { stub, store, writes, source, fetch: () => caIssuersCertificates(source, url) }
 }

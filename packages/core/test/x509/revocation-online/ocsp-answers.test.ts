@@ -32,6 +32,7 @@ import {
   type TestCertificate,
   type TestKey,
 } from '../fixtures/online-pki.js'
+import { recordingStore } from '../fixtures/recording-store.js'
 import { verifyWithWebCrypto } from '../fixtures/webcrypto-keys.js'
 
 const at = new Date('2027-01-01T12:00:00Z')
@@ -96,19 +97,6 @@ function requestNonce(body: Uint8Array | undefined): Uint8Array {
 function echoing(nonceOf: (nonce: Uint8Array) => Uint8Array, options: AnswerOptions = {}): Answer {
   return async (request) =>
     okResponse(await answer({ ...options, nonce: nonceOf(requestNonce(request.body)) }))
-}
-
-/** A memory store that records what is written to it. */
-function recordingStore(inner: KeyValueStore = revocationMemory()) {
-  const writes: { key: string; value: string; ttlSeconds: number }[] = []
-  const store: KeyValueStore = {
-    ...inner,
-    set: async (key, value, ttlSeconds) => {
-      writes.push({ key, value, ttlSeconds })
-      await inner.set(key, value, ttlSeconds)
-    },
-  }
-  return { store, writes }
 }
 
 /** `ocspStatus` about `certificateId` at `when`, recording the nonce of each judgement. */

@@ -9,7 +9,6 @@ import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { base64Encode } from '../../../src/crypto/base64.js'
 import { CryptoError } from '../../../src/errors/crypto-error.js'
 import { HttpError } from '../../../src/errors/http-error.js'
-import type { KeyValueStore } from '../../../src/stores/key-value-store.js'
 import type { ParsedCrl } from '../../../src/x509/crl.js'
 import { type OcspJudge, ocspStoreKey } from '../../../src/x509/revocation-online/ocsp-answers.js'
 import {
@@ -31,6 +30,7 @@ import {
   day,
   type TestCertificate,
 } from '../fixtures/online-pki.js'
+import { recordingStore } from '../fixtures/recording-store.js'
 import { verifyWithWebCrypto } from '../fixtures/webcrypto-keys.js'
 
 const at = new Date('2027-01-01T00:00:00Z')
@@ -59,19 +59,6 @@ beforeAll(async () => {
 afterEach(() => {
   vi.useRealTimers()
 })
-
-/** A memory store that records what is written to it. */
-function recordingStore(inner: KeyValueStore = revocationMemory(10_000)) {
-  const writes: { key: string; value: string; ttlSeconds: number }[] = []
-  const store: KeyValueStore = {
-    ...inner,
-    set: async (key, value, ttlSeconds) => {
-      writes.push({ key, value, ttlSeconds })
-      await inner.set(key, value, ttlSeconds)
-    },
-  }
-  return { store, writes }
-}
 
 async function failure(promise: Promise<unknown>): Promise<unknown> {
   try {
