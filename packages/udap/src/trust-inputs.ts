@@ -8,7 +8,7 @@ import {
   CryptoError,
   type KeyValueStore,
 } from '@fhir-auth/core/essentials'
-import { describeKind } from '@fhir-auth/core/internal'
+import { describeKind, readOptions } from '@fhir-auth/core/internal'
 import { revocationMemory } from '@fhir-auth/core/revocation'
 
 /**
@@ -119,19 +119,30 @@ export function checkUdapTrustInputs(inputs: Partial<UdapTrustInputs>): UdapTrus
   return { trustedAnchors, crls, revocation }
 }
 
+/**
+ * `revocation`, read once as {@link readOptions} reads options objects (own members only; an
+ * array, or an object whose members cannot be read, is refused like any other non-object).
+ */
 function checkRevocationOptions(value: unknown): UdapRevocationOptions | undefined {
   if (value === undefined) return undefined
+  const kind = describeKind(value)
+  let options: Partial<UdapRevocationOptions> | undefined
+  try {
+    options = readOptions(value as UdapRevocationOptions, 'revocation', { required: true })
+  } catch (error) {
+    if (!ConfigurationError.isInstance(error)) throw error
+  }
   const problem =
-    typeof value !== 'object' || value === null
-      ? `not ${describeKind(value)}`
-      : Object.keys(value).some((name) => name !== 'fetch' && name !== 'cache')
+    options === undefined
+      ? `not ${kind === 'an object' ? 'an object whose members cannot be read' : kind}`
+      : Object.keys(options).some((name) => name !== 'fetch' && name !== 'cache')
         ? 'with only the options fetch and cache'
-        : !['boolean', 'undefined'].includes(typeof Reflect.get(value, 'fetch'))
+        : !['boolean', 'undefined'].includes(typeof options.fetch)
           ? 'whose fetch is a boolean'
-          : !isStore(Reflect.get(value, 'cache'))
+          : !isStore(options.cache)
             ? 'whose cache is a KeyValueStore (get, set, delete, setIfAbsent)'
             : undefined
-  if (problem === undefined) return value as UdapRevocationOptions
+  if (problem === undefined) return options as UdapRevocationOptions
   throw new ConfigurationError({
     invalidAttribute: 'revocation',
     message: `revocation must be an object { fetch?, cache? }, ${problem}`,

@@ -233,6 +233,33 @@ describe('discoverUdapMetadata', () => {
       ],
       ['revocation fetch not a boolean', { revocation: { fetch: 'no' } as never }, 'revocation'],
       ['revocation cache not a store', { revocation: { cache: new Map() } as never }, 'revocation'],
+      ['revocation an array', { revocation: [] as never }, 'revocation'],
+      [
+        'revocation whose keys cannot be read',
+        {
+          revocation: new Proxy(
+            {},
+            {
+              ownKeys() {
+                throw new Error('trap')
+              },
+            },
+          ) as never,
+        },
+        'revocation',
+      ],
+      [
+        'revocation whose fetch getter throws',
+        {
+          revocation: Object.defineProperty({}, 'fetch', {
+            enumerable: true,
+            get() {
+              throw new Error('getter')
+            },
+          }) as never,
+        },
+        'revocation',
+      ],
       ['crls not an array', { crls: 'crl' as never }, 'crls'],
       ['crls with a non-CRL entry', { crls: [42 as never] }, 'crls'],
       ['community not a URI', { community: 'fhirlabs' }, 'community'],

@@ -170,6 +170,15 @@ for (const [name, backend] of [
       expect(outcome.reason).toBe('revocation-unavailable')
     })
 
+    it('takes an OnlineRevocation whose ocsp resolves to nothing or to a non-object for no answer: revocation-unavailable, never a TypeError', async () => {
+      const own = createOnlineRevocation({ cache: memoryStore() })
+      for (const odd of [undefined, null, 'good']) {
+        const broken = { ...own, ocsp: async () => odd } as unknown as typeof own
+        const outcome = await chainVerdict(backend, pki, pki.leaves.good, { revocation: broken })
+        expect(outcome.reason).toBe('revocation-unavailable')
+      }
+    })
+
     it('shares one request per certificate and responder among concurrent validations on a cold store', async () => {
       const cache = memoryStore()
       const { result, counts } = await requestsDuring(() =>

@@ -24,6 +24,7 @@ export {
   type RevocationCorpusDocument,
   usableCrlServings,
 } from '../corpus/revocation-corpus.js'
+export { certsOnlyPkcs7 } from './certs-only-pkcs7.js'
 export {
   type OcspCase,
   type OcspCaseName,
@@ -57,3 +58,4 @@ export {
   startRevocationPki,
 } from './revocation-pki.js'
 export { hugeCrlBytes, type RevocationServer, startRevocationServer } from './revocation-server.js'
+export { type SignedOcspResponseOptions, signedOcspResponse } from './signed-ocsp-response.js'

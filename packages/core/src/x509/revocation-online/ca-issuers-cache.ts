@@ -14,6 +14,14 @@ import { fetchRevocationDocument } from './revocation-document.js'
  */
 export const maxCaIssuersTtlSeconds = 24 * 60 * 60
 
+/**
+ * The largest `caIssuers` document kept: 128 KiB of certificates. A CA publishes its own
+ * certificate or a small bundle at that URL; the URL is read from a certificate not yet verified,
+ * so a larger document (up to the 10 MiB fetch cap) is used for the validation at hand but never
+ * written to the cache, which a fleet shares and such a server could otherwise fill.
+ */
+export const maxKeptCaIssuersBytes = 128 * 1024
+
 /** Where {@link caIssuersCertificates} keeps documents and shares fetches, and how it fetches. */
 export interface CaIssuersSource {
   readonly cache: KeyValueStore
@@ -26,7 +34,8 @@ export interface CaIssuersSource {
  * The DER certificates at an AIA `caIssuers` URL: those kept in `source.cache`
  * (`fhir-auth:ca-issuers:<url>`, the DER certificates in base64 separated by commas), else
  * fetched (DER or PKCS#7 certs-only; concurrent callers share one fetch per URL) and kept for
- * {@link maxCaIssuersTtlSeconds}, never past the earliest `notAfter` among them. A kept value
+ * {@link maxCaIssuersTtlSeconds}, never past the earliest `notAfter` among them, when they
+ * total at most {@link maxKeptCaIssuersBytes}. A kept value
  * that does not read back as certificates is fetched again. Nothing here is trusted: the path
  * policy verifies what it appends like any other certificate of the chain, so a rewritten entry
  * can at worst leave the path incomplete.
@@ -79,6 +88,8 @@ async function keep(
   key: string,
   certificates: readonly Uint8Array[],
 ): Promise<void> {
+  const bytes = certificates.reduce((total, der) => total + der.byteLength, 0)
+  if (bytes > maxKeptCaIssuersBytes) return
   let notAfter = Number.POSITIVE_INFINITY
   for (const der of certificates) {
     try {

@@ -8,12 +8,19 @@ import type { OnlineRevocation } from './online-revocation.js'
 export const maxFetchedIssuers = 4
 
 /**
+ * The most `caIssuers` URLs asked for one chain, all certificates together. These URLs come from
+ * certificates nobody has verified yet (a server's own `x5c`), so their number must not decide
+ * how many requests a validation makes: a CA names one or two per certificate.
+ */
+export const maxCaIssuersUrls = 8
+
+/**
  * Completes a chain whose top certificate's issuer is neither a trust anchor nor in the chain:
  * the AIA `caIssuers` URLs of that certificate are fetched (`http:`/`https:`, once per URL per
  * cache, DER or PKCS#7 certs-only) and the first certificate whose subject is the missing issuer
  * (preferring one whose key identifier matches) is appended; again for the new top, up to
- * {@link maxFetchedIssuers}. What is appended is checked afterwards by the path policy like any
- * other certificate of the chain. Nothing fetched that does not fit is kept.
+ * {@link maxFetchedIssuers}, asking at most {@link maxCaIssuersUrls} URLs in all. What is appended is checked afterwards by the path policy like any
+ * other certificate of the chain. Nothing fetched that does not fit is appended.
  *
  * @returns the chain, completed as far as the fetched certificates allow.
  * @see https://www.rfc-editor.org/rfc/rfc5280#section-4.2.2.1
@@ -24,10 +31,11 @@ export async function fetchMissingIssuers(
   revocation: OnlineRevocation,
 ): Promise<readonly ParsedCertificate[]> {
   const completed = [...chain]
+  const budget = { urls: maxCaIssuersUrls }
   for (let fetched = 0; fetched < maxFetchedIssuers; fetched++) {
     const top = completed[completed.length - 1]
     if (top === undefined || !needsIssuer(top, completed, trustAnchors)) break
-    const issuer = await fetchIssuer(top, revocation)
+    const issuer = await fetchIssuer(top, revocation, budget)
     if (
       issuer === undefined ||
       completed.some((certificate) => bytesEqual(certificate.der, issuer.der))
@@ -52,9 +60,12 @@ function needsIssuer(
 async function fetchIssuer(
   certificate: ParsedCertificate,
   revocation: OnlineRevocation,
+  budget: { urls: number },
 ): Promise<ParsedCertificate | undefined> {
   const { caIssuers } = authorityInformationAccess(certificate)
   for (const url of caIssuers) {
+    if (budget.urls <= 0) return undefined
+    budget.urls--
     let candidates: ParsedCertificate[]
     try {
       candidates = (await revocation.certificates(url)).flatMap((der) => {

@@ -10,7 +10,7 @@ import {
   expectTag,
   readDerDocumentWithTag,
 } from '../der-values.js'
-import { readExtensionList } from '../extension-list.js'
+import { readExtensionList, unrecognizedCritical } from '../extension-list.js'
 import { decodeDerOid } from '../object-identifier.js'
 import { signatureAlgorithmOf } from '../signature-algorithm.js'
 import { signatureToJose } from '../signature-value.js'
@@ -48,7 +48,16 @@ export interface ParsedOcspResponse {
   readonly nonce: Uint8Array | undefined
   /** Certificates the responder sent (a delegated responder's own, for one). */
   readonly certificates: readonly ParsedCertificate[]
+  /**
+   * OIDs of critical response or SingleResponse extensions the library does not understand
+   * (it understands the nonce): RFC 6960 §4.4 lets a client ignore only non-critical ones, so
+   * such an answer decides nothing.
+   */
+  readonly unrecognizedCriticalExtensions: readonly string[]
 }
+
+/** Response extensions understood: the nonce. No SingleResponse extension is. */
+const understoodResponseExtensions: ReadonlySet<string> = new Set([ocspNonceOid])
 
 /**
  * Reads an `OCSPResponse` whose status is `successful` and whose body is a
@@ -125,7 +134,9 @@ export function parseOcspResponse(der: Uint8Array): ParsedOcspResponse {
  * `ResponseData ::= SEQUENCE { version [0] EXPLICIT DEFAULT v1, responderID, producedAt,
  * responses SEQUENCE OF SingleResponse, responseExtensions [1] EXPLICIT OPTIONAL }`.
  */
-function readResponseData(tbs: DerElement): Pick<ParsedOcspResponse, 'responses' | 'nonce'> {
+function readResponseData(
+  tbs: DerElement,
+): Pick<ParsedOcspResponse, 'responses' | 'nonce' | 'unrecognizedCriticalExtensions'> {
   const fields = readDerChildren(tbs, reason)
   let index = fields[0]?.tag === 0xa0 ? 1 : 0
   const responder = fields[index++]
@@ -138,17 +149,30 @@ function readResponseData(tbs: DerElement): Pick<ParsedOcspResponse, 'responses'
     reason,
   )
   const responses = expectTag(fields[index++], derTag.sequence, 'the OCSP responses', reason)
-  const extensions = fields[index]
-  const nonce =
-    extensions?.tag === 0xa1
-      ? readExtensionList(readDerChildren(extensions, reason)[0], reason, 'the OCSP response').get(
-          ocspNonceOid,
-        )?.value
-      : undefined
-  return { responses: readDerChildren(responses, reason).map(readSingleResponse), nonce }
+  const extensions = readExtensions(fields[index], 'the OCSP response')
+  const singles = readDerChildren(responses, reason).map(readSingleResponse)
+  const critical = [
+    ...unrecognizedCritical(extensions, understoodResponseExtensions),
+    ...singles.flatMap((single) => single.unrecognizedCritical),
+  ]
+  return {
+    responses: singles.map((single) => single.response),
+    nonce: extensions.get(ocspNonceOid)?.value,
+    unrecognizedCriticalExtensions: [...new Set(critical)],
+  }
 }
 
-function readSingleResponse(element: DerElement): OcspSingleResponse {
+/** `[1] EXPLICIT Extensions OPTIONAL`, the tag of both response and SingleResponse extensions. */
+function readExtensions(field: DerElement | undefined, owner: string) {
+  return field?.tag === 0xa1
+    ? readExtensionList(readDerChildren(field, reason)[0], reason, owner)
+    : new Map<string, never>()
+}
+
+function readSingleResponse(element: DerElement): {
+  readonly response: OcspSingleResponse
+  readonly unrecognizedCritical: readonly string[]
+} {
   const [certId, certStatus, thisUpdate, ...rest] = readDerChildren(
     expectTag(element, derTag.sequence, 'a SingleResponse', reason),
     reason,
@@ -169,7 +193,11 @@ function readSingleResponse(element: DerElement): OcspSingleResponse {
   if (status === undefined) throw new CryptoError(reason, 'a SingleResponse has no certStatus')
   const nextUpdateField = rest.find((field) => field.tag === 0xa0)
   const [nextUpdate] = nextUpdateField === undefined ? [] : readDerChildren(nextUpdateField, reason)
-  return {
+  const extensions = readExtensions(
+    rest.find((field) => field.tag === 0xa1),
+    'a SingleResponse',
+  )
+  const response: OcspSingleResponse = {
     hashAlgorithm,
     issuerNameHash: expectTag(nameHash, derTag.octetString, 'issuerNameHash', reason).content,
     issuerKeyHash: expectTag(keyHash, derTag.octetString, 'issuerKeyHash', reason).content,
@@ -189,4 +217,5 @@ function readSingleResponse(element: DerElement): OcspSingleResponse {
             reason,
           ),
   }
+  return { response, unrecognizedCritical: unrecognizedCritical(extensions, new Set()) }
 }

@@ -29,7 +29,8 @@ export type OcspStatus =
  *    same one: another nonce is a replayed or misdirected answer. A response without a nonce is
  *    accepted: pre-produced answers (RFC 5019) and many responders carry none, and the signed
  *    times still bound its age. An answer read from a cache is judged without `nonce`;
- * 3. a SingleResponse for exactly this CertID (SHA-1 hashes and serial);
+ * 3. no critical response or SingleResponse extension the library does not understand
+ *    (RFC 6960 §4.4); then a SingleResponse for exactly this CertID (SHA-1 hashes and serial);
  * 4. fresh: `thisUpdate` not after `at`, and `at` not after `nextUpdate` (each with
  *    {@link ocspClockSkewMs}); without `nextUpdate`, `thisUpdate` within that much of `at`
  *    (RFC 6960 §4.2.2.1: newer information is always available, so only a fresh answer counts);
@@ -39,6 +40,7 @@ export type OcspStatus =
  * the client; responders usually carry id-pkix-ocsp-nocheck).
  *
  * @see https://www.rfc-editor.org/rfc/rfc6960#section-3.2
+ * @see https://www.rfc-editor.org/rfc/rfc6960#section-4.4
  * @see https://www.rfc-editor.org/rfc/rfc8954#section-2.1
  * @see https://www.rfc-editor.org/rfc/rfc5019#section-4
  */
@@ -58,6 +60,12 @@ export async function ocspStatus(
   }
   if (nonce !== undefined && response.nonce !== undefined && !bytesEqual(response.nonce, nonce)) {
     return noAnswer('carries another nonce than the request (a replayed or misdirected answer)')
+  }
+  const [critical] = response.unrecognizedCriticalExtensions
+  if (critical !== undefined) {
+    return noAnswer(
+      `has the critical extension ${critical}, which is not understood (RFC 6960 §4.4)`,
+    )
   }
   const single = singleResponseFor(response, id)
   if (single === undefined) return noAnswer('does not answer for this certificate')

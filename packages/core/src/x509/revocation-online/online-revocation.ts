@@ -1,5 +1,5 @@
 import { base64Decode, base64Encode } from '../../crypto/base64.js'
-import type { FetchLike } from '../../http/transport.js'
+import { defaultTimeoutMs, type FetchLike } from '../../http/transport.js'
 import type { KeyValueStore } from '../../stores/key-value-store.js'
 import { storeKey } from '../../stores/key-value-store.js'
 import { crlDer } from '../certificate-der.js'
@@ -10,6 +10,7 @@ import type { OcspCertificateId } from './ocsp-request.js'
 import type { OcspStatus } from './ocsp-status.js'
 import { fetchRevocationDocument } from './revocation-document.js'
 import { revocationMemory } from './revocation-memory.js'
+import { timeLimitedStore } from './time-limited-store.js'
 
 /**
  * Where a chain's revocation information comes from when the caller's CRLs have none for a
@@ -64,7 +65,8 @@ export interface OnlineRevocationOptions {
   /**
    * Where fetched CRLs and OCSP answers are kept until their `nextUpdate`, and `caIssuers`
    * certificates for a day; a shared store (Redis) lets a fleet share them. Default: a memory
-   * store of this object's own.
+   * store of this object's own. Each call may take at most `timeoutMs`; then it counts as a
+   * store failure (no answer from that source).
    */
   readonly cache?: KeyValueStore | undefined
   /** The `fetch` requests go through; default `globalThis.fetch`. */
@@ -118,9 +120,10 @@ const maxParsedEntries = 256
  * @see https://www.rfc-editor.org/rfc/rfc5280#section-4.2.1.13
  */
 export function createOnlineRevocation(options: OnlineRevocationOptions = {}): OnlineRevocation {
-  const cache = options.cache ?? revocationMemory(maxParsedEntries)
-  const state = sharedStateOf(cache)
+  const store = options.cache ?? revocationMemory(maxParsedEntries)
+  const state = sharedStateOf(store)
   const transport = { fetch: options.fetch, timeoutMs: options.timeoutMs }
+  const cache = timeLimitedStore(store, options.timeoutMs ?? defaultTimeoutMs)
 
   const cached = async (url: string): Promise<ParsedCrl | undefined> => {
     const stored = await cache.get(storeKey('crl', url))

@@ -74,8 +74,10 @@ export async function checkRevocationOnline(
     for (const url of ocsp) {
       let status: OcspStatus
       try {
-        status = await revocation.ocsp(url, id, at, (response, nonce) =>
-          ocspStatus(response, id, issuer, at, verifies, nonce),
+        status = asOcspStatus(
+          await revocation.ocsp(url, id, at, (response, nonce) =>
+            ocspStatus(response, id, issuer, at, verifies, nonce),
+          ),
         )
       } catch (error) {
         notes.push(`the OCSP responder ${safeUrl(url)} ${fetchProblem(error, 'an OCSP response')}`)
@@ -88,8 +90,7 @@ export async function checkRevocationOnline(
           certificate,
         )
       }
-      // Only an explicit `good` passes: anything else (an `OnlineRevocation` of another
-      // making included) is no answer.
+      // Only an explicit `good` passes: anything else is no answer.
       if (status.status === 'good') return
       const problem = status.status === 'no-answer' ? status.problem : 'is no answer'
       notes.push(`the OCSP answer of ${safeUrl(url)} ${problem}`)
@@ -102,6 +103,18 @@ export async function checkRevocationOnline(
     `the revocation status of certificate "${certificate.subject}" cannot be had (no CRL from "${certificate.issuer}" was supplied): ${notes.join('; ')}`,
     certificate,
   )
+}
+
+/**
+ * What an {@link OnlineRevocation} of another making said, as an {@link OcspStatus}: a value
+ * that is not an object (nothing, a string) is no answer rather than a `TypeError`.
+ */
+function asOcspStatus(value: unknown): OcspStatus {
+  if (typeof value !== 'object' || value === null)
+    return { status: 'no-answer', problem: 'is no answer' }
+  const { status, problem } = value as { status?: unknown; problem?: unknown }
+  if (status === 'good' || status === 'revoked') return { status }
+  return { status: 'no-answer', problem: typeof problem === 'string' ? problem : 'is no answer' }
 }
 
 /** What went wrong with one fetch, for the message (never a body). */

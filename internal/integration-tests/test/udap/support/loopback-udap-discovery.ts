@@ -1,0 +1,74 @@
+/**
+ * A UDAP discovery document of our own on a loopback test server: `signed_metadata` (RS256)
+ * signed by a certificate the test issued, `x5c` that certificate alone, for tests whose server
+ * chain must carry extensions (AIA, CRL distribution points) no sandbox certificate has.
+ */
+import { randomUUID, sign } from 'node:crypto'
+import { Client, silentLogger } from '@fhir-auth/client'
+import type { IssuedCertificate } from '@fhir-auth/test-pki/issuer'
+import type { RevocationServer } from '@fhir-auth/test-pki/revocation'
+
+/** The FHIR base URL of the discovery document served under `/<name>`. */
+export function loopbackBaseUrl(server: RevocationServer, name: string): string {
+  return `${server.origin}/${name}/fhir`
+}
+
+/**
+ * Serves `/<name>/fhir/.well-known/udap` on `server`: a client_credentials server whose
+ * signed_metadata is signed by `leaf` (an RSA key; its SAN must be the base URL), valid an hour.
+ */
+export function serveLoopbackDiscovery(
+  server: RevocationServer,
+  name: string,
+  leaf: IssuedCertificate,
+): void {
+  const base64url = (data: string | Buffer) => Buffer.from(data).toString('base64url')
+  const baseUrl = loopbackBaseUrl(server, name)
+  const endpoint = (path: string) => `${server.origin}/${name}${path}`
+  const iat = Math.floor(Date.now() / 1000) - 60
+  const header = { alg: 'RS256', x5c: [Buffer.from(leaf.certificateDer).toString('base64')] }
+  const claims = {
+    iss: baseUrl,
+    sub: baseUrl,
+    iat,
+    exp: iat + 3600,
+    jti: randomUUID(),
+    token_endpoint: endpoint('/token'),
+    registration_endpoint: endpoint('/register'),
+  }
+  const input = `${base64url(JSON.stringify(header))}.${base64url(JSON.stringify(claims))}`
+  const jwt = `${input}.${base64url(sign('sha256', Buffer.from(input), leaf.privateKeyPem))}`
+  const document = {
+    udap_versions_supported: ['1'],
+    udap_profiles_supported: ['udap_dcr', 'udap_authn'],
+    udap_authorization_extensions_supported: ['hl7-b2b'],
+    udap_authorization_extensions_required: [],
+    udap_certifications_supported: [],
+    udap_certifications_required: [],
+    grant_types_supported: ['client_credentials'],
+    scopes_supported: ['system/*.rs'],
+    token_endpoint: endpoint('/token'),
+    token_endpoint_auth_methods_supported: ['private_key_jwt'],
+    token_endpoint_auth_signing_alg_values_supported: ['RS256', 'ES256'],
+    registration_endpoint: endpoint('/register'),
+    registration_endpoint_jwt_signing_alg_values_supported: ['RS256', 'ES256'],
+    signed_metadata: jwt,
+  }
+  server.serve(
+    `/${name}/fhir/.well-known/udap`,
+    new TextEncoder().encode(JSON.stringify(document)),
+    'application/json',
+  )
+}
+
+/** A UDAP client (discovery only, no identity) of the document served under `/<name>`. */
+export function loopbackDiscoveryClient(server: RevocationServer, name: string): Client {
+  return new Client(
+    {
+      baseUrl: loopbackBaseUrl(server, name),
+      scopes: ['system/*.rs'],
+      allowInsecureLocalhost: true,
+    },
+    { protocol: 'udap', logger: silentLogger },
+  )
+}
