@@ -14,6 +14,7 @@ import {
   type CaIssuersSource,
   caIssuersCertificates,
   maxCaIssuersTtlSeconds,
+  maxKeptCaIssuersBytes,
 } from '../../../src/x509/revocation-online/ca-issuers-cache.js'
 import { RevocationDocumentStatusError } from '../../../src/x509/revocation-online/revocation-document-status.js'
 import { revocationMemory } from '../../../src/x509/revocation-online/revocation-memory.js'
@@ -140,6 +141,41 @@ describe('caIssuersCertificates: what is kept', () => {
     vi.setSystemTime(now.getTime() + 2 * hour)
     await fetch()
     expect(stub.count(url)).toBe(2)
+  })
+})
+
+describe('caIssuersCertificates: documents over 128 KiB are used but not kept', () => {
+  /** A certificate of exactly `size` DER octets (its common name padded to fit). */
+  async function certificateOfSize(size: number): Promise<Uint8Array> {
+    let padding = 1
+    for (let attempt = 0; attempt < 20; attempt++) {
+      const certificate = await createCertificate({
+        commonName: 'x'.repeat(padding),
+        issuer: root,
+        notBefore: new Date(now.getTime() - day),
+        notAfter: new Date(now.getTime() + 365 * day),
+      })
+      if (certificate.der.length === size) return certificate.der
+      padding = Math.max(1, padding + size - certificate.der.length)
+    }
+    throw new Error(`no certificate of ${size} octets`)
+  }
+
+  it('keeps 128 KiB of certificates, not one octet more', async () => {
+    expect(maxKeptCaIssuersBytes).toBe(131_072)
+    const copies = Math.floor((maxKeptCaIssuersBytes - 1_000) / root.der.length)
+    const rest = maxKeptCaIssuersBytes - copies * root.der.length
+    const many = Array<Uint8Array>(copies).fill(root.der)
+    for (const [extra, kept] of [
+      [0, 1],
+      [1, 0],
+    ] as const) {
+      const filler = await certificateOfSize(rest + extra)
+      const bundle = [...many, filler]
+      const { fetch, writes } = setup({ [url]: certsOnlyPkcs7(bundle) })
+      expect(await fetch()).toEqual(bundle)
+      expect(writes).toHaveLength(kept)
+    }
   })
 })
 

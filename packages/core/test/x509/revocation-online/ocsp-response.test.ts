@@ -146,6 +146,54 @@ describe('parseOcspResponse', () => {
     expect(parseOcspResponse(withTbs(tbs)).nonce).toBeUndefined()
   })
 
+  it('names the critical extensions it does not understand, of the response and of each SingleResponse, once each', async () => {
+    const critical = (oid: string) =>
+      encodeDerSequence(
+        encodeDerOid(oid),
+        encodeDer(0x01, Uint8Array.of(0xff)),
+        octetString(Uint8Array.of(5, 0)),
+      )
+    const nonCritical = (oid: string) => nonceExtension(Uint8Array.of(5, 0), oid)
+    const singleWith = (...extensions: Uint8Array[]) =>
+      encodeDerSequence(
+        certId,
+        certStatus('good'),
+        generalizedTime(thisUpdate),
+        encodeDer(0xa0, generalizedTime(nextUpdate)),
+        encodeDer(0xa1, encodeDerSequence(...extensions)),
+      )
+    const parsed = parseOcspResponse(
+      await ocspResponse({
+        signer,
+        responses: [
+          singleWith(critical('1.2.3.6'), nonCritical('1.2.3.7')),
+          singleWith(critical('1.2.3.6'), critical('1.3.6.1.5.5.7.48.1.2')),
+        ],
+        extensions: [critical('1.3.6.1.5.5.7.48.1.2'), critical('1.2.3.4'), nonCritical('1.2.3.5')],
+      }),
+    )
+    // The nonce is understood in the response only; nextUpdate is still read beside [1].
+    expect(parsed.unrecognizedCriticalExtensions).toEqual([
+      '1.2.3.4',
+      '1.2.3.6',
+      '1.3.6.1.5.5.7.48.1.2',
+    ])
+    expect(parsed.responses.map((single) => single.nextUpdate)).toEqual([nextUpdate, nextUpdate])
+    expect(parseOcspResponse(await ocspResponse({ signer, responses: [good] }))).toMatchObject({
+      unrecognizedCriticalExtensions: [],
+    })
+    expect(
+      refusal(
+        withTbs(
+          responseData({
+            responses: [singleWith(nonCritical('1.2.3.7'), nonCritical('1.2.3.7'))],
+            producedAt,
+          }),
+        ),
+      ),
+    ).toEqual({ reason: 'invalid-crl', message: 'a SingleResponse has extension 1.2.3.7 twice' })
+  })
+
   it('reads certificates sent in order, and an empty response list', async () => {
     const other = await createCertificate({ commonName: 'Other' })
     const parsed = parseOcspResponse(

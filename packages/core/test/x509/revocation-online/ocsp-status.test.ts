@@ -4,6 +4,8 @@
  * (RFC 6960 §4.2.2.1, five minutes' skew) and what `unknown` means. Real signatures throughout.
  */
 import { beforeAll, describe, expect, it } from 'vitest'
+import { encodeDer, encodeDerSequence } from '../../../src/x509/der.js'
+import { encodeDerOid } from '../../../src/x509/object-identifier.js'
 import {
   type OcspCertificateId,
   ocspCertificateId,
@@ -71,6 +73,8 @@ interface AnswerOptions {
   readonly echoed?: Uint8Array
   /** The nonce the request carried. */
   readonly nonce?: Uint8Array
+  /** Response extensions besides the nonce. */
+  readonly extensions?: readonly Uint8Array[]
 }
 
 /** Judges an answer about `leaf`, signed by the issuer unless said otherwise. */
@@ -84,11 +88,15 @@ async function judge(options: AnswerOptions = {}) {
         ? undefined
         : (options.nextUpdate ?? new Date(at.getTime() + 24 * 60 * minute)),
   })
+  const extensions = [
+    ...(options.echoed === undefined ? [] : [nonceExtension(options.echoed)]),
+    ...(options.extensions ?? []),
+  ]
   const der = await ocspResponse({
     signer: options.signer ?? issuer.key,
     responses: options.responses ?? [single],
     certificates: options.certificates,
-    extensions: options.echoed === undefined ? undefined : [nonceExtension(options.echoed)],
+    extensions: extensions.length === 0 ? undefined : extensions,
   })
   return ocspStatus(
     parseOcspResponse(der),
@@ -153,6 +161,18 @@ describe('ocspStatus', () => {
 
     it('judges the signature before the nonce', async () => {
       expect(await judge({ signer: stranger, nonce, echoed: Uint8Array.of(1) })).toEqual(unsigned)
+    })
+  })
+
+  it('gives no answer when the response has a critical extension it does not understand', async () => {
+    const critical = encodeDerSequence(
+      encodeDerOid('1.2.3.4'),
+      encodeDer(0x01, Uint8Array.of(0xff)),
+      encodeDer(0x04, new Uint8Array()),
+    )
+    expect(await judge({ status: 'revoked', extensions: [critical] })).toEqual({
+      status: 'no-answer',
+      problem: 'has the critical extension 1.2.3.4, which is not understood (RFC 6960 §4.4)',
     })
   })
 

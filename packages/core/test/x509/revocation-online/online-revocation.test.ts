@@ -9,6 +9,7 @@ import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { base64Encode } from '../../../src/crypto/base64.js'
 import { CryptoError } from '../../../src/errors/crypto-error.js'
 import { HttpError } from '../../../src/errors/http-error.js'
+import { StoreError } from '../../../src/errors/store-error.js'
 import type { ParsedCrl } from '../../../src/x509/crl.js'
 import { type OcspJudge, ocspStoreKey } from '../../../src/x509/revocation-online/ocsp-answers.js'
 import {
@@ -259,6 +260,24 @@ describe('createOnlineRevocation: CRLs', () => {
     expect(await stateOf(pending)).toBe('settled')
     const error = await failure(pending)
     expect(HttpError.isInstance(error) && error.reason).toBe('timeout')
+  })
+
+  it('waits for a slow cache up to the default time limit (10 s), then counts it as failed', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
+    const stub = fetchStub({ [url]: current })
+    const slow = (get: () => Promise<undefined>) =>
+      createOnlineRevocation({ cache: { ...revocationMemory(), get }, fetch: stub.fetch })
+    const answered = slow(
+      () => new Promise((resolve) => setTimeout(() => resolve(undefined), 9_999)),
+    ).crl(url, at, usable)
+    await vi.advanceTimersByTimeAsync(9_999)
+    expect((await answered).der).toEqual(current)
+    const never = slow(() => new Promise(() => {})).crl(url, at, usable)
+    never.catch(() => {})
+    await vi.advanceTimersByTimeAsync(9_999)
+    expect(await stateOf(never)).toBe('pending')
+    await vi.advanceTimersByTimeAsync(1)
+    expect(StoreError.isInstance(await failure(never))).toBe(true)
   })
 
   it('refuses a body over 10 MiB, declared or streamed, without reading it whole', async () => {

@@ -364,6 +364,20 @@ describe('checkRevocationOnline: OCSP', () => {
         'it names no CRL distribution point; the OCSP answer of http://pki.example.test/ocsp is no answer',
       ),
     )
+    // Nothing, a bare word, a status with its own problem: no answer, never a TypeError.
+    for (const [answer, said] of [
+      [undefined, 'is no answer'],
+      [null, 'is no answer'],
+      ['good', 'is no answer'],
+      [{ status: 'maybe', problem: 'says maybe' }, 'says maybe'],
+    ] as const) {
+      const odd = { ...real, ocsp: async () => answer } as unknown as OnlineRevocation
+      expect((await check(certificate, {}, odd)).message).toBe(
+        unavailable(
+          `it names no CRL distribution point; the OCSP answer of http://pki.example.test/ocsp ${said}`,
+        ),
+      )
+    }
   })
 
   it('refuses a certificate the responder says is revoked', async () => {
