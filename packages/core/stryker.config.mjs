@@ -17,4 +17,6 @@ export default strykerConfig('core', [
   'src/x509/revocation-online/certificate-access.ts',
   'src/x509/revocation-online/ca-issuers.ts',
   'src/x509/revocation-online/missing-issuers.ts',
+  'src/x509/revocation-online/ocsp-answers.ts',
+  'src/x509/revocation-online/ca-issuers-cache.ts',
 ])

@@ -78,11 +78,11 @@ export async function caIssuersCertificates(
 const what = 'caIssuers certificates'
 
 function readCertificates(stored: unknown): ParsedCertificate[] | undefined {
-  if (typeof stored !== 'string' || stored === '') return undefined
+  if (typeof stored !== 'string') return undefined
+  // An empty value or entry is no certificate either: parseCertificate refuses it below.
+  const entries = stored.split(',')
   try {
-    return stored
-      .split(',')
-      .map((entry) => parseCertificate(base64Decode(entry) ?? new Uint8Array()))
+    return entries.map((entry) => parseCertificate(base64Decode(entry) ?? new Uint8Array()))
   } catch {
     return undefined
   }

@@ -8,6 +8,7 @@ import type { ParsedCertificate } from '../../../src/x509/certificate.js'
 import { encodeDerSequence } from '../../../src/x509/der.js'
 import {
   fetchMissingIssuers,
+  maxCaIssuersUrls,
   maxFetchedIssuers,
 } from '../../../src/x509/revocation-online/missing-issuers.js'
 import {
@@ -237,5 +238,34 @@ describe('fetchMissingIssuers', () => {
       'CN=Leaf',
       'CN=Level 0',
     ])
+  })
+
+  it('asks at most eight caIssuers URLs for one chain, all certificates together', async () => {
+    expect(maxCaIssuersUrls).toBe(8)
+    const missing = Array.from({ length: 7 }, (_, index) => url(`missing-${index}.cer`))
+    // Seven URLs that fail, then the eighth has the issuer: it is asked and appended.
+    const eighth = await leafUnder(levels[0] as TestCertificate, {
+      caIssuers: [...missing, url('level-0.cer')],
+    })
+    expect(await complete([eighth])).toEqual({
+      chain: ['CN=Leaf', 'CN=Level 0'],
+      requested: [...missing, url('level-0.cer')],
+    })
+    // One more failing URL first: the ninth, which has the issuer, is never asked.
+    const ninth = await leafUnder(levels[0] as TestCertificate, {
+      caIssuers: [...missing, url('missing-7.cer'), url('level-0.cer')],
+    })
+    expect(await complete([ninth])).toEqual({
+      chain: ['CN=Leaf'],
+      requested: [...missing, url('missing-7.cer')],
+    })
+    // The budget is the chain's: seven spent on the leaf leave one for Level 0's issuer.
+    const deep = await leafUnder(levels[1] as TestCertificate, {
+      caIssuers: [...missing, url('level-1.cer')],
+    })
+    expect(await complete([deep])).toEqual({
+      chain: ['CN=Leaf', 'CN=Level 1'],
+      requested: [...missing, url('level-1.cer')],
+    })
   })
 })

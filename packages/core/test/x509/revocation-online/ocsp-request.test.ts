@@ -5,11 +5,14 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 import { CryptoError } from '../../../src/errors/crypto-error.js'
 import { parseCertificate } from '../../../src/x509/certificate.js'
-import { encodeDerSequence } from '../../../src/x509/der.js'
+import { encodeDer, encodeDerSequence } from '../../../src/x509/der.js'
 import { encodeDerOid } from '../../../src/x509/object-identifier.js'
 import {
   encodeOcspRequest,
   ocspCertificateId,
+  ocspNonceOctets,
+  ocspNonceOid,
+  ocspRequestNonce,
   sameCertificateId,
   sha1Oid,
 } from '../../../src/x509/revocation-online/ocsp-request.js'
@@ -117,6 +120,35 @@ describe('encodeOcspRequest', () => {
     expect(encodeOcspRequest(id)).toEqual(
       encodeDerSequence(encodeDerSequence(encodeDerSequence(encodeDerSequence(id.der)))),
     )
+  })
+
+  it('carries a nonce as requestExtensions [2] { Extension { id-pkix-ocsp-nonce, extnValue } }', async () => {
+    const id = await ocspCertificateId(leaf.parsed, issuer.parsed)
+    const nonce = ocspRequestNonce()
+    expect(ocspNonceOid).toBe('1.3.6.1.5.5.7.48.1.2')
+    expect(encodeOcspRequest(id, nonce)).toEqual(
+      encodeDerSequence(
+        encodeDerSequence(
+          encodeDerSequence(encodeDerSequence(id.der)),
+          encodeDer(
+            0xa2,
+            encodeDerSequence(encodeDerSequence(encodeDerOid(ocspNonceOid), octetString(nonce))),
+          ),
+        ),
+      ),
+    )
+  })
+})
+
+describe('ocspRequestNonce', () => {
+  it('is a DER OCTET STRING of 32 fresh random octets', () => {
+    expect(ocspNonceOctets).toBe(32)
+    const first = ocspRequestNonce()
+    const second = ocspRequestNonce()
+    expect(Array.from(first.subarray(0, 2))).toEqual([0x04, 32])
+    expect(first).toHaveLength(34)
+    expect(second).toHaveLength(34)
+    expect(first).not.toEqual(second)
   })
 })
 

@@ -10,6 +10,7 @@ import { parseOcspResponse } from '../../../src/x509/revocation-online/ocsp-resp
 import {
   certIdDer,
   certStatus,
+  nonceExtension,
   ocspResponse,
   ocspResponseOf,
   responseData,
@@ -116,6 +117,81 @@ describe('parseOcspResponse', () => {
       { status: 'revoked', nextUpdate: undefined },
       { status: 'unknown', nextUpdate },
     ])
+  })
+
+  it('reads the nonce extension’s value, or none when the responder sent no nonce', async () => {
+    const nonce = octetString(new Uint8Array(32).fill(7))
+    const withNonce = await ocspResponse({
+      signer,
+      responses: [good],
+      extensions: [nonceExtension(Uint8Array.of(1), '1.3.6.1.5.5.7.48.1.9'), nonceExtension(nonce)],
+    })
+    expect(parseOcspResponse(withNonce).nonce).toEqual(nonce)
+    const otherExtension = await ocspResponse({
+      signer,
+      responses: [good],
+      extensions: [nonceExtension(nonce, '1.3.6.1.5.5.7.48.1.9')],
+    })
+    expect(parseOcspResponse(otherExtension).nonce).toBeUndefined()
+    expect(
+      parseOcspResponse(await ocspResponse({ signer, responses: [good] })).nonce,
+    ).toBeUndefined()
+    // Something else after the responses (not [1]) is no extension list.
+    const tbs = encodeDerSequence(
+      encodeDer(0xa1, encodeDerSequence()),
+      generalizedTime(producedAt),
+      encodeDerSequence(good),
+      encodeDer(0xa2, encodeDerSequence(nonceExtension(nonce))),
+    )
+    expect(parseOcspResponse(withTbs(tbs)).nonce).toBeUndefined()
+  })
+
+  it('names the critical extensions it does not understand, of the response and of each SingleResponse, once each', async () => {
+    const critical = (oid: string) =>
+      encodeDerSequence(
+        encodeDerOid(oid),
+        encodeDer(0x01, Uint8Array.of(0xff)),
+        octetString(Uint8Array.of(5, 0)),
+      )
+    const nonCritical = (oid: string) => nonceExtension(Uint8Array.of(5, 0), oid)
+    const singleWith = (...extensions: Uint8Array[]) =>
+      encodeDerSequence(
+        certId,
+        certStatus('good'),
+        generalizedTime(thisUpdate),
+        encodeDer(0xa0, generalizedTime(nextUpdate)),
+        encodeDer(0xa1, encodeDerSequence(...extensions)),
+      )
+    const parsed = parseOcspResponse(
+      await ocspResponse({
+        signer,
+        responses: [
+          singleWith(critical('1.2.3.6'), nonCritical('1.2.3.7')),
+          singleWith(critical('1.2.3.6'), critical('1.3.6.1.5.5.7.48.1.2')),
+        ],
+        extensions: [critical('1.3.6.1.5.5.7.48.1.2'), critical('1.2.3.4'), nonCritical('1.2.3.5')],
+      }),
+    )
+    // The nonce is understood in the response only; nextUpdate is still read beside [1].
+    expect(parsed.unrecognizedCriticalExtensions).toEqual([
+      '1.2.3.4',
+      '1.2.3.6',
+      '1.3.6.1.5.5.7.48.1.2',
+    ])
+    expect(parsed.responses.map((single) => single.nextUpdate)).toEqual([nextUpdate, nextUpdate])
+    expect(parseOcspResponse(await ocspResponse({ signer, responses: [good] }))).toMatchObject({
+      unrecognizedCriticalExtensions: [],
+    })
+    expect(
+      refusal(
+        withTbs(
+          responseData({
+            responses: [singleWith(nonCritical('1.2.3.7'), nonCritical('1.2.3.7'))],
+            producedAt,
+          }),
+        ),
+      ),
+    ).toEqual({ reason: 'invalid-crl', message: 'a SingleResponse has extension 1.2.3.7 twice' })
   })
 
   it('reads certificates sent in order, and an empty response list', async () => {
@@ -386,6 +462,23 @@ describe('parseOcspResponse', () => {
     ],
   ])('refuses %s', (_name, der, message) => {
     expect(refusal(der)).toEqual({ reason: 'invalid-crl', message })
+  })
+
+  it('refuses a response carrying the nonce twice, naming the response', () => {
+    const twice = withTbs(
+      responseData({
+        responses: [good],
+        producedAt,
+        extensions: [
+          nonceExtension(Uint8Array.of(4, 1, 1)),
+          nonceExtension(Uint8Array.of(4, 1, 2)),
+        ],
+      }),
+    )
+    expect(refusal(twice)).toEqual({
+      reason: 'invalid-crl',
+      message: 'the OCSP response has extension 1.3.6.1.5.5.7.48.1.2 twice',
+    })
   })
 
   it('refuses truncated DER inside the response with the same reason', () => {

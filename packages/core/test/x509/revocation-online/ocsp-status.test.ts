@@ -4,6 +4,8 @@
  * (RFC 6960 §4.2.2.1, five minutes' skew) and what `unknown` means. Real signatures throughout.
  */
 import { beforeAll, describe, expect, it } from 'vitest'
+import { encodeDer, encodeDerSequence } from '../../../src/x509/der.js'
+import { encodeDerOid } from '../../../src/x509/object-identifier.js'
 import {
   type OcspCertificateId,
   ocspCertificateId,
@@ -14,7 +16,12 @@ import {
   ocspSigningPurpose,
   ocspStatus,
 } from '../../../src/x509/revocation-online/ocsp-status.js'
-import { certIdDer, ocspResponse, singleResponse } from '../fixtures/ocsp-responses.js'
+import {
+  certIdDer,
+  nonceExtension,
+  ocspResponse,
+  singleResponse,
+} from '../fixtures/ocsp-responses.js'
 import {
   type CertificateOptions,
   clientAuth,
@@ -62,6 +69,12 @@ interface AnswerOptions {
   readonly nextUpdate?: Date | null
   readonly responses?: readonly Uint8Array[]
   readonly at?: Date
+  /** The nonce extension's value in the answer. */
+  readonly echoed?: Uint8Array
+  /** The nonce the request carried. */
+  readonly nonce?: Uint8Array
+  /** Response extensions besides the nonce. */
+  readonly extensions?: readonly Uint8Array[]
 }
 
 /** Judges an answer about `leaf`, signed by the issuer unless said otherwise. */
@@ -75,10 +88,15 @@ async function judge(options: AnswerOptions = {}) {
         ? undefined
         : (options.nextUpdate ?? new Date(at.getTime() + 24 * 60 * minute)),
   })
+  const extensions = [
+    ...(options.echoed === undefined ? [] : [nonceExtension(options.echoed)]),
+    ...(options.extensions ?? []),
+  ]
   const der = await ocspResponse({
     signer: options.signer ?? issuer.key,
     responses: options.responses ?? [single],
     certificates: options.certificates,
+    extensions: extensions.length === 0 ? undefined : extensions,
   })
   return ocspStatus(
     parseOcspResponse(der),
@@ -86,6 +104,7 @@ async function judge(options: AnswerOptions = {}) {
     issuer.parsed,
     options.at ?? at,
     verifyWithWebCrypto,
+    options.nonce,
   )
 }
 
@@ -110,6 +129,50 @@ describe('ocspStatus', () => {
     expect(await judge({ status: 'unknown' })).toEqual({
       status: 'no-answer',
       problem: 'answers unknown',
+    })
+  })
+
+  describe('nonce (RFC 8954)', () => {
+    const nonce = Uint8Array.of(0x04, 0x02, 0xaa, 0xbb)
+    const replayed = {
+      status: 'no-answer',
+      problem: 'carries another nonce than the request (a replayed or misdirected answer)',
+    }
+
+    it('takes an answer echoing the request nonce', async () => {
+      expect(await judge({ status: 'revoked', nonce, echoed: nonce.slice() })).toEqual({
+        status: 'revoked',
+      })
+    })
+
+    it('refuses an answer echoing another nonce, even revoked', async () => {
+      expect(await judge({ nonce, echoed: Uint8Array.of(0x04, 0x02, 0xaa, 0xbc) })).toEqual(
+        replayed,
+      )
+      expect(await judge({ status: 'revoked', nonce, echoed: nonce.subarray(0, 3) })).toEqual(
+        replayed,
+      )
+    })
+
+    it('takes an answer without a nonce, and any answer when the request had none (a kept one)', async () => {
+      expect(await judge({ nonce })).toEqual({ status: 'good' })
+      expect(await judge({ echoed: nonce })).toEqual({ status: 'good' })
+    })
+
+    it('judges the signature before the nonce', async () => {
+      expect(await judge({ signer: stranger, nonce, echoed: Uint8Array.of(1) })).toEqual(unsigned)
+    })
+  })
+
+  it('gives no answer when the response has a critical extension it does not understand', async () => {
+    const critical = encodeDerSequence(
+      encodeDerOid('1.2.3.4'),
+      encodeDer(0x01, Uint8Array.of(0xff)),
+      encodeDer(0x04, new Uint8Array()),
+    )
+    expect(await judge({ status: 'revoked', extensions: [critical] })).toEqual({
+      status: 'no-answer',
+      problem: 'has the critical extension 1.2.3.4, which is not understood (RFC 6960 §4.4)',
     })
   })
 

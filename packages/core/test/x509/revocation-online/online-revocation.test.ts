@@ -9,13 +9,21 @@ import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { base64Encode } from '../../../src/crypto/base64.js'
 import { CryptoError } from '../../../src/errors/crypto-error.js'
 import { HttpError } from '../../../src/errors/http-error.js'
-import type { KeyValueStore } from '../../../src/stores/key-value-store.js'
+import { StoreError } from '../../../src/errors/store-error.js'
 import type { ParsedCrl } from '../../../src/x509/crl.js'
+import { type OcspJudge, ocspStoreKey } from '../../../src/x509/revocation-online/ocsp-answers.js'
+import {
+  encodeOcspRequest,
+  type OcspCertificateId,
+  ocspCertificateId,
+} from '../../../src/x509/revocation-online/ocsp-request.js'
+import { ocspStatus } from '../../../src/x509/revocation-online/ocsp-status.js'
 import { createOnlineRevocation } from '../../../src/x509/revocation-online/online-revocation.js'
 import { maxRevocationDocumentBytes } from '../../../src/x509/revocation-online/revocation-document.js'
 import { RevocationDocumentStatusError } from '../../../src/x509/revocation-online/revocation-document-status.js'
 import { revocationMemory } from '../../../src/x509/revocation-online/revocation-memory.js'
 import { fetchStub, hangingAnswer, heldAnswer, okResponse } from '../fixtures/fetch-stub.js'
+import { ocspResponse, singleResponse } from '../fixtures/ocsp-responses.js'
 import {
   certsOnlyPkcs7,
   createCertificate,
@@ -23,6 +31,8 @@ import {
   day,
   type TestCertificate,
 } from '../fixtures/online-pki.js'
+import { recordingStore } from '../fixtures/recording-store.js'
+import { verifyWithWebCrypto } from '../fixtures/webcrypto-keys.js'
 
 const at = new Date('2027-01-01T00:00:00Z')
 const url = 'http://crl.example.test/issuer.crl'
@@ -50,19 +60,6 @@ beforeAll(async () => {
 afterEach(() => {
   vi.useRealTimers()
 })
-
-/** A memory store that records what is written to it. */
-function recordingStore(inner: KeyValueStore = revocationMemory(10_000)) {
-  const writes: { key: string; value: string; ttlSeconds: number }[] = []
-  const store: KeyValueStore = {
-    ...inner,
-    set: async (key, value, ttlSeconds) => {
-      writes.push({ key, value, ttlSeconds })
-      await inner.set(key, value, ttlSeconds)
-    },
-  }
-  return { store, writes }
-}
 
 async function failure(promise: Promise<unknown>): Promise<unknown> {
   try {
@@ -265,6 +262,24 @@ describe('createOnlineRevocation: CRLs', () => {
     expect(HttpError.isInstance(error) && error.reason).toBe('timeout')
   })
 
+  it('waits for a slow cache up to the default time limit (10 s), then counts it as failed', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
+    const stub = fetchStub({ [url]: current })
+    const slow = (get: () => Promise<undefined>) =>
+      createOnlineRevocation({ cache: { ...revocationMemory(), get }, fetch: stub.fetch })
+    const answered = slow(
+      () => new Promise((resolve) => setTimeout(() => resolve(undefined), 9_999)),
+    ).crl(url, at, usable)
+    await vi.advanceTimersByTimeAsync(9_999)
+    expect((await answered).der).toEqual(current)
+    const never = slow(() => new Promise(() => {})).crl(url, at, usable)
+    never.catch(() => {})
+    await vi.advanceTimersByTimeAsync(9_999)
+    expect(await stateOf(never)).toBe('pending')
+    await vi.advanceTimersByTimeAsync(1)
+    expect(StoreError.isInstance(await failure(never))).toBe(true)
+  })
+
   it('refuses a body over 10 MiB, declared or streamed, without reading it whole', async () => {
     expect(maxRevocationDocumentBytes).toBe(10 * 1024 * 1024)
     const declared = new Response(new Uint8Array(1), {
@@ -309,51 +324,132 @@ async function stateOf(promise: Promise<unknown>): Promise<'pending' | 'settled'
 
 describe('createOnlineRevocation: OCSP', () => {
   const responder = 'http://ocsp.example.test/'
-  const request = Uint8Array.of(0x30, 0x03, 0x30, 0x01, 0x00)
-  const answer = Uint8Array.of(0x30, 0x03, 0x0a, 0x01, 0x00)
+  let leaf: TestCertificate
+  let id: OcspCertificateId
+  let otherId: OcspCertificateId
+  let good: Uint8Array
 
-  it('POSTs the request as application/ocsp-request and returns the body', async () => {
-    const stub = fetchStub({ [responder]: answer })
-    const body = await createOnlineRevocation({ fetch: stub.fetch }).ocsp(responder, request)
-    expect(body).toEqual(answer)
+  beforeAll(async () => {
+    leaf = await createCertificate({ commonName: 'OCSP Leaf', issuer })
+    id = await ocspCertificateId(leaf.parsed, issuer.parsed)
+    const other = await createCertificate({ commonName: 'Other Leaf', issuer })
+    otherId = await ocspCertificateId(other.parsed, issuer.parsed)
+    good = await ocspResponse({
+      signer: issuer.key,
+      responses: [
+        singleResponse({
+          certId: id.der,
+          status: 'good',
+          thisUpdate: new Date(at.getTime() - 3_600_000),
+          nextUpdate: new Date(at.getTime() + day),
+        }),
+      ],
+    })
+  })
+
+  /** `ocspStatus` for `certificateId`, recording the nonce each judgement was given. */
+  function judgeOf(certificateId: OcspCertificateId = id) {
+    const nonces: (Uint8Array | undefined)[] = []
+    const judge: OcspJudge = (response, nonce) => {
+      nonces.push(nonce)
+      return ocspStatus(response, certificateId, issuer.parsed, at, verifyWithWebCrypto, nonce)
+    }
+    return { judge, nonces }
+  }
+
+  it('POSTs the CertID with a fresh nonce as application/ocsp-request and judges the answer with it', async () => {
+    const stub = fetchStub({ [responder]: good })
+    const { judge, nonces } = judgeOf()
+    const revocation = createOnlineRevocation({ fetch: stub.fetch })
+    expect(await revocation.ocsp(responder, id, at, judge)).toEqual({ status: 'good' })
+    const [nonce] = nonces
+    expect(nonces).toHaveLength(1)
+    // extnValue: Nonce ::= OCTET STRING of 32 octets (RFC 8954 §2.1).
+    expect(Array.from(nonce?.subarray(0, 2) ?? [])).toEqual([0x04, 32])
+    expect(nonce).toHaveLength(34)
     expect(stub.requests).toEqual([
       {
         url: responder,
         method: 'POST',
         accept: 'application/ocsp-response',
         contentType: 'application/ocsp-request',
-        body: request,
+        body: encodeOcspRequest(id, nonce),
       },
     ])
+    // Another request, another nonce.
+    const second = judgeOf()
+    await createOnlineRevocation({ fetch: stub.fetch }).ocsp(responder, id, at, second.judge)
+    expect(second.nonces).toHaveLength(1)
+    expect(second.nonces[0]).not.toEqual(nonce)
+    expect(stub.requests[1]?.body).toEqual(encodeOcspRequest(id, second.nonces[0]))
   })
 
-  it('shares one POST among identical concurrent requests only', async () => {
+  it('shares one POST among concurrent requests for one certificate and responder only', async () => {
     const held = heldAnswer()
-    const stub = fetchStub({ [responder]: held.answer, 'http://other.example.test/': held.answer })
+    const other = 'http://other.example.test/'
+    const stub = fetchStub({ [responder]: held.answer, [other]: held.answer })
     const cache = revocationMemory()
     const revocation = createOnlineRevocation({ cache, fetch: stub.fetch })
+    const judges = [judgeOf(), judgeOf(), judgeOf(otherId), judgeOf()]
     const calls = [
-      revocation.ocsp(responder, request),
-      createOnlineRevocation({ cache, fetch: stub.fetch }).ocsp(responder, request),
-      revocation.ocsp(responder, Uint8Array.of(0x30, 0x00)),
-      revocation.ocsp('http://other.example.test/', request),
+      revocation.ocsp(responder, id, at, judges[0]!.judge),
+      createOnlineRevocation({ cache, fetch: stub.fetch }).ocsp(
+        responder,
+        id,
+        at,
+        judges[1]!.judge,
+      ),
+      revocation.ocsp(responder, otherId, at, judges[2]!.judge),
+      revocation.ocsp(other, id, at, judges[3]!.judge),
     ]
     await vi.waitFor(() => expect(stub.requests).toHaveLength(3))
-    held.release(okResponse(answer))
-    expect(await Promise.all(calls)).toEqual([answer, answer, answer, answer])
+    held.release(okResponse(good))
+    expect(await Promise.all(calls)).toEqual([
+      { status: 'good' },
+      { status: 'good' },
+      { status: 'no-answer', problem: 'does not answer for this certificate' },
+      { status: 'good' },
+    ])
+    expect([stub.count(responder), stub.count(other)]).toEqual([2, 1])
+    // The two callers that shared the POST judged it with the nonce it carried.
+    const [first, second, third, fourth] = judges.map((each) => each.nonces[0])
+    expect(second).toEqual(first)
+    expect(stub.requests.map((request) => request.body)).toEqual([
+      encodeOcspRequest(id, first),
+      encodeOcspRequest(otherId, third),
+      encodeOcspRequest(id, fourth),
+    ])
+    expect(new Set([first, third, fourth].map((nonce) => base64Encode(nonce!))).size).toBe(3)
+    // The good answer is kept: the next caller asks nobody; the other certificate's is not.
+    expect(await revocation.ocsp(responder, id, at, judgeOf().judge)).toEqual({ status: 'good' })
     expect(stub.count(responder)).toBe(2)
-    await revocation.ocsp(responder, request)
+    await revocation.ocsp(responder, otherId, at, judgeOf(otherId).judge)
     expect(stub.count(responder)).toBe(3)
   })
 
   it('fails with the status of a refusal and forgets the failed POST', async () => {
     const stub = fetchStub()
     const revocation = createOnlineRevocation({ fetch: stub.fetch })
-    const error = await failure(revocation.ocsp(responder, request))
+    const error = await failure(revocation.ocsp(responder, id, at, judgeOf().judge))
     expect(error).toBeInstanceOf(RevocationDocumentStatusError)
     expect(error).toMatchObject({ status: 404 })
-    stub.serve(responder, answer)
-    expect(await revocation.ocsp(responder, request)).toEqual(answer)
+    stub.serve(responder, good)
+    expect(await revocation.ocsp(responder, id, at, judgeOf().judge)).toEqual({ status: 'good' })
+    expect(stub.count(responder)).toBe(2)
+  })
+
+  it('keeps answers in the cache it was given, signed DER under the responder and CertID', async () => {
+    const stub = fetchStub({ [responder]: good })
+    const { store, writes } = recordingStore()
+    await createOnlineRevocation({ cache: store, fetch: stub.fetch }).ocsp(
+      responder,
+      id,
+      at,
+      judgeOf().judge,
+    )
+    expect(writes).toEqual([
+      { key: ocspStoreKey(responder, id), value: base64Encode(good), ttlSeconds: 86_400 },
+    ])
   })
 })
 
@@ -411,7 +507,7 @@ describe('createOnlineRevocation: caIssuers', () => {
     expect(stub.count(urls[0] as string)).toBe(2)
   })
 
-  it('keeps a newer fetch of a URL when an older, evicted fetch of it fails', async () => {
+  it('joins a fetch of the URL in flight, also once 256 other URLs filled the store, and shares its failure', async () => {
     const held = heldAnswer()
     const stub = fetchStub({ [location]: held.answer })
     const revocation = createOnlineRevocation({ fetch: stub.fetch })
@@ -422,10 +518,16 @@ describe('createOnlineRevocation: caIssuers', () => {
       stub.serve(each, issuer.der)
       await revocation.certificates(each)
     }
+    const joined = revocation.certificates(location)
+    joined.catch(() => {})
+    held.release(new Response('', { status: 500 }))
+    for (const caller of [old, joined]) {
+      expect(await failure(caller)).toMatchObject({ status: 500 })
+    }
+    expect(stub.count(location)).toBe(1)
+    // Forgotten once failed: the next caller fetches, and what it fetched is kept.
     stub.serve(location, issuer.der)
     expect(await revocation.certificates(location)).toEqual([issuer.der])
-    held.release(new Response('', { status: 500 }))
-    await failure(old)
     expect(await revocation.certificates(location)).toEqual([issuer.der])
     expect(stub.count(location)).toBe(2)
   })

@@ -17,8 +17,8 @@ import {
 } from '../../../src/x509/revocation-online/online-revocation.js'
 import { checkRevocationOnline } from '../../../src/x509/revocation-online/online-status.js'
 import { revocationMemory } from '../../../src/x509/revocation-online/revocation-memory.js'
-import { type Answer, fetchStub } from '../fixtures/fetch-stub.js'
-import { ocspResponse, singleResponse } from '../fixtures/ocsp-responses.js'
+import { type Answer, fetchStub, okResponse } from '../fixtures/fetch-stub.js'
+import { nonceExtension, ocspResponse, singleResponse } from '../fixtures/ocsp-responses.js'
 import {
   type CertificateOptions,
   createCertificate,
@@ -94,6 +94,34 @@ async function ocspAnswer(
       }),
     ],
   })
+}
+
+/**
+ * An answer about `certificate` built for each request, its nonce extension carrying what
+ * `nonceOf` makes of the request's nonce (the last 34 octets of the request).
+ */
+function echoingAnswer(
+  certificate: TestCertificate,
+  status: 'good' | 'revoked',
+  nonceOf: (nonce: Uint8Array) => Uint8Array,
+): Answer {
+  return async (request) => {
+    const body = request.body ?? new Uint8Array()
+    const id = await ocspCertificateId(certificate.parsed, issuer.parsed)
+    const der = await ocspResponse({
+      signer: issuer.key,
+      responses: [
+        singleResponse({
+          certId: id.der,
+          status,
+          thisUpdate: new Date(at.getTime() - 3_600_000),
+          nextUpdate: new Date(at.getTime() + day),
+        }),
+      ],
+      extensions: [nonceExtension(nonceOf(body.subarray(body.length - 34)))],
+    })
+    return okResponse(der)
+  }
 }
 
 interface Outcome {
@@ -277,12 +305,76 @@ describe('checkRevocationOnline: CRLs', () => {
 })
 
 describe('checkRevocationOnline: OCSP', () => {
-  it('asks the responder when no CRL answers, with the CertID request', async () => {
+  it('asks the responder when no CRL answers, with the CertID and a nonce', async () => {
     const certificate = await leaf({ crlDistributionPoints: [missingUrl], ocsp: [ocspUrl] })
     const outcome = await check(certificate, { [ocspUrl]: await ocspAnswer(certificate, 'good') })
     expect(outcome).toMatchObject({ verdict: 'good', requested: [missingUrl, ocspUrl] })
-    const request = encodeOcspRequest(await ocspCertificateId(certificate.parsed, issuer.parsed))
-    expect(outcome.stub.requests[1]?.body).toEqual(request)
+    const id = await ocspCertificateId(certificate.parsed, issuer.parsed)
+    const body = outcome.stub.requests[1]?.body ?? new Uint8Array()
+    // The request ends with its nonce extension's value: OCTET STRING of 32 octets.
+    const nonce = body.subarray(body.length - 34)
+    expect(Array.from(nonce.subarray(0, 2))).toEqual([0x04, 32])
+    expect(body).toEqual(encodeOcspRequest(id, nonce))
+  })
+
+  it('takes an answer echoing the request nonce, refuses one with another nonce', async () => {
+    const certificate = await leaf({ ocsp: [ocspUrl] })
+    const echoed = await check(certificate, {
+      [ocspUrl]: echoingAnswer(certificate, 'revoked', (nonce) => nonce),
+    })
+    expect(echoed.verdict).toBe('revoked')
+    const other = await check(certificate, {
+      [ocspUrl]: echoingAnswer(certificate, 'revoked', (nonce) =>
+        Uint8Array.from(nonce, (octet, index) => (index === nonce.length - 1 ? octet ^ 1 : octet)),
+      ),
+    })
+    expect(other.message).toBe(
+      unavailable(
+        'it names no CRL distribution point; the OCSP answer of http://pki.example.test/ocsp carries another nonce than the request (a replayed or misdirected answer)',
+      ),
+    )
+  })
+
+  it('answers from a kept answer, through another OnlineRevocation on the store, without asking again', async () => {
+    const certificate = await leaf({ ocsp: [ocspUrl] })
+    const stub = fetchStub({ [ocspUrl]: await ocspAnswer(certificate, 'revoked') })
+    const cache = revocationMemory()
+    for (let round = 0; round < 2; round++) {
+      const online = createOnlineRevocation({ cache, fetch: stub.fetch })
+      await expect(
+        checkRevocationOnline(certificate.parsed, issuer.parsed, online, at, verifyWithWebCrypto),
+      ).rejects.toMatchObject({ reason: 'revoked' })
+    }
+    expect(stub.count(ocspUrl)).toBe(1)
+  })
+
+  it('takes only an explicit good from an OnlineRevocation of another making', async () => {
+    const certificate = await leaf({ ocsp: [ocspUrl] })
+    const real = createOnlineRevocation({ fetch: fetchStub().fetch })
+    // One written for the old `ocsp(url, request)` shape, answering bytes.
+    const oldShape = {
+      ...real,
+      ocsp: async () => Uint8Array.of(0x30, 0x03, 0x0a, 0x01, 0x00),
+    } as unknown as OnlineRevocation
+    expect((await check(certificate, {}, oldShape)).message).toBe(
+      unavailable(
+        'it names no CRL distribution point; the OCSP answer of http://pki.example.test/ocsp is no answer',
+      ),
+    )
+    // Nothing, a bare word, a status with its own problem: no answer, never a TypeError.
+    for (const [answer, said] of [
+      [undefined, 'is no answer'],
+      [null, 'is no answer'],
+      ['good', 'is no answer'],
+      [{ status: 'maybe', problem: 'says maybe' }, 'says maybe'],
+    ] as const) {
+      const odd = { ...real, ocsp: async () => answer } as unknown as OnlineRevocation
+      expect((await check(certificate, {}, odd)).message).toBe(
+        unavailable(
+          `it names no CRL distribution point; the OCSP answer of http://pki.example.test/ocsp ${said}`,
+        ),
+      )
+    }
   })
 
   it('refuses a certificate the responder says is revoked', async () => {
