@@ -19,4 +19,6 @@ export default strykerConfig('core', [
   'src/x509/revocation-online/missing-issuers.ts',
   'src/x509/revocation-online/ocsp-answers.ts',
   'src/x509/revocation-online/ca-issuers-cache.ts',
+  'src/x509/revocation-online/revocation-cache-access.ts',
+  'src/x509/revocation-online/time-limited-store.ts',
 ])

@@ -184,6 +184,39 @@ describe('a revocation cache write that fails', () => {
     expect(warnings(logger).map((line) => line.fields)).toEqual([
       { event: 'revocation.cache-write-failed', url: ocspUrl, reason: 'TypeError' },
     ])
+    expect(warnings(logger).map((line) => line.message)).toEqual([
+      `revocation cache: keeping the OCSP answer failed; it is used, not kept (${ocspUrl}: TypeError)`,
+    ])
+  })
+
+  it('reads the kept OCSP answer as a miss when the store fails, naming what it read', async () => {
+    const certificate = await leaf({ ocsp: ocspUrl })
+    const id = await ocspCertificateId(certificate.parsed, issuer.parsed)
+    const answer = await ocspResponse({
+      signer: issuer.key,
+      responses: [
+        singleResponse({
+          certId: id.der,
+          status: 'good',
+          thisUpdate: new Date(at.getTime() - 3_600_000),
+          nextUpdate: new Date(at.getTime() + day),
+        }),
+      ],
+    })
+    const logger = recordingLogger()
+    const outcome = await verdict(
+      certificate,
+      failingStore(new StoreError('get', 'the store failed get'), { get: true }),
+      logger,
+      { [ocspUrl]: answer },
+    )
+    expect(outcome.verdict).toBe('good')
+    expect(outcome.stub.count(ocspUrl)).toBe(1)
+    expect(warnings(logger).map((line) => line.message)).toEqual([
+      expect.stringContaining(
+        `revocation cache: reading the kept OCSP answer failed; it is fetched (${ocspUrl}: `,
+      ),
+    ])
   })
 
   it('still returns the caIssuers certificates fetched', async () => {
@@ -198,6 +231,25 @@ describe('a revocation cache write that fails', () => {
     expect(await revocation.certificates(caIssuersUrl)).toEqual([ca.der])
     expect(warnings(logger).map((line) => line.fields)).toEqual([
       { event: 'revocation.cache-write-failed', url: caIssuersUrl, reason: 'failure' },
+    ])
+    expect(warnings(logger).map((line) => line.message)).toEqual([
+      expect.stringContaining('keeping the caIssuers certificates failed; it is used, not kept'),
+    ])
+  })
+
+  it('reads kept caIssuers certificates as a miss when the store fails, naming what it read', async () => {
+    const ca = await createCertificate({ commonName: 'Fetched CA', ca: true })
+    const logger = recordingLogger()
+    const stub = fetchStub({ [caIssuersUrl]: ca.der })
+    const revocation = createOnlineRevocation({
+      cache: failingStore('refused', { get: true }),
+      fetch: stub.fetch,
+      logger,
+    })
+    expect(await revocation.certificates(caIssuersUrl)).toEqual([ca.der])
+    expect(stub.count(caIssuersUrl)).toBe(1)
+    expect(warnings(logger).map((line) => line.message)).toEqual([
+      expect.stringContaining('reading the kept caIssuers certificates failed; it is fetched'),
     ])
   })
 
