@@ -61,7 +61,9 @@ function client(logger: Logger = silentLogger): Client {
       scopes: ['system/*.rs'],
       allowInsecureLocalhost: true,
     },
-    { protocol: 'udap', logger, timeoutMs: 500 },
+    // The store's calls get the transport's limit: 2 s keeps the loopback requests clear of it on
+    // a loaded machine, and the test short.
+    { protocol: 'udap', logger, timeoutMs: 2_000 },
   )
 }
 

@@ -307,7 +307,9 @@ describe('a revocation cache read that fails', () => {
       cache: silent,
       fetch: stub.fetch,
       logger,
-      timeoutMs: 50,
+      // The limit bounds the in-memory fetch too: 500 ms keeps it clear of a loaded machine (the
+      // store's read and write each wait it out, so the test takes about a second).
+      timeoutMs: 500,
     })
     const certificate = await leaf({ crl: crlUrl })
     await checkRevocationOnline(
