@@ -1,5 +1,5 @@
 import { ConfigurationError } from '@fhir-auth/core/essentials'
-import { describeKind, isNonBlankString } from '@fhir-auth/core/internal'
+import { describeKind } from '@fhir-auth/core/internal'
 import { isPlainObject } from '@fhir-auth/core/internal/on-demand'
 import { extensionFields } from './extension-fields.js'
 import { frozenJsonCopy } from './json-value.js'
@@ -61,7 +61,12 @@ export const b2bExtensionKey = 'hl7-b2b'
  * @see https://hl7.org/fhir/us/udap-security/STU2/b2b.html#b2b-authorization-extension-object
  */
 export function buildB2bExtension(input: B2bExtensionInput): Readonly<Record<string, unknown>> {
-  const { fail, optionalText, textList, consentMembers } = extensionFields('b2b')
+  const {
+    fail,
+    optionalText,
+    consentMembers,
+    purposeOfUse: readPurposeOfUse,
+  } = extensionFields('b2b')
   if (!isPlainObject(input)) {
     throw new ConfigurationError({
       invalidAttribute: 'b2b',
@@ -71,14 +76,7 @@ export function buildB2bExtension(input: B2bExtensionInput): Readonly<Record<str
   if (!isAbsoluteUri(input.organizationId)) {
     throw fail('organizationId', 'must be an absolute URI identifying the requesting organization')
   }
-  const purposeOfUse = textList(
-    input.purposeOfUse,
-    'purposeOfUse',
-    isNonBlankString,
-    'non-blank purpose of use codes',
-  )
-  if (purposeOfUse === undefined)
-    throw fail('purposeOfUse', 'is required: at least one purpose of use code')
+  const purposeOfUse = readPurposeOfUse(input.purposeOfUse)
   const organizationName = optionalText(input.organizationName, 'organizationName')
   const subjectName = optionalText(input.subjectName, 'subjectName')
   const subjectId = optionalText(input.subjectId, 'subjectId')

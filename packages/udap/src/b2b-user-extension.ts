@@ -1,5 +1,5 @@
 import { ConfigurationError } from '@fhir-auth/core/essentials'
-import { describeKind, isNonBlankString } from '@fhir-auth/core/internal'
+import { describeKind } from '@fhir-auth/core/internal'
 import { isPlainObject } from '@fhir-auth/core/internal/on-demand'
 import { extensionFields } from './extension-fields.js'
 import { frozenJsonCopy, jsonValueProblem } from './json-value.js'
@@ -46,7 +46,7 @@ export const b2bUserExtensionKey = 'hl7-b2b-user'
 export function buildB2bUserExtension(
   input: B2bUserExtensionInput,
 ): Readonly<Record<string, unknown>> {
-  const { fail, textList, consentMembers } = extensionFields('b2bUser')
+  const { fail, consentMembers, purposeOfUse: readPurposeOfUse } = extensionFields('b2bUser')
   if (!isPlainObject(input)) {
     throw new ConfigurationError({
       invalidAttribute: 'b2bUser',
@@ -62,14 +62,7 @@ export function buildB2bUserExtension(
   }
   const problem = jsonValueProblem(person)
   if (problem !== undefined) throw fail('userPerson', `must hold JSON values only; it ${problem}`)
-  const purposeOfUse = textList(
-    input.purposeOfUse,
-    'purposeOfUse',
-    isNonBlankString,
-    'non-blank purpose of use codes',
-  )
-  if (purposeOfUse === undefined)
-    throw fail('purposeOfUse', 'is required: at least one purpose of use code')
+  const purposeOfUse = readPurposeOfUse(input.purposeOfUse)
   const consent = consentMembers(input)
   const extension: Record<string, unknown> = {
     version: '1',

@@ -61,7 +61,19 @@ export function extensionFields(owner: string) {
       ...(reference === undefined ? {} : { consent_reference: reference }),
     }
   }
-  return { fail, optionalText, textList, consentMembers }
+  /** `purpose_of_use`: required, at least one non-blank code, in both extensions. */
+  const purposeOfUse = (value: unknown): string[] => {
+    const codes = textList(
+      value,
+      'purposeOfUse',
+      isNonBlankString,
+      'non-blank purpose of use codes',
+    )
+    if (codes === undefined)
+      throw fail('purposeOfUse', 'is required: at least one purpose of use code')
+    return codes
+  }
+  return { fail, optionalText, textList, consentMembers, purposeOfUse }
 }
 
 /** An absolute `http:`/`https:` URL (a FHIR Consent or DocumentReference reference). */
