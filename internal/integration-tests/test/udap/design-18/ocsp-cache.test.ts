@@ -12,7 +12,7 @@
  * - a client whose clock (`now`) is before the kept answers' `nextUpdate` asks nobody; one whose
  *   clock is past it asks again.
  */
-import { randomUUID, sign } from 'node:crypto'
+import { randomUUID } from 'node:crypto'
 import {
   CertificateChainError,
   Client,
@@ -27,6 +27,7 @@ import { failureOf } from '@fhir-auth/test-utils/failure'
 import { type RedisServer, startRedisServer } from '@fhir-auth/test-utils/redis-server'
 import { createClient } from 'redis'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { serveUdapDiscovery } from '../support/loopback-udap-discovery.js'
 
 const minute = 60_000
 
@@ -35,56 +36,13 @@ let redis: RedisServer
 
 beforeAll(async () => {
   ;[pki, redis] = await Promise.all([startOcspPki(), startRedisServer()])
-  const endpoint = (path: string) => `${pki.server.origin}${path}`
-  const jwt = signedMetadata(pki, {
-    iss: pki.fhirBaseUrl,
-    sub: pki.fhirBaseUrl,
-    token_endpoint: endpoint('/token'),
-    registration_endpoint: endpoint('/register'),
-  })
-  const document = {
-    udap_versions_supported: ['1'],
-    udap_profiles_supported: ['udap_dcr', 'udap_authn'],
-    udap_authorization_extensions_supported: ['hl7-b2b'],
-    udap_authorization_extensions_required: [],
-    udap_certifications_supported: [],
-    udap_certifications_required: [],
-    grant_types_supported: ['client_credentials'],
-    scopes_supported: ['system/*.rs'],
-    token_endpoint: endpoint('/token'),
-    token_endpoint_auth_methods_supported: ['private_key_jwt'],
-    token_endpoint_auth_signing_alg_values_supported: ['RS256', 'ES256'],
-    registration_endpoint: endpoint('/register'),
-    registration_endpoint_jwt_signing_alg_values_supported: ['RS256', 'ES256'],
-    signed_metadata: jwt,
-  }
-  pki.server.serve(
-    '/fhir/.well-known/udap',
-    new TextEncoder().encode(JSON.stringify(document)),
-    'application/json',
-  )
+  // Valid two hours, so that a client clock an hour ahead still takes it.
+  serveUdapDiscovery(pki.server, pki.fhirBaseUrl, pki.leaves.server, 2 * 3600)
 }, 60_000)
 
 afterAll(async () => {
   await Promise.all([pki?.stop(), redis?.stop()])
 })
-
-/**
- * RS256 `signed_metadata` by the PKI's `server` leaf, `x5c` the leaf alone (its intermediate
- * comes from caIssuers), valid for two hours so that a client clock an hour ahead still takes it.
- */
-function signedMetadata(ocspPki: OcspPki, claims: Record<string, unknown>): string {
-  const base64url = (data: string | Buffer) => Buffer.from(data).toString('base64url')
-  const iat = Math.floor(Date.now() / 1000) - 60
-  const header = {
-    alg: 'RS256',
-    x5c: [Buffer.from(ocspPki.leaves.server.certificateDer).toString('base64')],
-  }
-  const payload = { ...claims, iat, exp: iat + 2 * 3600, jti: randomUUID() }
-  const input = `${base64url(JSON.stringify(header))}.${base64url(JSON.stringify(payload))}`
-  const signature = sign('sha256', Buffer.from(input), ocspPki.leaves.server.privateKeyPem)
-  return `${input}.${base64url(signature)}`
-}
 
 /** A UDAP client of the server (discovery only, no identity), with its clock at `now`. */
 function discoveryClient(now?: () => Date): Client {

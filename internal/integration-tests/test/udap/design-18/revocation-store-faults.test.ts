@@ -14,36 +14,16 @@ import {
   memoryStore,
   silentLogger,
 } from '@fhir-auth/client'
-import { type CertificateAuthority, createCertificateAuthority } from '@fhir-auth/test-pki/issuer'
-import { type RevocationServer, startRevocationServer } from '@fhir-auth/test-pki/revocation'
+import type { CertificateAuthority } from '@fhir-auth/test-pki/issuer'
+import type { RevocationServer } from '@fhir-auth/test-pki/revocation'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { loopbackBaseUrl, serveLoopbackDiscovery } from '../support/loopback-udap-discovery.js'
-
-const hour = 3_600_000
+import { loopbackBaseUrl, startCrlDiscoveryServer } from '../support/loopback-udap-discovery.js'
 
 let server: RevocationServer
 let root: CertificateAuthority
 
 beforeAll(async () => {
-  server = await startRevocationServer()
-  const now = Date.now()
-  root = await createCertificateAuthority({
-    name: 'Review Store Root',
-    keyType: 'p256',
-    notBefore: new Date(now - hour),
-    notAfter: new Date(now + 24 * hour),
-  })
-  const leaf = await root.issue({
-    commonName: 'Server with a CRL',
-    sanUris: [loopbackBaseUrl(server, 'crl')],
-    keyType: 'rsa2048',
-    crlDistributionPoints: [`${server.origin}/root.crl`],
-  })
-  server.serve(
-    '/root.crl',
-    root.crl({ thisUpdate: new Date(now - hour), nextUpdate: new Date(now + hour) }).crlDer,
-  )
-  serveLoopbackDiscovery(server, 'crl', leaf)
+  ;({ server, root } = await startCrlDiscoveryServer('Review Store Root'))
 }, 60_000)
 
 afterAll(() => server?.stop())

@@ -5,8 +5,12 @@
  */
 import { randomUUID, sign } from 'node:crypto'
 import { Client, silentLogger } from '@fhir-auth/client'
-import type { IssuedCertificate } from '@fhir-auth/test-pki/issuer'
-import type { RevocationServer } from '@fhir-auth/test-pki/revocation'
+import {
+  type CertificateAuthority,
+  createCertificateAuthority,
+  type IssuedCertificate,
+} from '@fhir-auth/test-pki/issuer'
+import { type RevocationServer, startRevocationServer } from '@fhir-auth/test-pki/revocation'
 
 /** The FHIR base URL of the discovery document served under `/<name>`. */
 export function loopbackBaseUrl(server: RevocationServer, name: string): string {
@@ -22,16 +26,29 @@ export function serveLoopbackDiscovery(
   name: string,
   leaf: IssuedCertificate,
 ): void {
+  serveUdapDiscovery(server, loopbackBaseUrl(server, name), leaf)
+}
+
+/**
+ * Serves `<baseUrl>/.well-known/udap` on `server` (`baseUrl` on its origin, ending in `/fhir`;
+ * the token and registration endpoints beside that `/fhir`): `signed_metadata` (RS256) by
+ * `leaf`, `x5c` the leaf alone, valid for `lifetimeSeconds` from a minute ago.
+ */
+export function serveUdapDiscovery(
+  server: RevocationServer,
+  baseUrl: string,
+  leaf: IssuedCertificate,
+  lifetimeSeconds = 3600,
+): void {
   const base64url = (data: string | Buffer) => Buffer.from(data).toString('base64url')
-  const baseUrl = loopbackBaseUrl(server, name)
-  const endpoint = (path: string) => `${server.origin}/${name}${path}`
+  const endpoint = (path: string) => `${baseUrl.replace(/\/fhir$/, '')}${path}`
   const iat = Math.floor(Date.now() / 1000) - 60
   const header = { alg: 'RS256', x5c: [Buffer.from(leaf.certificateDer).toString('base64')] }
   const claims = {
     iss: baseUrl,
     sub: baseUrl,
     iat,
-    exp: iat + 3600,
+    exp: iat + lifetimeSeconds,
     jti: randomUUID(),
     token_endpoint: endpoint('/token'),
     registration_endpoint: endpoint('/register'),
@@ -55,10 +72,41 @@ export function serveLoopbackDiscovery(
     signed_metadata: jwt,
   }
   server.serve(
-    `/${name}/fhir/.well-known/udap`,
+    `${new URL(baseUrl).pathname}/.well-known/udap`,
     new TextEncoder().encode(JSON.stringify(document)),
     'application/json',
   )
+}
+
+/**
+ * A loopback server whose discovery under `/crl` is signed by a leaf naming one CRL
+ * distribution point, `/root.crl`: a current CRL of the root (valid from an hour ago for two
+ * hours), and no OCSP responder.
+ */
+export async function startCrlDiscoveryServer(
+  rootName: string,
+): Promise<{ readonly server: RevocationServer; readonly root: CertificateAuthority }> {
+  const hour = 3_600_000
+  const server = await startRevocationServer()
+  const now = Date.now()
+  const root = await createCertificateAuthority({
+    name: rootName,
+    keyType: 'p256',
+    notBefore: new Date(now - hour),
+    notAfter: new Date(now + 24 * hour),
+  })
+  const leaf = await root.issue({
+    commonName: 'Server with a CRL',
+    sanUris: [loopbackBaseUrl(server, 'crl')],
+    keyType: 'rsa2048',
+    crlDistributionPoints: [`${server.origin}/root.crl`],
+  })
+  server.serve(
+    '/root.crl',
+    root.crl({ thisUpdate: new Date(now - hour), nextUpdate: new Date(now + hour) }).crlDer,
+  )
+  serveLoopbackDiscovery(server, 'crl', leaf)
+  return { server, root }
 }
 
 /** A UDAP client (discovery only, no identity) of the document served under `/<name>`. */
