@@ -113,6 +113,22 @@ async function verdict(
   }
 }
 
+/** The issuer's signed OCSP answer that `certificate` is good, current at `at` for a day. */
+async function goodAnswer(certificate: TestCertificate): Promise<Uint8Array> {
+  const id = await ocspCertificateId(certificate.parsed, issuer.parsed)
+  return ocspResponse({
+    signer: issuer.key,
+    responses: [
+      singleResponse({
+        certId: id.der,
+        status: 'good',
+        thisUpdate: new Date(at.getTime() - 3_600_000),
+        nextUpdate: new Date(at.getTime() + day),
+      }),
+    ],
+  })
+}
+
 const warnings = (logger: { readonly lines: Line[] }) =>
   logger.lines.filter((line) => line.level === 'warn')
 
@@ -157,18 +173,7 @@ describe('a revocation cache write that fails', () => {
 
   it('still takes the verified OCSP answer', async () => {
     const certificate = await leaf({ ocsp: ocspUrl })
-    const id = await ocspCertificateId(certificate.parsed, issuer.parsed)
-    const answer = await ocspResponse({
-      signer: issuer.key,
-      responses: [
-        singleResponse({
-          certId: id.der,
-          status: 'good',
-          thisUpdate: new Date(at.getTime() - 3_600_000),
-          nextUpdate: new Date(at.getTime() + day),
-        }),
-      ],
-    })
+    const answer = await goodAnswer(certificate)
     const logger = recordingLogger()
     const outcome = await verdict(
       certificate,
@@ -191,18 +196,7 @@ describe('a revocation cache write that fails', () => {
 
   it('reads the kept OCSP answer as a miss when the store fails, naming what it read', async () => {
     const certificate = await leaf({ ocsp: ocspUrl })
-    const id = await ocspCertificateId(certificate.parsed, issuer.parsed)
-    const answer = await ocspResponse({
-      signer: issuer.key,
-      responses: [
-        singleResponse({
-          certId: id.der,
-          status: 'good',
-          thisUpdate: new Date(at.getTime() - 3_600_000),
-          nextUpdate: new Date(at.getTime() + day),
-        }),
-      ],
-    })
+    const answer = await goodAnswer(certificate)
     const logger = recordingLogger()
     const outcome = await verdict(
       certificate,
